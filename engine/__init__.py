@@ -1,0 +1,62 @@
+"""The Hearts rules engine: pure Python, standard library only (it also runs under Pyodide).
+
+>>> from engine import HandState, Rules
+>>> hand = HandState.from_seed(7, Rules())
+>>> hand.pass_direction.value
+'left'
+"""
+
+from .cards import CARDS, Card, CardParseError, CardSet, Suit, parse_card, parse_cards, to_card
+from .deal import deal_from_seed, hand_seed, lowest_club, removed_cards
+from .game import Game, GameOverError
+from .hand import DealError, HandState, MoonAction, PassAction, Phase, PlayAction, Trick
+from .position import setup_position
+from .reasons import IllegalAction, Reason, Refusal
+from .records import RecordError, game_from_record, game_to_record, hand_from_record, hand_to_record
+from .rules import PRESETS, HeartValues, MoonRule, PassDirection, Rules, RulesError, TieRule
+from .scoring import HandResult, MoonChoice, score_hand
+from .view import PlayerView
+
+__all__ = [
+    "CARDS",
+    "Card",
+    "CardParseError",
+    "CardSet",
+    "DealError",
+    "Game",
+    "GameOverError",
+    "HandResult",
+    "HandState",
+    "HeartValues",
+    "IllegalAction",
+    "MoonAction",
+    "MoonChoice",
+    "MoonRule",
+    "PRESETS",
+    "PassAction",
+    "PassDirection",
+    "Phase",
+    "PlayAction",
+    "PlayerView",
+    "Reason",
+    "RecordError",
+    "Refusal",
+    "Rules",
+    "RulesError",
+    "Suit",
+    "TieRule",
+    "Trick",
+    "deal_from_seed",
+    "game_from_record",
+    "game_to_record",
+    "hand_from_record",
+    "hand_seed",
+    "hand_to_record",
+    "lowest_club",
+    "parse_card",
+    "parse_cards",
+    "removed_cards",
+    "score_hand",
+    "setup_position",
+    "to_card",
+]

@@ -1,0 +1,262 @@
+"""Cards, suits and sets of cards.
+
+A card is a small int, ``suit * 13 + rank_index``, so that a set of cards is one int bit mask
+(bit ``card`` set when the card is in the set). Within a suit a higher bit is a higher card,
+which makes "highest card of the led suit" a plain integer comparison.
+
+Suits are ordered clubs, diamonds, spades, hearts: the order a hand is sorted in, colours
+alternating.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from enum import IntEnum
+
+__all__ = [
+    "ALL_CARDS_MASK",
+    "CARDS",
+    "Card",
+    "CardParseError",
+    "CardSet",
+    "HEARTS_MASK",
+    "SUIT_MASKS",
+    "Suit",
+    "card_mask",
+    "parse_card",
+    "parse_cards",
+    "to_card",
+]
+
+RANKS_PER_SUIT = 13
+
+
+class Suit(IntEnum):
+    CLUBS = 0
+    DIAMONDS = 1
+    SPADES = 2
+    HEARTS = 3
+
+    @property
+    def letter(self) -> str:
+        return "CDSH"[self]
+
+    @property
+    def symbol(self) -> str:
+        return "♣♦♠♥"[self]
+
+    @property
+    def noun(self) -> str:
+        """Plural name, as in "you hold no diamonds"."""
+        return ("clubs", "diamonds", "spades", "hearts")[self]
+
+    def __str__(self) -> str:
+        return self.symbol
+
+
+_RANK_CODES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+_RANK_NAMES = (
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "jack", "queen", "king", "ace",
+)  # fmt: skip
+_RANK_BY_TEXT = {code: i for i, code in enumerate(_RANK_CODES)} | {"T": 8}
+_SUIT_BY_TEXT = {
+    "C": Suit.CLUBS, "♣": Suit.CLUBS, "♧": Suit.CLUBS,
+    "D": Suit.DIAMONDS, "♦": Suit.DIAMONDS, "♢": Suit.DIAMONDS,
+    "S": Suit.SPADES, "♠": Suit.SPADES, "♤": Suit.SPADES,
+    "H": Suit.HEARTS, "♥": Suit.HEARTS, "♡": Suit.HEARTS,
+}  # fmt: skip
+
+
+class Card(int):
+    """One card. It is an ``int`` (0..51), so it works directly in bit masks.
+
+    ``str(card)`` is the learner's notation (``Q♠``); ``card.code`` is the typed one (``QS``).
+    """
+
+    __slots__ = ()
+
+    @property
+    def suit(self) -> Suit:
+        return Suit(self // RANKS_PER_SUIT)
+
+    @property
+    def rank(self) -> int:
+        """2..14, where 11 is the jack and 14 the ace."""
+        return self % RANKS_PER_SUIT + 2
+
+    @property
+    def code(self) -> str:
+        return _RANK_CODES[self % RANKS_PER_SUIT] + "CDSH"[self // RANKS_PER_SUIT]
+
+    @property
+    def symbol(self) -> str:
+        return _RANK_CODES[self % RANKS_PER_SUIT] + "♣♦♠♥"[self // RANKS_PER_SUIT]
+
+    @property
+    def name(self) -> str:
+        """Spoken name: ``queen of spades``."""
+        return f"{_RANK_NAMES[self % RANKS_PER_SUIT]} of {self.suit.noun}"
+
+    def __str__(self) -> str:
+        return self.symbol
+
+    def __repr__(self) -> str:
+        return f"Card('{self.code}')"
+
+    @classmethod
+    def of(cls, rank: int, suit: Suit) -> Card:
+        if not 2 <= rank <= 14:
+            raise ValueError(f"rank {rank} is not 2..14")
+        return CARDS[int(suit) * RANKS_PER_SUIT + rank - 2]
+
+
+CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(52))
+SUIT_MASKS: tuple[int, ...] = tuple(((1 << RANKS_PER_SUIT) - 1) << (RANKS_PER_SUIT * s) for s in Suit)
+HEARTS_MASK = SUIT_MASKS[Suit.HEARTS]
+ALL_CARDS_MASK = (1 << 52) - 1
+
+
+class CardParseError(ValueError):
+    """A text that is not a card; the message says which text and why."""
+
+
+def parse_card(text: str) -> Card:
+    """Read ``QS``, ``qs``, ``10H``, ``TH``, ``Q♠`` or ``10♥`` as a card."""
+    if not isinstance(text, str):
+        raise CardParseError(f"{text!r} is not a card: expected text such as 'QS' or 'Q♠'")
+    cleaned = text.strip().upper()
+    if len(cleaned) < 2:
+        raise CardParseError(
+            f"{text!r} is not a card: write a rank then a suit, such as 'QS', '10H' or 'Q♠'"
+        )
+    rank_text, suit_text = cleaned[:-1], cleaned[-1]
+    suit = _SUIT_BY_TEXT.get(suit_text)
+    if suit is None:
+        raise CardParseError(
+            f"{text!r} is not a card: {text.strip()[-1]!r} is not a suit (use C, D, S, H or ♣ ♦ ♠ ♥)"
+        )
+    rank = _RANK_BY_TEXT.get(rank_text)
+    if rank is None:
+        raise CardParseError(
+            f"{text!r} is not a card: {rank_text!r} is not a rank (use 2-10, T, J, Q, K or A)"
+        )
+    return CARDS[int(suit) * RANKS_PER_SUIT + rank]
+
+
+def to_card(value: Card | int | str) -> Card:
+    """Accept a Card, an int 0..51 or card text."""
+    if isinstance(value, str):
+        return parse_card(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 52:
+        return CARDS[value]
+    raise CardParseError(f"{value!r} is not a card")
+
+
+def parse_cards(cards: str | Iterable[Card | int | str]) -> list[Card]:
+    """Read several cards: ``"QS 10H 2C"``, ``"QS,10H"`` or any iterable of cards."""
+    if isinstance(cards, CardSet):
+        return list(cards)
+    if isinstance(cards, str):
+        cards = cards.replace(",", " ").split()
+    return [to_card(c) for c in cards]
+
+
+def card_mask(cards: str | Iterable[Card | int | str]) -> int:
+    if isinstance(cards, CardSet):
+        return cards.mask
+    mask = 0
+    for card in parse_cards(cards):
+        mask |= 1 << card
+    return mask
+
+
+def iter_mask(mask: int) -> Iterator[Card]:
+    """The cards of a mask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield CARDS[low.bit_length() - 1]
+        mask ^= low
+
+
+class CardSet:
+    """An immutable set of cards backed by one bit mask.
+
+    Iterates in hand order (clubs, diamonds, spades, hearts; low to high), supports ``in``
+    with a Card, an int or text (``"QS" in hand``), ``len``, indexing, and set operators.
+    """
+
+    __slots__ = ("mask",)
+
+    def __init__(self, cards: int | str | Iterable[Card | int | str] = 0) -> None:
+        if isinstance(cards, int) and not isinstance(cards, bool):
+            if cards < 0 or cards > ALL_CARDS_MASK:
+                raise ValueError(f"{cards} is not a mask of 52 cards")
+            self.mask = cards
+        else:
+            self.mask = card_mask(cards)
+
+    def __contains__(self, card: object) -> bool:
+        try:
+            index = to_card(card)  # type: ignore[arg-type]
+        except CardParseError:
+            return False
+        return bool(self.mask >> index & 1)
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter_mask(self.mask)
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __bool__(self) -> bool:
+        return self.mask != 0
+
+    def __getitem__(self, index: int) -> Card:
+        size = self.mask.bit_count()
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("card set index out of range")
+        mask = self.mask
+        for _ in range(index):
+            mask &= mask - 1
+        return CARDS[(mask & -mask).bit_length() - 1]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CardSet):
+            return self.mask == other.mask
+        if isinstance(other, (set, frozenset)):
+            try:
+                return self.mask == card_mask(other)
+            except CardParseError:
+                return False
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __or__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask | other.mask)
+
+    def __and__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask & other.mask)
+
+    def __sub__(self, other: CardSet) -> CardSet:
+        return CardSet(self.mask & ~other.mask)
+
+    def of_suit(self, suit: Suit) -> CardSet:
+        return CardSet(self.mask & SUIT_MASKS[suit])
+
+    def count(self, suit: Suit) -> int:
+        return (self.mask & SUIT_MASKS[suit]).bit_count()
+
+    @property
+    def codes(self) -> list[str]:
+        return [card.code for card in self]
+
+    def __str__(self) -> str:
+        return " ".join(str(card) for card in self)
+
+    def __repr__(self) -> str:
+        return f"CardSet('{' '.join(self.codes)}')"

@@ -1,0 +1,112 @@
+"""Setting up a hand part-way through, as a lesson or puzzle describes it.
+
+A position is given the way a person would write it down: the cards each seat holds now, the
+cards each seat passed, and the tricks so far as cards in the order played. The deal is
+worked out backwards from that and the whole hand is replayed through the engine, so a
+position that could not have happened is refused with the engine's own reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .cards import CardSet, iter_mask, parse_cards, to_card
+from .hand import DealError, HandState, _to_mask
+from .reasons import IllegalAction
+from .rules import PassDirection, Rules
+
+__all__ = ["setup_position"]
+
+CardsLike = int | CardSet | str | Iterable
+
+
+def setup_position(
+    hands: Sequence[CardsLike],
+    rules: Rules | None = None,
+    *,
+    pass_direction: PassDirection | str = PassDirection.HOLD,
+    passed: Sequence[CardsLike] | None = None,
+    tricks: Sequence[CardsLike] = (),
+    first_leader: int | None = None,
+) -> HandState:
+    """A hand in play.
+
+    ``hands``: the cards each seat holds now. ``passed``: what each seat passed (required
+    unless the hand is a hold hand). ``tricks``: each trick's cards in the order played, the
+    last one possibly unfinished. ``first_leader``: the seat that led the first trick, needed
+    only when it cannot be told from the hands (the lowest club has been played).
+    """
+    rules = rules or Rules()
+    direction = PassDirection(pass_direction)
+    players = rules.players
+    if len(hands) != players:
+        raise DealError(f"hands: {len(hands)} hands given; these rules seat {players} players")
+    now = [_to_mask(hand) for hand in hands]
+    played = [[to_card(card) for card in parse_cards(trick)] for trick in tricks]
+    for number, trick in enumerate(played[:-1], start=1):
+        if len(trick) != players:
+            raise DealError(f"tricks[{number - 1}]: trick {number} has {len(trick)} cards; only the last may be unfinished")
+    if played and not 0 < len(played[-1]) <= players:
+        raise DealError(f"tricks[{len(played) - 1}]: a trick has 1 to {players} cards")
+
+    leader = first_leader
+    if leader is None:
+        lowest = rules.lowest_club
+        holders = [seat for seat, mask in enumerate(now) if mask >> lowest & 1]
+        if holders:
+            leader = holders[0]
+        elif played:
+            raise DealError(f"first_leader: {lowest} has been played, so say which seat led the first trick")
+    if leader is not None and not 0 <= leader < players:
+        raise DealError(f"first_leader: there is no seat {leader} at a table of {players}")
+
+    # Give each played card back to the seat that played it.
+    before_play = list(now)
+    seen: dict[int, str] = {}
+    for seat, mask in enumerate(now):
+        for card in iter_mask(mask):
+            if card in seen:
+                raise DealError(f"{card} is held twice: by {seen[card]} and seat {seat}")
+            seen[card] = f"seat {seat}"
+    seat = leader
+    for number, trick in enumerate(played):
+        for card in trick:
+            if card in seen:
+                raise DealError(f"tricks[{number}]: {card} appears twice (also {seen[card]})")
+            seen[card] = f"trick {number + 1}"
+            before_play[seat] |= 1 << card
+            seat = (seat + 1) % players
+        if len(trick) == players:
+            led = trick[0] // 13
+            best = max(range(players), key=lambda i: trick[i] if trick[i] // 13 == led else -1)
+            seat = (seat + best) % players
+
+    dealt = before_play
+    if direction is not PassDirection.HOLD and rules.pass_count:
+        if passed is None:
+            raise DealError(f"passed: a {direction.value} hand needs the cards each seat passed")
+        if len(passed) != players:
+            raise DealError(f"passed: {len(passed)} passes given for {players} players")
+        offset = direction.offset(players)
+        passes = [_to_mask(cards) for cards in passed]
+        dealt = []
+        for seat in range(players):
+            received = passes[(seat - offset) % players]
+            if received & ~before_play[seat]:
+                missing = CardSet(received & ~before_play[seat])
+                raise DealError(
+                    f"passed[{(seat - offset) % players}]: seat {seat} received {missing} but does not have it"
+                )
+            dealt.append((before_play[seat] & ~received) | passes[seat])
+    state = HandState(rules, dealt, direction)
+    try:
+        if state.phase == "passing":
+            for seat in range(players):
+                state.pass_cards(seat, CardSet(passes[seat]))
+        for number, trick in enumerate(played):
+            for card in trick:
+                state.play(card)
+    except IllegalAction as error:
+        where = "passed" if state.phase == "passing" else f"tricks[{state.trick_number}]"
+        raise DealError(f"{where}: this position could not happen: {error}") from None
+    return state
