@@ -19,6 +19,7 @@ from .view import PlayerView
 
 __all__ = [
     "CARDS",
+    "PRESETS",
     "Card",
     "CardParseError",
     "CardSet",
@@ -32,7 +33,6 @@ __all__ = [
     "MoonAction",
     "MoonChoice",
     "MoonRule",
-    "PRESETS",
     "PassAction",
     "PassDirection",
     "Phase",

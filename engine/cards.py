@@ -16,11 +16,11 @@ from enum import IntEnum
 __all__ = [
     "ALL_CARDS_MASK",
     "CARDS",
+    "HEARTS_MASK",
+    "SUIT_MASKS",
     "Card",
     "CardParseError",
     "CardSet",
-    "HEARTS_MASK",
-    "SUIT_MASKS",
     "Suit",
     "card_mask",
     "parse_card",
@@ -127,9 +127,7 @@ def parse_card(text: str) -> Card:
         raise CardParseError(f"{text!r} is not a card: expected text such as 'QS' or 'Q♠'")
     cleaned = text.strip().upper()
     if len(cleaned) < 2:
-        raise CardParseError(
-            f"{text!r} is not a card: write a rank then a suit, such as 'QS', '10H' or 'Q♠'"
-        )
+        raise CardParseError(f"{text!r} is not a card: write a rank then a suit, such as 'QS', '10H' or 'Q♠'")
     rank_text, suit_text = cleaned[:-1], cleaned[-1]
     suit = _SUIT_BY_TEXT.get(suit_text)
     if suit is None:

@@ -7,11 +7,22 @@ from .hand import HandState
 from .rules import Rules, TieRule
 from .view import PlayerView
 
-__all__ = ["Game", "GameOverError"]
+__all__ = ["Game", "GameOverError", "winners_if_over"]
 
 
 class GameOverError(RuntimeError):
     """Asked for another hand when the game is over, or before the current hand has ended."""
+
+
+def winners_if_over(rules: Rules, totals: tuple[int, ...]) -> tuple[int, ...]:
+    """The winning seats if a game with these totals after a finished hand is over, else ()."""
+    if max(totals) < rules.target:
+        return ()
+    low = min(totals)
+    winners = tuple(seat for seat, total in enumerate(totals) if total == low)
+    if rules.ties is TieRule.PLAY_OFF and len(winners) > 1:
+        return ()
+    return winners
 
 
 class Game:
@@ -58,23 +69,12 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        if not self.hand.is_over:
-            return False
-        totals = self.totals
-        if max(totals) < self.rules.target:
-            return False
-        if self.rules.ties is TieRule.PLAY_OFF:
-            return totals.count(min(totals)) == 1
-        return True
+        return bool(self.winners)
 
     @property
     def winners(self) -> tuple[int, ...]:
         """The seats with the lowest total once the game is over; empty before."""
-        if not self.is_over:
-            return ()
-        totals = self.totals
-        low = min(totals)
-        return tuple(seat for seat, total in enumerate(totals) if total == low)
+        return winners_if_over(self.rules, self.totals) if self.hand.is_over else ()
 
     def next_hand(self) -> HandState:
         """Deal the next hand, once the current one is over."""

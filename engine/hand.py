@@ -147,23 +147,23 @@ class HandState:
     next seat (the one that plays after you)."""
 
     __slots__ = (
-        "rules",
-        "players",
-        "pass_direction",
-        "seed",
-        "dealt",
         "_hands",
-        "_passes",
-        "_phase",
-        "_trick",
-        "_leader",
-        "_tricks",
-        "_taken",
-        "_won",
-        "_to_move",
         "_hearts_broken",
         "_history",
+        "_leader",
+        "_passes",
+        "_phase",
         "_result",
+        "_taken",
+        "_to_move",
+        "_trick",
+        "_tricks",
+        "_won",
+        "dealt",
+        "pass_direction",
+        "players",
+        "rules",
+        "seed",
     )
 
     def __init__(
@@ -361,9 +361,7 @@ class HandState:
                 return Refusal(Reason.NOT_IN_HAND, f"You do not hold the {card}.")
         count = self.rules.pass_count
         if len(chosen) != count:
-            return Refusal(
-                Reason.WRONG_PASS_COUNT, f"Pass exactly {count} cards: you chose {len(chosen)}."
-            )
+            return Refusal(Reason.WRONG_PASS_COUNT, f"Pass exactly {count} cards: you chose {len(chosen)}.")
         return None
 
     def can_pass(self, seat: int, cards: CardSet | str | Iterable[Card | int | str]) -> bool:
@@ -436,7 +434,9 @@ class HandState:
         """None if ``seat`` (by default the seat to move) may play ``card`` now, else why not."""
         card = to_card(card)
         if self._phase is Phase.PASSING:
-            return Refusal(Reason.WRONG_PHASE, "Cards are still being passed: play starts after the exchange.")
+            return Refusal(
+                Reason.WRONG_PHASE, "Cards are still being passed: play starts after the exchange."
+            )
         if self._phase is not Phase.PLAYING:
             return Refusal(Reason.WRONG_PHASE, "The hand is over: every card has been played.")
         if seat is None:

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .cards import CardSet, iter_mask, parse_cards, to_card
-from .hand import DealError, HandState, _to_mask
-from .reasons import IllegalAction
+from .hand import DealError, HandState, Phase, _to_mask
 from .rules import PassDirection, Rules
 
 __all__ = ["setup_position"]
@@ -45,7 +44,10 @@ def setup_position(
     played = [[to_card(card) for card in parse_cards(trick)] for trick in tricks]
     for number, trick in enumerate(played[:-1], start=1):
         if len(trick) != players:
-            raise DealError(f"tricks[{number - 1}]: trick {number} has {len(trick)} cards; only the last may be unfinished")
+            raise DealError(
+                f"tricks[{number - 1}]: trick {number} has {len(trick)} cards; "
+                "only the last may be unfinished"
+            )
     if played and not 0 < len(played[-1]) <= players:
         raise DealError(f"tricks[{len(played) - 1}]: a trick has 1 to {players} cards")
 
@@ -95,18 +97,21 @@ def setup_position(
             if received & ~before_play[seat]:
                 missing = CardSet(received & ~before_play[seat])
                 raise DealError(
-                    f"passed[{(seat - offset) % players}]: seat {seat} received {missing} but does not have it"
+                    f"passed[{(seat - offset) % players}]: seat {seat} received {missing} "
+                    "but does not hold it now or in the tricks"
                 )
             dealt.append((before_play[seat] & ~received) | passes[seat])
     state = HandState(rules, dealt, direction)
-    try:
-        if state.phase == "passing":
-            for seat in range(players):
-                state.pass_cards(seat, CardSet(passes[seat]))
-        for number, trick in enumerate(played):
-            for card in trick:
-                state.play(card)
-    except IllegalAction as error:
-        where = "passed" if state.phase == "passing" else f"tricks[{state.trick_number}]"
-        raise DealError(f"{where}: this position could not happen: {error}") from None
+    if state.phase is Phase.PASSING:
+        for seat in range(players):
+            if refusal := state.why_not_pass(seat, CardSet(passes[seat])):
+                raise DealError(f"passed[{seat}]: this pass could not happen: {refusal}")
+            state.pass_cards(seat, CardSet(passes[seat]))
+    for number, trick in enumerate(played):
+        for card in trick:
+            if refusal := state.why_not_play(card):
+                raise DealError(
+                    f"tricks[{number}]: seat {state.to_move} could not have played the {card}: {refusal}"
+                )
+            state.play(card)
     return state

@@ -11,7 +11,7 @@ from typing import Any
 from .cards import HEARTS_MASK, Card, Suit, parse_card
 from .deal import MAX_PLAYERS, MIN_PLAYERS, deck_mask, hand_size, lowest_club
 
-__all__ = ["HeartValues", "MoonRule", "PRESETS", "PassDirection", "Rules", "RulesError", "TieRule"]
+__all__ = ["PRESETS", "HeartValues", "MoonRule", "PassDirection", "Rules", "RulesError", "TieRule"]
 
 QUEEN_OF_SPADES = parse_card("QS")
 KING_OF_SPADES = parse_card("KS")
@@ -232,8 +232,14 @@ class Rules:
 
     def points_in(self, mask: int) -> int:
         """Points of a set of taken cards, before any moon."""
-        if self.heart_values is HeartValues.FLAT and not self.black_maria and not self.jack_of_diamonds_points:
-            return (mask & HEARTS_MASK).bit_count() + (self.queen_of_spades_points if mask >> QUEEN_OF_SPADES & 1 else 0)
+        if (
+            self.heart_values is HeartValues.FLAT
+            and not self.black_maria
+            and not self.jack_of_diamonds_points
+        ):
+            return (mask & HEARTS_MASK).bit_count() + (
+                self.queen_of_spades_points if mask >> QUEEN_OF_SPADES & 1 else 0
+            )
         total = 0
         for card, value in self.scored_cards:
             if mask >> card & 1:

@@ -49,7 +49,9 @@ class PlayerView:
     """Game totals before this hand."""
 
     @classmethod
-    def of(cls, state: HandState, seat: int, *, hand_index: int = 0, scores: tuple[int, ...] = ()) -> PlayerView:
+    def of(
+        cls, state: HandState, seat: int, *, hand_index: int = 0, scores: tuple[int, ...] = ()
+    ) -> PlayerView:
         players = state.players
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"there is no seat {seat!r} at a table of {players}")

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Make .venv with everything the lessons and the tests need. Safe to run again: it only
+# reinstalls when pyproject.toml has changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python=${PYTHON:-python3}
+if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "Hearts Trainer needs Python 3.11 or newer (tried: $python)." >&2
+    exit 1
+fi
+if [ ! -x .venv/bin/python ]; then
+    "$python" -m venv .venv
+fi
+stamp=".venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)"
+if [ ! -f "$stamp" ]; then
+    .venv/bin/python -m pip install --quiet --upgrade pip
+    .venv/bin/python -m pip install --quiet -e ".[test]"
+    rm -f .venv/.installed-*
+    touch "$stamp"
+fi

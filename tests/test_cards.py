@@ -1,0 +1,74 @@
+"""Card notation a person can type and read."""
+
+import pytest
+
+from engine import CARDS, Card, CardParseError, CardSet, Suit, parse_card, parse_cards
+
+
+@pytest.mark.parametrize(
+    ("text", "rank", "suit"),
+    [
+        ("QS", 12, Suit.SPADES),
+        ("qs", 12, Suit.SPADES),
+        ("10H", 10, Suit.HEARTS),
+        ("TH", 10, Suit.HEARTS),
+        ("2C", 2, Suit.CLUBS),
+        ("Q♠", 12, Suit.SPADES),
+        ("10♥", 10, Suit.HEARTS),
+        ("A♦", 14, Suit.DIAMONDS),
+        (" jd ", 11, Suit.DIAMONDS),
+    ],
+)
+def test_typed_and_symbol_notation_read_as_the_same_card(text, rank, suit):
+    card = parse_card(text)
+    assert (card.rank, card.suit) == (rank, suit)
+    assert parse_card(card.code) == card
+    assert parse_card(card.symbol) == card
+
+
+@pytest.mark.parametrize(
+    ("text", "complaint"),
+    [
+        ("1H", "'1' is not a rank"),
+        ("QX", "'X' is not a suit"),
+        ("Q", "write a rank then a suit"),
+        ("", "write a rank then a suit"),
+        ("11S", "'11' is not a rank"),
+    ],
+)
+def test_bad_card_text_says_which_text_and_why(text, complaint):
+    with pytest.raises(CardParseError) as error:
+        parse_card(text)
+    assert repr(text) in str(error.value)
+    assert complaint in str(error.value)
+
+
+def test_every_card_has_a_spoken_name_and_round_trips():
+    names = {card.name for card in CARDS}
+    assert len(names) == 52
+    assert parse_card("QS").name == "queen of spades"
+    assert parse_card("10H").name == "ten of hearts"
+    for card in CARDS:
+        assert parse_card(str(card)) == card
+
+
+def test_within_a_suit_higher_cards_are_higher_numbers():
+    for suit in Suit:
+        ranks = [Card.of(rank, suit) for rank in range(2, 15)]
+        assert ranks == sorted(ranks)
+
+
+def test_card_set_supports_in_len_iteration_in_hand_order():
+    hand = CardSet("QS 2C AH 10D 3C")
+    assert "QS" in hand and parse_card("2C") in hand and "KS" not in hand
+    assert "garbage" not in hand
+    assert len(hand) == 5
+    assert [card.code for card in hand] == ["2C", "3C", "10D", "QS", "AH"]
+    assert hand[0].code == "2C" and hand[-1].code == "AH"
+    assert hand.count(Suit.CLUBS) == 2
+    assert CardSet("2C 3C") | CardSet("QS") == CardSet("2C QS 3C")
+    assert str(hand) == "2♣ 3♣ 10♦ Q♠ A♥"
+
+
+def test_parse_cards_accepts_commas_spaces_and_iterables():
+    assert parse_cards("QS, 10H 2C") == parse_cards(["QS", "10H", "2C"]) == parse_cards([36, 47, 0])
