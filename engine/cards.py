@@ -194,6 +194,13 @@ class CardSet:
         else:
             self.mask = card_mask(cards)
 
+    @classmethod
+    def from_mask(cls, mask: int) -> CardSet:
+        """Wrap a mask known to be valid, without checks (for hot paths)."""
+        cards = object.__new__(cls)
+        cards.mask = mask
+        return cards
+
     def __contains__(self, card: object) -> bool:
         try:
             index = to_card(card)  # type: ignore[arg-type]

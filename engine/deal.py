@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from .cards import ALL_CARDS_MASK, CARDS, SUIT_MASKS, Card, Suit, parse_card
 from .rng import SplitMix64
 
@@ -39,11 +41,18 @@ def removed_cards(players: int) -> tuple[Card, ...]:
     return tuple(parse_card(code) for code in _REMOVED[players])
 
 
+@cache
 def deck_mask(players: int) -> int:
     mask = ALL_CARDS_MASK
     for card in removed_cards(players):
         mask &= ~(1 << card)
     return mask
+
+
+@cache
+def _deck(players: int) -> tuple[Card, ...]:
+    mask = deck_mask(players)
+    return tuple(card for card in CARDS if mask >> card & 1)
 
 
 def hand_size(players: int) -> int:
@@ -62,7 +71,7 @@ def deal_from_seed(seed: int, players: int = 4) -> tuple[int, ...]:
     The cards in play, in index order, are shuffled with SplitMix64(seed) and dealt one at a
     time round the table, seat 0 first.
     """
-    deck = [card for card in CARDS if deck_mask(players) >> card & 1]
+    deck = list(_deck(players))
     SplitMix64(seed).shuffle(deck)
     hands = [0] * players
     for position, card in enumerate(deck):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .deal import deal_from_seed, hand_seed
 from .hand import HandState
-from .rules import Rules, TieRule
+from .rules import STANDARD, Rules, TieRule
 from .view import PlayerView
 
 __all__ = ["Game", "GameOverError", "winners_if_over"]
@@ -30,7 +30,7 @@ class Game:
     rules' cycle. Scores are points: lower is better."""
 
     def __init__(self, rules: Rules | None = None, seed: int = 0) -> None:
-        self.rules = rules or Rules()
+        self.rules = rules or STANDARD
         self.seed = seed
         self.hands: list[HandState] = [self._deal(0)]
 

@@ -25,7 +25,7 @@ from .cards import (
 )
 from .deal import deal_from_seed
 from .reasons import IllegalAction, Reason, Refusal
-from .rules import QUEEN_OF_SPADES, PassDirection, Rules
+from .rules import QUEEN_OF_SPADES, STANDARD, PassDirection, Rules
 from .scoring import HandResult, MoonChoice, find_shooter, score_hand
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
 
 _CLUBS = SUIT_MASKS[Suit.CLUBS]
 _QUEEN_BIT = 1 << QUEEN_OF_SPADES
+_FIRST_HEART = Suit.HEARTS * 13  # hearts are the highest-numbered suit
 
 # Internal history entries: (kind, seat, payload, hearts_broken_before)
 _PASS, _PLAY, _MOON = 0, 1, 2
@@ -115,6 +116,16 @@ def _check_deal(rules: Rules, hands: Sequence[int]) -> None:
     players = rules.players
     if len(hands) != players:
         raise DealError(f"the deal has {len(hands)} hands; these rules seat {players} players")
+    seen = 0
+    size = rules.hand_size
+    for mask in hands:
+        if seen & mask or mask.bit_count() != size:
+            break
+        seen |= mask
+    else:
+        if not seen & ~rules.deck_mask:
+            return
+    # Something is wrong: find the first problem and say it plainly.
     owner: dict[int, int] = {}
     for seat, mask in enumerate(hands):
         for card in iter_mask(mask):
@@ -124,10 +135,9 @@ def _check_deal(rules: Rules, hands: Sequence[int]) -> None:
             if not rules.deck_mask >> card & 1:
                 raise DealError(f"{card} is not in play with {players} players (seat {seat} holds it)")
     for seat, mask in enumerate(hands):
-        if mask.bit_count() != rules.hand_size:
+        if mask.bit_count() != size:
             raise DealError(
-                f"seat {seat} holds {mask.bit_count()} cards; with {players} players every seat "
-                f"holds {rules.hand_size}"
+                f"seat {seat} holds {mask.bit_count()} cards; with {players} players every seat holds {size}"
             )
 
 
@@ -151,6 +161,7 @@ class HandState:
         "_hearts_broken",
         "_history",
         "_leader",
+        "_legal",
         "_passes",
         "_phase",
         "_result",
@@ -196,6 +207,7 @@ class HandState:
         self._result: HandResult | None = None
         self._leader = -1
         self._to_move = -1
+        self._legal = -1  # the legal-card mask of the seat to move, or -1 when not yet worked out
         if direction is PassDirection.HOLD:
             self._start_play()
         else:
@@ -209,7 +221,7 @@ class HandState:
         pass_direction: PassDirection | str | None = None,
     ) -> HandState:
         """A seeded deal; the pass direction defaults to the first of the rules' cycle."""
-        rules = rules or Rules()
+        rules = rules or STANDARD
         direction = rules.pass_direction(0) if pass_direction is None else pass_direction
         return cls(rules, deal_from_seed(seed, rules.players), direction, seed=seed)
 
@@ -221,7 +233,7 @@ class HandState:
         pass_direction: PassDirection | str = PassDirection.HOLD,
     ) -> HandState:
         """A deal given card by card, one hand per seat: ``["2C 5D ...", ...]``."""
-        return cls(rules or Rules(), [_to_mask(hand) for hand in hands], pass_direction)
+        return cls(rules or STANDARD, [_to_mask(hand) for hand in hands], pass_direction)
 
     # ----- what anyone can see -----
 
@@ -390,6 +402,7 @@ class HandState:
 
     def _start_play(self) -> None:
         self._phase = Phase.PLAYING
+        self._legal = -1
         lowest = self.rules.lowest_club
         self._to_move = next(seat for seat, mask in enumerate(self._hands) if mask >> lowest & 1)
         self._leader = self._to_move
@@ -400,13 +413,21 @@ class HandState:
         """The cards ``seat`` (by default the seat to move) may play now; empty when it is not
         that seat's turn."""
         if self._phase is not Phase.PLAYING or (seat is not None and seat != self._to_move):
-            return CardSet(0)
-        return CardSet(self._legal_mask())
+            return CardSet.from_mask(0)
+        legal = self._legal
+        if legal < 0:
+            legal = self._legal = self._legal_mask()
+        return CardSet.from_mask(legal)
 
     @property
     def legal_mask(self) -> int:
         """``legal_cards()`` as a bit mask, for fast loops."""
-        return self._legal_mask() if self._phase is Phase.PLAYING else 0
+        if self._phase is not Phase.PLAYING:
+            return 0
+        legal = self._legal
+        if legal < 0:
+            legal = self._legal = self._legal_mask()
+        return legal
 
     def _legal_mask(self) -> int:
         hand = self._hands[self._to_move]
@@ -488,31 +509,39 @@ class HandState:
         """Play ``card`` for the seat to move (``seat``, when given, must be that seat)."""
         if type(card) is not Card:
             card = to_card(card)
+        legal = self._legal
+        if legal < 0 and self._phase is Phase.PLAYING:
+            legal = self._legal = self._legal_mask()
         if (
             self._phase is not Phase.PLAYING
             or (seat is not None and seat != self._to_move)
-            or not self._legal_mask() >> card & 1
+            or not legal >> card & 1
         ):
             raise IllegalAction(self.why_not_play(card, seat))
-        self._apply_play(card)
-
-    def _apply_play(self, card: int) -> None:
+        # Apply it.
         seat = self._to_move
         self._hands[seat] ^= 1 << card
         self._history.append((_PLAY, seat, card, self._hearts_broken))
-        if card // 13 == Suit.HEARTS or (card == QUEEN_OF_SPADES and self.rules.queen_breaks_hearts):
+        self._legal = -1
+        if card >= _FIRST_HEART or (card == QUEEN_OF_SPADES and self.rules.queen_breaks_hearts):
             self._hearts_broken = True
         trick = self._trick
         trick.append(card)
         if len(trick) < self.players:
             self._to_move = (seat + 1) % self.players
             return
-        led = trick[0] // 13
-        best = max(range(self.players), key=lambda i: trick[i] if trick[i] // 13 == led else -1)
-        winner = (self._leader + best) % self.players
+        # Within a suit a higher card is a higher number, so the winner is the largest card
+        # of the led suit.
+        high = trick[0]
+        suit_end = (high // 13 + 1) * 13
+        best = 0
         mask = 0
-        for c in trick:
+        for position, c in enumerate(trick):
             mask |= 1 << c
+            if high < c < suit_end:
+                high = c
+                best = position
+        winner = (self._leader + best) % self.players
         self._taken[winner] |= mask
         self._won[winner] += 1
         self._tricks.append((self._leader, tuple(trick), winner))
@@ -575,6 +604,7 @@ class HandState:
 
     def _undo(self) -> None:
         kind, seat, payload, hearts_broken = self._history.pop()
+        self._legal = -1
         if kind == _MOON:
             self._phase = Phase.MOON_CHOICE
             self._result = None
@@ -614,15 +644,24 @@ class HandState:
     def copy(self) -> HandState:
         """An independent copy (for "what if" without touching this hand)."""
         other = HandState.__new__(HandState)
-        for name in HandState.__slots__:
-            setattr(other, name, getattr(self, name))
-        other._hands = list(self._hands)
-        other._passes = list(self._passes)
-        other._trick = list(self._trick)
-        other._tricks = list(self._tricks)
-        other._taken = list(self._taken)
-        other._won = list(self._won)
-        other._history = list(self._history)
+        other.rules = self.rules
+        other.players = self.players
+        other.pass_direction = self.pass_direction
+        other.seed = self.seed
+        other.dealt = self.dealt
+        other._hands = self._hands[:]
+        other._passes = self._passes[:]
+        other._phase = self._phase
+        other._trick = self._trick[:]
+        other._leader = self._leader
+        other._tricks = self._tricks[:]
+        other._taken = self._taken[:]
+        other._won = self._won[:]
+        other._to_move = self._to_move
+        other._hearts_broken = self._hearts_broken
+        other._history = self._history[:]
+        other._result = self._result
+        other._legal = self._legal
         return other
 
     def __repr__(self) -> str:

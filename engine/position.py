@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from .cards import CardSet, iter_mask, parse_cards, to_card
 from .hand import DealError, HandState, Phase, _to_mask
-from .rules import PassDirection, Rules
+from .rules import STANDARD, PassDirection, Rules
 
 __all__ = ["setup_position"]
 
@@ -35,7 +35,7 @@ def setup_position(
     last one possibly unfinished. ``first_leader``: the seat that led the first trick, needed
     only when it cannot be told from the hands (the lowest club has been played).
     """
-    rules = rules or Rules()
+    rules = rules or STANDARD
     direction = PassDirection(pass_direction)
     players = rules.players
     if len(hands) != players:

@@ -291,8 +291,10 @@ class Rules:
         ]
 
 
+STANDARD = Rules()
+
 PRESETS: dict[str, Rules] = {
-    "standard": Rules(),
+    "standard": STANDARD,
     "short_game": Rules(target=50),
     "no_hold": Rules(hold_hand=False),
     "queen_breaks_hearts": Rules(queen_breaks_hearts=True),

@@ -1,0 +1,91 @@
+"""Fast play-outs: finish a hand with random legal cards in one flat loop over bit masks.
+
+This is what search and evaluation use many thousands of times. It applies exactly the rules
+of ``HandState`` (the differential tests hold it to that) but skips everything a learner
+needs and a roll-out does not: reasons, history, undo.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .cards import HEARTS_MASK, SUIT_MASKS, Suit
+from .hand import HandState, Phase
+from .rules import QUEEN_OF_SPADES
+from .scoring import MoonChoice, score_hand
+
+__all__ = ["random_playout"]
+
+_CLUBS = SUIT_MASKS[Suit.CLUBS]
+_QUEEN_BIT = 1 << QUEEN_OF_SPADES
+
+
+def random_playout(
+    state: HandState, rng: random.Random, moon_choice: MoonChoice = MoonChoice.ADD_TO_OTHERS
+) -> tuple[int, ...]:
+    """Play ``state`` (which is left untouched) to the end with uniformly random legal cards;
+    returns each seat's score for the hand. ``moon_choice`` decides a shooter's-choice moon."""
+    if state.phase is Phase.PASSING:
+        raise ValueError("a play-out starts after the pass")
+    rules = state.rules
+    players = rules.players
+    hand_size = rules.hand_size
+    hands = list(state._hands)
+    taken = list(state._taken)
+    won = list(state._won)
+    trick = list(state._trick)
+    leader = state._leader
+    seat = state._to_move
+    done = len(state._tricks)
+    broken = state._hearts_broken or not rules.must_break_hearts
+    first_lead = 1 << rules.lowest_club
+    lead_any_club = rules.lead_any_club
+    no_points = rules.no_points_on_first_trick
+    safe_mask = ~rules.point_mask
+    queen_breaks = rules.queen_breaks_hearts
+    hearts_for_queen = rules.hearts_instead_of_queen
+    uniform = rng.random
+    suit_masks = SUIT_MASKS
+
+    while done < hand_size:
+        hand = hands[seat]
+        if trick:
+            legal = hand & suit_masks[trick[0] // 13]
+            if not legal:
+                legal = hand
+                if not done and no_points:
+                    legal = hand & safe_mask or hand
+        elif not done:
+            legal = hand & _CLUBS if lead_any_club else first_lead
+        elif broken:
+            legal = hand
+        else:
+            legal = hand & ~HEARTS_MASK
+            if not legal or (legal == _QUEEN_BIT and hearts_for_queen):
+                legal = hand
+        # The k-th legal card, k uniform.
+        for _ in range(int(uniform() * legal.bit_count())):
+            legal &= legal - 1
+        card = (legal & -legal).bit_length() - 1
+        hands[seat] = hand ^ (1 << card)
+        if card >= 39 or (card == QUEEN_OF_SPADES and queen_breaks):
+            broken = True
+        trick.append(card)
+        if len(trick) < players:
+            seat = seat + 1 if seat + 1 < players else 0
+            continue
+        high = trick[0]
+        suit_end = (high // 13 + 1) * 13
+        best = 0
+        mask = 0
+        for position, c in enumerate(trick):
+            mask |= 1 << c
+            if high < c < suit_end:
+                high = c
+                best = position
+        leader = seat = (leader + best) % players
+        taken[seat] |= mask
+        won[seat] += 1
+        trick = []
+        done += 1
+    return score_hand(rules, taken, won, moon_choice if rules.moon == "shooters_choice" else None).scores
