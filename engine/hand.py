@@ -235,6 +235,43 @@ class HandState:
         """A deal given card by card, one hand per seat: ``["2C 5D ...", ...]``."""
         return cls(rules or STANDARD, [_to_mask(hand) for hand in hands], pass_direction)
 
+    @classmethod
+    def _imagined(
+        cls,
+        rules: Rules,
+        hands: Sequence[int],
+        tricks: Sequence[tuple[int, tuple[int, ...], int]],
+        trick: Sequence[int],
+        leader: int,
+        hearts_broken: bool,
+    ) -> HandState:
+        """A hand in play built straight from its parts, without checks or history: the worlds
+        a search imagines. Taken cards and tricks won are worked out from ``tricks``."""
+        state = cls.__new__(cls)
+        state.rules = rules
+        state.players = players = rules.players
+        state.pass_direction = PassDirection.HOLD
+        state.seed = None
+        state._hands = list(hands)
+        state.dealt = tuple(hands)
+        state._passes = [None] * players
+        state._phase = Phase.PLAYING
+        state._tricks = list(tricks)
+        state._trick = list(trick)
+        state._leader = leader
+        state._to_move = (leader + len(trick)) % players
+        state._hearts_broken = hearts_broken
+        state._taken = [0] * players
+        state._won = [0] * players
+        for _, cards, winner in tricks:
+            state._won[winner] += 1
+            for card in cards:
+                state._taken[winner] |= 1 << card
+        state._history = []
+        state._result = None
+        state._legal = -1
+        return state
+
     # ----- what anyone can see -----
 
     @property

@@ -11,10 +11,11 @@ import random
 
 from .cards import HEARTS_MASK, SUIT_MASKS, Suit
 from .hand import HandState, Phase
+from .policy import choose_card, moon_runner
 from .rules import QUEEN_OF_SPADES
-from .scoring import MoonChoice, score_hand
+from .scoring import HandResult, MoonChoice, score_hand
 
-__all__ = ["random_playout"]
+__all__ = ["heuristic_playout", "playout_result", "random_playout"]
 
 _CLUBS = SUIT_MASKS[Suit.CLUBS]
 _QUEEN_BIT = 1 << QUEEN_OF_SPADES
@@ -25,6 +26,21 @@ def random_playout(
 ) -> tuple[int, ...]:
     """Play ``state`` (which is left untouched) to the end with uniformly random legal cards;
     returns each seat's score for the hand. ``moon_choice`` decides a shooter's-choice moon."""
+    return playout_result(state, rng, moon_choice).scores
+
+
+def heuristic_playout(
+    state: HandState, moon_choice: MoonChoice = MoonChoice.ADD_TO_OTHERS
+) -> tuple[int, ...]:
+    """Play ``state`` (left untouched) to the end with ``engine.policy`` for every seat."""
+    return playout_result(state, None, moon_choice).scores
+
+
+def playout_result(
+    state: HandState, rng: random.Random | None, moon_choice: MoonChoice = MoonChoice.ADD_TO_OTHERS
+) -> HandResult:
+    """Play ``state`` (left untouched) to the end: uniformly random cards with ``rng``, the
+    policy's cards without. A shooter's-choice moon is scored with ``moon_choice``."""
     if state.phase is Phase.PASSING:
         raise ValueError("a play-out starts after the pass")
     rules = state.rules
@@ -44,7 +60,9 @@ def random_playout(
     safe_mask = ~rules.point_mask
     queen_breaks = rules.queen_breaks_hearts
     hearts_for_queen = rules.hearts_instead_of_queen
-    uniform = rng.random
+    uniform = rng.random if rng else None
+    queen_out = any(hand >> QUEEN_OF_SPADES & 1 for hand in hands)
+    point_mask = rules.point_mask
     suit_masks = SUIT_MASKS
 
     while done < hand_size:
@@ -63,10 +81,15 @@ def random_playout(
             legal = hand & ~HEARTS_MASK
             if not legal or (legal == _QUEEN_BIT and hearts_for_queen):
                 legal = hand
-        # The k-th legal card, k uniform.
-        for _ in range(int(uniform() * legal.bit_count())):
-            legal &= legal - 1
-        card = (legal & -legal).bit_length() - 1
+        if uniform:  # the k-th legal card, k uniform
+            for _ in range(int(uniform() * legal.bit_count())):
+                legal &= legal - 1
+            card = (legal & -legal).bit_length() - 1
+        else:
+            runner = moon_runner(taken, point_mask)
+            card = choose_card(hand, legal, trick, players, queen_out, seat, leader, runner, point_mask)
+            if card == QUEEN_OF_SPADES:
+                queen_out = False
         hands[seat] = hand ^ (1 << card)
         if card >= 39 or (card == QUEEN_OF_SPADES and queen_breaks):
             broken = True
@@ -88,4 +111,4 @@ def random_playout(
         won[seat] += 1
         trick = []
         done += 1
-    return score_hand(rules, taken, won, moon_choice if rules.moon == "shooters_choice" else None).scores
+    return score_hand(rules, taken, won, moon_choice if rules.moon == "shooters_choice" else None)

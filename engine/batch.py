@@ -1,0 +1,304 @@
+"""Many play-outs at once with numpy: the search's fast path.
+
+Every game in a batch is at the same point of its hand (the same number of cards played), as
+the worlds a search imagines from one position are; seats to move, tricks taken and hands
+differ per game. One numpy operation advances every game by one card. The rules applied are
+those of ``HandState`` and the policies those of ``engine.policy`` (heuristic) or uniform
+random; the tests hold both to that card for card.
+
+numpy is optional for the engine: without it, search falls back to ``engine.playout``'s
+pure-Python loop (slower, same answers for the heuristic policy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .cards import HEARTS_MASK, SUIT_MASKS, Suit
+from .hand import HandState, Phase
+from .policy import MOON_RUN
+from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, MoonRule, Rules
+
+__all__ = ["Batch"]
+
+_SUITS = np.array(SUIT_MASKS, dtype=np.int64)
+_HEARTS = np.int64(HEARTS_MASK)
+_CLUBS = np.int64(SUIT_MASKS[Suit.CLUBS])
+_QUEEN_BIT = np.int64(1 << QUEEN_OF_SPADES)
+_HIGH_SPADES = np.int64((1 << ACE_OF_SPADES) | (1 << KING_OF_SPADES))
+_LOW_SPADES = np.int64(SUIT_MASKS[Suit.SPADES] & ((1 << QUEEN_OF_SPADES) - 1))
+_SEGMENT = np.int64((1 << 13) - 1)
+_ONE = np.int64(1)
+
+
+def _top(mask: np.ndarray) -> np.ndarray:
+    """Index of the highest set bit of each (positive) mask. Masks are below 2**52, so the
+    conversion to float64 is exact and frexp's exponent is the bit length."""
+    return np.frexp(mask.astype(np.float64))[1].astype(np.int64) - 1
+
+
+def _bottom(mask: np.ndarray) -> np.ndarray:
+    return _top(mask & -mask)
+
+
+def _nonzero(mask: np.ndarray) -> np.ndarray:
+    """The mask with empty entries set to one card, so bit helpers never see 0 (those entries'
+    answers are discarded by the caller's np.where)."""
+    return np.where(mask != 0, mask, 1)
+
+
+def _pick_suit(mask: np.ndarray, rank: np.ndarray, suits: Sequence[int]) -> np.ndarray:
+    """Card of ``rank`` in the first of ``suits`` where ``mask`` holds it."""
+    card = 13 * suits[-1] + rank
+    for suit in reversed(suits[:-1]):
+        card = np.where((mask >> (13 * suit + rank)) & 1 != 0, 13 * suit + rank, card)
+    return card
+
+
+def _ranks(mask: np.ndarray) -> np.ndarray:
+    return (mask | mask >> 13 | mask >> 26 | mask >> 39) & _SEGMENT
+
+
+def lowest_by_rank(mask: np.ndarray) -> np.ndarray:
+    return _pick_suit(mask, _bottom(_ranks(mask)), (0, 1, 2, 3))
+
+
+def highest_by_rank(mask: np.ndarray) -> np.ndarray:
+    return _pick_suit(mask, _top(_ranks(mask)), (3, 2, 1, 0))
+
+
+class Batch:
+    """The state of many games at one point of a hand, played out together."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: np.ndarray,
+        trick: np.ndarray,
+        trick_length: int,
+        leader: np.ndarray,
+        tricks_done: int,
+        broken: np.ndarray,
+        taken: np.ndarray,
+        won: np.ndarray,
+    ) -> None:
+        self.rules = rules
+        self.players = rules.players
+        self.hands = hands.astype(np.int64)
+        self.trick = trick.astype(np.int64)
+        self.trick_length = trick_length
+        self.leader = leader.astype(np.int64)
+        self.tricks_done = tricks_done
+        self.broken = broken.astype(bool)
+        self.taken = taken.astype(np.int64)
+        self.won = won.astype(np.int64)
+        self.size = len(self.hands)
+        self.rows = np.arange(self.size)
+
+    @classmethod
+    def from_states(cls, states: Sequence[HandState]) -> Batch:
+        """Games from hand states, all at the same point of play."""
+        first = states[0]
+        if first.phase is not Phase.PLAYING:
+            raise ValueError("a batch starts during the play of a hand")
+        played = first.cards_played
+        if any(state.cards_played != played or state.phase is not Phase.PLAYING for state in states):
+            raise ValueError("every game in a batch must be at the same point of the hand")
+        players = first.players
+        trick = np.zeros((len(states), players), dtype=np.int64)
+        for row, state in enumerate(states):
+            trick[row, : len(state._trick)] = state._trick
+        return cls(
+            first.rules,
+            np.array([state._hands for state in states], dtype=np.int64),
+            trick,
+            len(first._trick),
+            np.array([state._leader for state in states]),
+            len(first._tricks),
+            np.array([state._hearts_broken for state in states]),
+            np.array([state._taken for state in states], dtype=np.int64),
+            np.array([state._won for state in states], dtype=np.int64),
+        )
+
+    def tile(self, times: int) -> Batch:
+        """``times`` copies of every game, copy-major: row ``k * size + g`` is copy k of game g."""
+        return Batch(
+            self.rules,
+            np.tile(self.hands, (times, 1)),
+            np.tile(self.trick, (times, 1)),
+            self.trick_length,
+            np.tile(self.leader, times),
+            self.tricks_done,
+            np.tile(self.broken, times),
+            np.tile(self.taken, (times, 1)),
+            np.tile(self.won, (times, 1)),
+        )
+
+    # ----- one card for every game -----
+
+    @property
+    def to_move(self) -> np.ndarray:
+        return (self.leader + self.trick_length) % self.players
+
+    def legal(self) -> np.ndarray:
+        rules = self.rules
+        hand = self.hands[self.rows, self.to_move]
+        if self.trick_length:
+            follow = hand & _SUITS[self.trick[:, 0] // 13]
+            legal = np.where(follow != 0, follow, hand)
+            if not self.tricks_done and rules.no_points_on_first_trick:
+                safe = hand & np.int64(~rules.point_mask & ((1 << 52) - 1))
+                legal = np.where((follow == 0) & (safe != 0), safe, legal)
+            return legal
+        if not self.tricks_done:
+            if rules.lead_any_club:
+                return hand & _CLUBS
+            return np.full(self.size, 1 << rules.lowest_club, dtype=np.int64)
+        if not rules.must_break_hearts:
+            return hand
+        others = hand & ~_HEARTS
+        free = self.broken | (others == 0)
+        if rules.hearts_instead_of_queen:
+            free |= others == _QUEEN_BIT
+        return np.where(free, hand, others)
+
+    def moon_runner(self) -> np.ndarray:
+        """``engine.policy.moon_runner`` for every game."""
+        counts = np.bitwise_count(self.taken & np.int64(self.rules.point_mask)).astype(np.int64)
+        holders = (counts > 0).sum(axis=1)
+        runner = counts.argmax(axis=1)
+        return np.where((holders == 1) & (counts.max(axis=1) >= MOON_RUN), runner, -1)
+
+    def heuristic_cards(self, legal: np.ndarray) -> np.ndarray:
+        """``engine.policy.choose_card`` for every game."""
+        hand = self.hands[self.rows, self.to_move]
+        queen_out = (self.hands & _QUEEN_BIT).any(axis=1)
+        runner = self.moon_runner()
+        shooting = runner == self.to_move
+        points = np.int64(self.rules.point_mask)
+        if not self.trick_length:
+            low_spades = legal & _LOW_SPADES
+            flush = queen_out & (low_spades != 0) & ((hand & (_QUEEN_BIT | _HIGH_SPADES)) == 0)
+            normal = np.where(flush, _bottom(_nonzero(low_spades)), lowest_by_rank(legal))
+            return np.where(shooting, highest_by_rank(legal), normal)
+        length = self.trick_length
+        trick = self.trick[:, :length]
+        led = self.trick[:, 0] // 13
+        following = (legal & _SUITS[led]) != 0
+        in_led = (trick // 13) == led[:, None]
+        winning_position = np.where(in_led, trick, -1).argmax(axis=1)
+        winning = trick[self.rows, winning_position]
+        top = _top(legal)
+        # Following suit.
+        under = legal & ((_ONE << winning) - 1)
+        if length == self.players - 1:
+            not_queen = legal & ~_QUEEN_BIT
+            over = np.where(not_queen != 0, _top(_nonzero(not_queen)), QUEEN_OF_SPADES)
+        else:
+            over = _bottom(legal)
+        follow_card = np.where(under != 0, _top(_nonzero(under)), over)
+        trick_points = (np.bitwise_or.reduce(_ONE << trick, axis=1) & points) != 0
+        runner_winning = (runner >= 0) & ((self.leader + winning_position) % self.players == runner)
+        take_back = legal & ~((_ONE << winning) - 1) & ~_QUEEN_BIT
+        block = runner_winning & trick_points & (take_back != 0)
+        follow_card = np.where(block, _bottom(_nonzero(take_back)), follow_card)
+        follow_card = np.where(shooting, np.where(top > winning, top, _bottom(legal)), follow_card)
+        # Discarding.
+        high_spades = legal & _HIGH_SPADES
+        hearts = legal & _HEARTS
+        discard = np.where(
+            (legal & _QUEEN_BIT) != 0,
+            QUEEN_OF_SPADES,
+            np.where(
+                queen_out & (high_spades != 0),
+                _top(_nonzero(high_spades)),
+                np.where(hearts != 0, _top(_nonzero(hearts)), highest_by_rank(legal)),
+            ),
+        )
+        non_hearts = legal & ~_HEARTS
+        discard = np.where((runner >= 0) & (non_hearts != 0), highest_by_rank(_nonzero(non_hearts)), discard)
+        quiet = legal & ~points
+        discard = np.where(shooting, lowest_by_rank(np.where(quiet != 0, quiet, legal)), discard)
+        return np.where(following, follow_card, discard)
+
+    def random_cards(self, legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal card for every game."""
+        skip = (rng.random(self.size) * np.bitwise_count(legal)).astype(np.int64)
+        for step in range(int(skip.max(initial=0))):
+            legal = np.where(skip > step, legal & (legal - 1), legal)
+        return _bottom(legal)
+
+    def play(self, cards: np.ndarray) -> None:
+        """Every game's seat to move plays its card (assumed legal)."""
+        seats = self.to_move
+        bits = _ONE << cards
+        self.hands[self.rows, seats] ^= bits
+        self.broken |= cards >= 39
+        if self.rules.queen_breaks_hearts:
+            self.broken |= cards == QUEEN_OF_SPADES
+        self.trick[:, self.trick_length] = cards
+        self.trick_length += 1
+        if self.trick_length < self.players:
+            return
+        led = self.trick[:, 0] // 13
+        in_led = (self.trick // 13) == led[:, None]
+        best = np.where(in_led, self.trick, -1).argmax(axis=1)
+        winner = (self.leader + best) % self.players
+        mask = np.bitwise_or.reduce(_ONE << self.trick, axis=1)
+        self.taken[self.rows, winner] |= mask
+        self.won[self.rows, winner] += 1
+        self.leader = winner
+        self.trick_length = 0
+        self.tricks_done += 1
+
+    # ----- whole play-outs -----
+
+    @property
+    def is_over(self) -> bool:
+        return self.tricks_done == self.rules.hand_size
+
+    def run(self, policy: str = "heuristic", rng: np.random.Generator | None = None) -> np.ndarray:
+        """Play every game to its end; returns the scores, shape (games, players)."""
+        if policy == "random" and rng is None:
+            raise ValueError("random play-outs need an rng")
+        while not self.is_over:
+            legal = self.legal()
+            cards = self.heuristic_cards(legal) if policy == "heuristic" else self.random_cards(legal, rng)
+            self.play(cards)
+        return self.scores()
+
+    def shooters(self) -> np.ndarray:
+        """The seat that took every point card in each game, or -1."""
+        if self.rules.moon is MoonRule.OFF:
+            return np.full(self.size, -1)
+        moon_mask = np.int64(self.rules.moon_mask)
+        shooter = (self.taken & moon_mask) == moon_mask
+        return np.where(shooter.any(axis=1), shooter.argmax(axis=1), -1)
+
+    def points(self) -> np.ndarray:
+        points = np.zeros(self.taken.shape, dtype=np.int64)
+        for card, value in self.rules.scored_cards:
+            points += ((self.taken >> card) & 1) * value
+        return points
+
+    def scores(self) -> np.ndarray:
+        """``score_hand`` for every game; a shooter's-choice moon adds to the others."""
+        rules = self.rules
+        scores = self.points()
+        if rules.moon is not MoonRule.OFF:
+            moon_mask = np.int64(rules.moon_mask)
+            shooter = (self.taken & moon_mask) == moon_mask
+            someone = shooter.any(axis=1, keepdims=True)
+            value = rules.moon_value
+            scores -= shooter * value
+            if rules.moon is MoonRule.SUBTRACT_FROM_SHOOTER:
+                scores -= shooter * value
+            else:
+                scores += (someone & ~shooter) * value
+        else:
+            someone = np.zeros((self.size, 1), dtype=bool)
+        if rules.no_tricks_bonus:
+            scores += ((self.won == 0) & ~someone) * rules.no_tricks_bonus
+        return scores

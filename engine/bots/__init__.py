@@ -1,0 +1,26 @@
+"""Bots at three levels. Every bot decides from a ``PlayerView`` only."""
+
+from __future__ import annotations
+
+from .base import Bot
+from .easy import EasyBot
+from .table import bot_acts, play_hand_with_bots
+
+__all__ = ["LEVELS", "Bot", "EasyBot", "bot_acts", "make_bot", "play_hand_with_bots"]
+
+LEVELS = ("easy", "normal", "hard")
+
+
+def make_bot(level: str, seed: int = 0) -> Bot:
+    """A bot of the given level: ``easy``, ``normal`` or ``hard``."""
+    if level == "easy":
+        return EasyBot(seed)
+    if level == "normal":
+        from .normal import NormalBot
+
+        return NormalBot(seed)
+    if level == "hard":
+        from .hard import HardBot
+
+        return HardBot(seed)
+    raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")

@@ -1,0 +1,94 @@
+"""The numpy batch play-out applies the engine's rules and the policy's choices exactly."""
+
+import numpy as np
+import pytest
+
+from engine import CARDS, HandState, Phase, Rules
+from engine.batch import Batch
+from engine.playout import heuristic_playout
+from engine.policy import choose_card, moon_runner
+from engine.rules import PRESETS, QUEEN_OF_SPADES
+
+
+def play_by_policy(state: HandState) -> tuple[int, ...]:
+    """HandState itself, each seat playing engine.policy's card."""
+    while state.phase is Phase.PLAYING:
+        hand = state.hand(state.to_move).mask
+        queen_out = any(state.hand(seat).mask >> QUEEN_OF_SPADES & 1 for seat in range(state.players))
+        trick = [int(card) for card in state.current_trick.cards]
+        point_mask = state.rules.point_mask
+        runner = moon_runner([state.taken(seat).mask for seat in range(state.players)], point_mask)
+        card = choose_card(
+            hand,
+            state.legal_mask,
+            trick,
+            state.players,
+            queen_out,
+            state.to_move,
+            state.current_trick.leader,
+            runner,
+            point_mask,
+        )
+        state.play(CARDS[card])
+    if state.phase is Phase.MOON_CHOICE:
+        state.choose_moon("add_to_others")
+    return state.result.scores
+
+
+def positions(rules: Rules, count: int, cards_played: int) -> list[HandState]:
+    states = []
+    for seed in range(count):
+        state = HandState.from_seed(seed, rules, "hold")
+        for _ in range(cards_played):
+            state.play(state.legal_cards()[seed % len(state.legal_cards())])
+        states.append(state)
+    return states
+
+
+VARIANTS = {
+    **{name: PRESETS[name] for name in sorted(PRESETS)},
+    "no_breaking": Rules(must_break_hearts=False),
+    "any_club_hearts_for_queen": Rules(lead_any_club=True, hearts_instead_of_queen=True),
+    "no_tricks_bonus": Rules(no_tricks_bonus=-5, jack_of_diamonds_points=-10, moon_needs_jack=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@pytest.mark.parametrize("cards_played", [0, 3, 9])
+def test_batch_heuristic_playout_matches_the_engine_and_the_scalar_policy(name, cards_played):
+    rules = VARIANTS[name]
+    states = positions(rules, 40, cards_played)
+    batch_scores = Batch.from_states(states).run("heuristic")
+    for row, state in enumerate(states):
+        expected = play_by_policy(state.copy())
+        assert tuple(batch_scores[row]) == expected, (name, row)
+        assert heuristic_playout(state) == expected, (name, row)
+
+
+@pytest.mark.parametrize("name", ["standard", "black_maria", "no_breaking", "any_club_hearts_for_queen"])
+def test_batch_random_playout_only_plays_legal_cards_and_scores_like_the_engine(name):
+    rules = VARIANTS[name]
+    states = positions(rules, 60, 2)
+    batch = Batch.from_states(states)
+    rng = np.random.default_rng(5)
+    replays = [state.copy() for state in states]
+    while not batch.is_over:
+        legal = batch.legal()
+        for row, replay in enumerate(replays):
+            assert int(legal[row]) == replay.legal_mask
+        cards = batch.random_cards(legal, rng)
+        for row, replay in enumerate(replays):
+            replay.play(CARDS[int(cards[row])])
+        batch.play(cards)
+    scores = batch.scores()
+    for row, replay in enumerate(replays):
+        if replay.phase is Phase.MOON_CHOICE:
+            replay.choose_moon("add_to_others")
+        assert tuple(scores[row]) == replay.result.scores
+
+
+def test_batch_refuses_games_at_different_points():
+    states = positions(Rules(), 2, 0)
+    states[1].play(states[1].legal_cards()[0])
+    with pytest.raises(ValueError, match="same point"):
+        Batch.from_states(states)
