@@ -116,6 +116,9 @@ def _check_deal(rules: Rules, hands: Sequence[int]) -> None:
     players = rules.players
     if len(hands) != players:
         raise DealError(f"the deal has {len(hands)} hands; these rules seat {players} players")
+    for seat, mask in enumerate(hands):
+        if not isinstance(mask, int) or not 0 <= mask < 1 << 52:
+            raise DealError(f"seat {seat}: {mask!r} is not a set of the 52 cards")
     seen = 0
     size = rules.hand_size
     for mask in hands:
@@ -141,13 +144,19 @@ def _check_deal(rules: Rules, hands: Sequence[int]) -> None:
             )
 
 
-def _to_mask(cards: int | CardSet | str | Iterable[Card | int | str]) -> int:
+def _to_mask(cards: int | CardSet | str | Iterable[Card | int | str], where: str = "cards") -> int:
+    """Cards as a mask; a card listed twice, or a mask that is not a set of the 52 cards, is
+    refused naming ``where``."""
     if isinstance(cards, CardSet):
         return cards.mask
     if isinstance(cards, int) and not isinstance(cards, bool):
+        if not 0 <= cards < 1 << 52:
+            raise DealError(f"{where}: {cards} is not a set of the 52 cards")
         return cards
     mask = 0
     for card in parse_cards(cards):
+        if mask >> card & 1:
+            raise DealError(f"{where}: {card} is listed twice")
         mask |= 1 << card
     return mask
 
@@ -233,7 +242,8 @@ class HandState:
         pass_direction: PassDirection | str = PassDirection.HOLD,
     ) -> HandState:
         """A deal given card by card, one hand per seat: ``["2C 5D ...", ...]``."""
-        return cls(rules or STANDARD, [_to_mask(hand) for hand in hands], pass_direction)
+        masks = [_to_mask(hand, f"seat {seat}") for seat, hand in enumerate(hands)]
+        return cls(rules or STANDARD, masks, pass_direction)
 
     @classmethod
     def _imagined(
@@ -603,7 +613,9 @@ class HandState:
             return Refusal(Reason.WRONG_PHASE, "There is no moon to score now.")
         if seat is not None and seat != self._to_move:
             return Refusal(Reason.NOT_THE_SHOOTER, f"Only the shooter, seat {self._to_move}, chooses.")
-        MoonChoice(choice)
+        if choice not in tuple(MoonChoice):
+            allowed = " or ".join(repr(c.value) for c in MoonChoice)
+            return Refusal(Reason.NOT_A_MOON_CHOICE, f"{choice!r} is not a moon choice: choose {allowed}.")
         return None
 
     def can_choose_moon(self, choice: MoonChoice | str, seat: int | None = None) -> bool:

@@ -40,7 +40,7 @@ def setup_position(
     players = rules.players
     if len(hands) != players:
         raise DealError(f"hands: {len(hands)} hands given; these rules seat {players} players")
-    now = [_to_mask(hand) for hand in hands]
+    now = [_to_mask(hand, f"hands[{seat}]") for seat, hand in enumerate(hands)]
     played = [[to_card(card) for card in parse_cards(trick)] for trick in tricks]
     for number, trick in enumerate(played[:-1], start=1):
         if len(trick) != players:
@@ -68,14 +68,14 @@ def setup_position(
     for seat, mask in enumerate(now):
         for card in iter_mask(mask):
             if card in seen:
-                raise DealError(f"{card} is held twice: by {seen[card]} and seat {seat}")
+                raise DealError(f"hands[{seat}]: {card} is held twice: by {seen[card]} and seat {seat}")
             seen[card] = f"seat {seat}"
     seat = leader
     for number, trick in enumerate(played):
         for card in trick:
             if card in seen:
-                raise DealError(f"tricks[{number}]: {card} appears twice (also {seen[card]})")
-            seen[card] = f"trick {number + 1}"
+                raise DealError(f"tricks[{number}]: {card} appears twice (also in {seen[card]})")
+            seen[card] = f"tricks[{number}]"
             before_play[seat] |= 1 << card
             seat = (seat + 1) % players
         if len(trick) == players:
@@ -90,7 +90,13 @@ def setup_position(
         if len(passed) != players:
             raise DealError(f"passed: {len(passed)} passes given for {players} players")
         offset = direction.offset(players)
-        passes = [_to_mask(cards) for cards in passed]
+        passes = [_to_mask(cards, f"passed[{seat}]") for seat, cards in enumerate(passed)]
+        for seat, mask in enumerate(passes):
+            if mask.bit_count() != rules.pass_count:
+                raise DealError(
+                    f"passed[{seat}]: this pass could not happen: "
+                    f"Pass exactly {rules.pass_count} cards: you chose {mask.bit_count()}."
+                )
         dealt = []
         for seat in range(players):
             received = passes[(seat - offset) % players]

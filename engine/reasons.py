@@ -23,6 +23,7 @@ class Reason(StrEnum):
     CARD_REPEATED = "card_repeated"
     ALREADY_PASSED = "already_passed"
     NOT_THE_SHOOTER = "not_the_shooter"
+    NOT_A_MOON_CHOICE = "not_a_moon_choice"
     NOTHING_TO_TAKE_BACK = "nothing_to_take_back"
 
 

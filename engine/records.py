@@ -19,10 +19,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .cards import CardParseError, CardSet, parse_card
+from .cards import CardParseError, parse_card
 from .deal import deal_from_seed, hand_seed
 from .game import Game
-from .hand import DealError, HandState, MoonAction, PassAction, PlayAction
+from .hand import DealError, HandState, MoonAction, PassAction, PlayAction, _to_mask
 from .reasons import IllegalAction
 from .rules import PassDirection, Rules, RulesError
 
@@ -118,7 +118,15 @@ def _rules(data: Any, where: str) -> Rules:
         raise RecordError(str(error)) from None
 
 
-def _hand(data: dict[str, Any], rules: Rules, where: str, expected_seed: int | None = None) -> HandState:
+def _hand(
+    data: dict[str, Any],
+    rules: Rules,
+    where: str,
+    expected_seed: int | None = None,
+    expected_direction: PassDirection | None = None,
+    hand_number: int = 0,
+) -> HandState:
+    """A hand from its record; in a game, its seed and pass direction must be the game's."""
     deal = _field(data, "deal", where, dict)
     direction_text = _field(data, "pass_direction", where, str)
     try:
@@ -127,6 +135,11 @@ def _hand(data: dict[str, Any], rules: Rules, where: str, expected_seed: int | N
     except (ValueError, RulesError):
         allowed = ", ".join(d.value for d in PassDirection)
         raise RecordError(f"{where}pass_direction: {direction_text!r} is not one of {allowed} here") from None
+    if expected_direction is not None and direction is not expected_direction:
+        raise RecordError(
+            f"{where}pass_direction: hand {hand_number + 1} passes {expected_direction.value}, "
+            f"not {direction.value}"
+        )
     try:
         if "seed" in deal:
             seed = _field(deal, "seed", f"{where}deal.", int)
@@ -135,12 +148,20 @@ def _hand(data: dict[str, Any], rules: Rules, where: str, expected_seed: int | N
             state = HandState(rules, deal_from_seed(seed, rules.players), direction, seed=seed)
         elif "hands" in deal:
             hands = _field(deal, "hands", f"{where}deal.", list)
-            masks = [CardSet(_cards(hand, f"{where}deal.hands[{i}]")).mask for i, hand in enumerate(hands)]
-            state = HandState(rules, masks, direction)
+            masks = [
+                _to_mask(_cards(hand, f"{where}deal.hands[{i}]"), f"{where}deal.hands[{i}]")
+                for i, hand in enumerate(hands)
+            ]
+            if expected_seed is not None and tuple(masks) != deal_from_seed(expected_seed, rules.players):
+                raise RecordError(f"{where}deal: these hands are not the deal the game's seed gives")
+            state = HandState(rules, masks, direction, seed=expected_seed)
         else:
             raise RecordError(f"{where}deal: needs a 'seed' or 'hands'")
     except DealError as error:
-        raise RecordError(f"{where}deal: {error}") from None
+        message = str(error)
+        raise RecordError(
+            message if message.startswith(where + "deal") else f"{where}deal: {message}"
+        ) from None
     actions = _field(data, "actions", where, list)
     for i, action in enumerate(actions):
         at = f"{where}actions[{i}]"
@@ -193,12 +214,9 @@ def game_from_record(data: Any) -> Game:
             raise RecordError(f"hands[{index}]: hand {index} is not finished, so no hand can follow it")
         if game.hands and game.is_over:
             raise RecordError(f"hands[{index}]: the game was already over")
-        state = _hand(hand_data, rules, where, expected_seed=hand_seed(seed, index))
-        if state.pass_direction is not rules.pass_direction(index):
-            raise RecordError(
-                f"{where}pass_direction: hand {index + 1} passes {rules.pass_direction(index).value}, "
-                f"not {state.pass_direction.value}"
-            )
+        state = _hand(
+            hand_data, rules, where, hand_seed(seed, index), rules.pass_direction(index), hand_number=index
+        )
         game.hands.append(state)
     return game
 

@@ -1,0 +1,135 @@
+"""Bots decide from a player view only, always legally, and in the order of their levels."""
+
+import gc
+import random
+
+import pytest
+
+from engine import HandState, Phase, PlayerView, Rules
+from engine.bots import LEVELS, Bot, bot_acts, make_bot, play_hand_with_bots
+from engine.bots.normal import choose_moon_by_totals
+from engine.rules import PRESETS
+from engine.tournament import run_tournament, summarize
+
+
+def reachable(root: object, limit: int = 20_000) -> list[object]:
+    """Every object reachable from ``root`` through references."""
+    seen, stack, found = set(), [root], []
+    while stack and len(found) < limit:
+        item = stack.pop()
+        if id(item) in seen or isinstance(item, type):
+            continue
+        seen.add(id(item))
+        found.append(item)
+        stack.extend(gc.get_referents(item))
+    return found
+
+
+def test_a_view_holds_no_reference_to_the_hidden_hands():
+    state = HandState.from_seed(3, Rules(), "left")
+    for seat in range(4):
+        state.pass_cards(seat, list(state.hand(seat))[:3])
+    state.play(state.legal_cards()[0])
+    view = state.view(1)
+    objects = reachable(view)
+    assert not any(isinstance(item, HandState) for item in objects)
+    hidden = {state.hand(seat).mask for seat in (0, 2, 3)}
+    assert not any(type(item) is int and item in hidden for item in objects)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_bot_decides_the_same_whatever_the_hidden_hands_hold(level):
+    # Two deals that look identical from seat 0 (same hand, same pass, same plays) but hide
+    # different cards elsewhere: a bot that decides from the view cannot tell them apart.
+    first = HandState.from_deal(
+        [
+            "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
+            "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
+            "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS",
+            "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
+        ],
+    )
+    second = HandState.from_deal(
+        [
+            "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
+            "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS",
+            "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
+            "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
+        ],
+    )
+    assert first.view(0) == second.view(0)
+    choices = {make_bot(level, 9).choose_play(state.view(0)) for state in (first, second)}
+    assert len(choices) == 1
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(
+    "preset", ["standard", "three_players", "five_players", "shooters_choice", "black_maria"]
+)
+def test_every_bot_passes_and_plays_legally_to_the_end(level, preset):
+    rules = PRESETS[preset]
+    for seed in range(2 if level == "hard" else 6):
+        state = HandState.from_seed(seed, rules, rules.pass_direction(seed))
+        bots = {seat: make_bot(level, seed * 10 + seat) for seat in range(rules.players)}
+        assert all(isinstance(bot, Bot) for bot in bots.values())
+        play_hand_with_bots(state, bots)
+        assert state.phase is Phase.DONE
+
+
+def test_make_bot_refuses_an_unknown_level():
+    with pytest.raises(ValueError, match="unknown bot level 'expert'"):
+        make_bot("expert")
+
+
+def test_normal_beats_easy_over_duplicate_deals():
+    summary = summarize(run_tournament(["normal", "easy", "easy", "easy"], Rules(), deals=40, seed=3))
+    bots = summary["bots"]
+    assert bots["normal"]["points_per_hand"] + bots["normal"]["interval_95"] < bots["easy"]["points_per_hand"]
+
+
+def test_tournament_is_deterministic_and_rotates_every_bot_through_every_seat():
+    results = run_tournament(["normal", "easy", "easy", "easy"], Rules(), deals=3, seed=11)
+    again = run_tournament(["normal", "easy", "easy", "easy"], Rules(), deals=3, seed=11)
+    assert [(r.deal, r.seat, r.bot, r.score) for r in results] == [
+        (r.deal, r.seat, r.bot, r.score) for r in again
+    ]
+    for deal in range(3):
+        assert {r.seat for r in results if r.deal == deal and r.bot == "normal"} == {0, 1, 2, 3}
+
+
+def test_hard_takes_the_queen_only_when_it_must_and_gives_her_away_when_it_can():
+    # Seat 3 is void in diamonds and holds the Q♠: when diamonds are led it dumps her.
+    seats = [
+        "2C 3C 4C 5C 6C 7C 8C 9C 10C 2D 3D 4D 5D",
+        "JC QC KC AC 6D 7D 8D 9D 10D JD QD KD AD",
+        "2S 3S 4S 5S 6S 7S 8S 9S 10S JS KS AS 2H",
+        "QS 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
+    ]
+    state = HandState.from_deal(seats, Rules(no_points_on_first_trick=False))
+    for card in ("2C", "JC", "2S", "3H"):
+        state.play(card)
+    # Seat 1 won with the J♣ and leads a diamond; seat 2 is void too and plays a spade.
+    state.play("6D")
+    state.play("AS")
+    assert state.to_move == 3
+    choice = make_bot("hard", 1).choose_play(state.view(3))
+    assert choice.code == "QS"
+
+
+def test_moon_choice_picks_what_leaves_the_shooter_best_placed():
+    state = HandState.from_seed(1, Rules(moon="shooters_choice"), "hold")
+    base = state.view(0)
+    ahead = PlayerView(**{**base.__dict__, "scores": (10, 60, 70, 80)})
+    assert choose_moon_by_totals(ahead).value == "add_to_others"  # +26 ends the game, shooter wins
+    # +26 would end the game with seat 2 ahead of the shooter: take 26 off instead.
+    behind = PlayerView(**{**base.__dict__, "scores": (50, 80, 10, 20)})
+    assert choose_moon_by_totals(behind).value == "subtract_from_shooter"
+
+
+def test_bots_can_act_at_any_point_of_a_hand():
+    rng = random.Random(5)
+    state = HandState.from_seed(8, Rules(), "across")
+    while not state.is_over:
+        seat = state.seats_to_pass[0] if state.phase is Phase.PASSING else state.to_move
+        bot_acts(state, seat, make_bot(rng.choice(["easy", "normal"]), seat))
+    assert state.result is not None

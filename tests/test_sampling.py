@@ -1,0 +1,72 @@
+"""Imagined deals fit everything the seat knows, and nothing more."""
+
+import random
+from collections import Counter
+
+from engine import HandState, Rules
+from engine.bots import EasyBot, bot_acts
+from engine.cards import SUIT_MASKS
+from engine.sampling import sample_world
+
+
+def hand_in_play(seed: int, cards_played: int, rules: Rules | None = None) -> HandState:
+    state = HandState.from_seed(seed, rules or Rules(), "left")
+    bots = [EasyBot(seat + seed) for seat in range(state.players)]
+    for seat in range(state.players):
+        bot_acts(state, seat, bots[seat])
+    for _ in range(cards_played):
+        bot_acts(state, state.to_move, bots[state.to_move])
+    return state
+
+
+def test_worlds_give_every_seat_its_card_count_and_only_unseen_cards():
+    rng = random.Random(1)
+    for seed in range(30):
+        state = hand_in_play(seed, seed % 40)
+        view = state.view(seed % 4)
+        for _ in range(10):
+            world = sample_world(view, rng)
+            assert world[view.seat] == view.hand.mask
+            assert [mask.bit_count() for mask in world] == list(view.hand_sizes)
+            union = 0
+            for mask in world:
+                assert not union & mask
+                union |= mask
+            assert union == view.unseen_cards.mask | view.hand.mask
+
+
+def test_worlds_respect_shown_voids():
+    rng = random.Random(2)
+    checked = 0
+    for seed in range(60):
+        state = hand_in_play(seed, 30)
+        view = state.view(0)
+        for seat in range(1, 4):
+            for suit in view.shown_void(seat):
+                checked += 1
+                for _ in range(5):
+                    assert not sample_world(view, rng)[seat] & SUIT_MASKS[suit]
+    assert checked > 20
+
+
+def test_cards_passed_to_a_seat_stay_with_it_until_played():
+    rng = random.Random(3)
+    state = hand_in_play(7, 5)
+    view = state.view(0)
+    kept = view.known_cards(1)
+    assert kept, "the seat's passed cards should still be out"
+    for _ in range(20):
+        assert sample_world(view, rng)[1] & kept.mask == kept.mask
+
+
+def test_unconstrained_cards_are_spread_evenly():
+    state = HandState.from_seed(4, Rules(), "hold")
+    view = state.view(0)
+    card = next(iter(view.unseen_cards))
+    rng = random.Random(4)
+    holders = Counter(
+        next(seat for seat, mask in enumerate(sample_world(view, rng)) if mask >> card & 1)
+        for _ in range(3000)
+    )
+    assert set(holders) == {1, 2, 3}
+    assert all(900 < count < 1100 for count in holders.values())
