@@ -8,7 +8,7 @@
 
 from .cards import CARDS, Card, CardParseError, CardSet, Suit, parse_card, parse_cards, to_card
 from .deal import deal_from_seed, hand_seed, lowest_club, removed_cards
-from .game import Game, GameOverError
+from .game import Game, GameOverError, deal_game_hand, winners_if_over
 from .hand import DealError, HandState, MoonAction, PassAction, Phase, PlayAction, Trick
 from .position import setup_position
 from .reasons import IllegalAction, Reason, Refusal
@@ -47,6 +47,7 @@ __all__ = [
     "TieRule",
     "Trick",
     "deal_from_seed",
+    "deal_game_hand",
     "game_from_record",
     "game_to_record",
     "hand_from_record",
@@ -59,4 +60,5 @@ __all__ = [
     "score_hand",
     "setup_position",
     "to_card",
+    "winners_if_over",
 ]

@@ -7,11 +7,19 @@ from .hand import HandState
 from .rules import STANDARD, Rules, TieRule
 from .view import PlayerView
 
-__all__ = ["Game", "GameOverError", "winners_if_over"]
+__all__ = ["Game", "GameOverError", "deal_game_hand", "winners_if_over"]
 
 
 class GameOverError(RuntimeError):
     """Asked for another hand when the game is over, or before the current hand has ended."""
+
+
+def deal_game_hand(rules: Rules, seed: int, index: int) -> HandState:
+    """Hand ``index`` (0-based) of a game dealt from ``seed``: its own seed, in the pass cycle."""
+    hand_seed_ = hand_seed(seed, index)
+    return HandState(
+        rules, deal_from_seed(hand_seed_, rules.players), rules.pass_direction(index), seed=hand_seed_
+    )
 
 
 def winners_if_over(rules: Rules, totals: tuple[int, ...]) -> tuple[int, ...]:
@@ -35,13 +43,7 @@ class Game:
         self.hands: list[HandState] = [self._deal(0)]
 
     def _deal(self, index: int) -> HandState:
-        seed = hand_seed(self.seed, index)
-        return HandState(
-            self.rules,
-            deal_from_seed(seed, self.rules.players),
-            self.rules.pass_direction(index),
-            seed=seed,
-        )
+        return deal_game_hand(self.rules, self.seed, index)
 
     @property
     def hand(self) -> HandState:

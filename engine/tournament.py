@@ -42,21 +42,22 @@ class SeatResult:
 
 
 def _act(state: HandState, seat: int, bot: Bot, times: SeatResult) -> None:
+    phase = state.phase
     start = time.perf_counter()
     if getattr(bot, "needs_state", False):
         # A sparring partner from another engine that resamples the hidden cards itself.
         bot.act(state, seat)
-    elif state.phase is Phase.PASSING:
+    elif phase is Phase.PASSING:
         state.pass_cards(seat, bot.choose_pass(state.view(seat)))
-        times.pass_times.append(time.perf_counter() - start)
-        return
-    elif state.phase is Phase.MOON_CHOICE:
+    elif phase is Phase.MOON_CHOICE:
         state.choose_moon(bot.choose_moon(state.view(seat)), seat)
-        return
     else:
         state.play(bot.choose_play(state.view(seat)), seat)
-    if state.phase is not Phase.PASSING:
-        times.play_times.append(time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    if phase is Phase.PASSING:
+        times.pass_times.append(elapsed)
+    elif phase is Phase.PLAYING:
+        times.play_times.append(elapsed)
 
 
 def play_deal(

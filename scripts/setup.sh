@@ -19,3 +19,11 @@ if [ ! -f "$stamp" ]; then
     rm -f .venv/.installed-*
     touch "$stamp"
 fi
+# The browser tests drive Debian's chromium (Playwright's own browser download cannot work here).
+if [ ! -x /usr/bin/chromium ]; then
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+    else
+        echo "The browser tests need /usr/bin/chromium: sudo apt-get install chromium" >&2
+    fi
+fi

@@ -39,8 +39,7 @@ def describe_table(hand: HandState) -> str:
     players = hand.players
     lines = [
         f"Pass: {hand.pass_direction.value}   Hearts broken: {'yes' if hand.hearts_broken else 'no'}",
-        "Points taken: "
-        + ", ".join(f"{seat_name(s, players)} {p}" for s, p in enumerate(hand.points_taken)),
+        "Points taken: " + ", ".join(f"{seat_name(s, players)} {p}" for s, p in enumerate(hand.points_taken)),
     ]
     trick = hand.current_trick
     if trick.cards:
@@ -130,7 +129,9 @@ def play_game(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seed", type=int, default=None, help="deal seed (random by default)")
     parser.add_argument("--rules", choices=sorted(PRESETS), default="standard", help="rule preset")
     args = parser.parse_args(argv)

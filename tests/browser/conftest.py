@@ -1,0 +1,125 @@
+"""Browser tests: Debian's Chromium, driven by Playwright, against `marimo run` of the demo.
+
+They fail (never skip) when the browser is missing: `scripts/setup.sh` installs it.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CHROMIUM = pathlib.Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+# Without the background-networking flags Chromium keeps dialling a network it cannot reach.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+BOT_DELAY = "0.12"  # seconds before each bot card: short, but still one card at a time
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def demo_url():
+    """`marimo run lessons/table_demo.py` on a free port; stopped with its children afterwards."""
+    port = _free_port()
+    env = {
+        **os.environ,
+        "MARIMO_SKIP_UPDATE_CHECK": "1",
+        "HEARTS_BOT_DELAY": BOT_DELAY,
+        "PYTHONPATH": str(ROOT),
+    }
+    marimo = pathlib.Path(sys.executable).with_name("marimo")
+    log = open(ARTIFACTS.parent / ".pytest_cache" / "marimo-run.log", "w")  # noqa: SIM115
+    process = subprocess.Popen(
+        [str(marimo), "run", "lessons/table_demo.py", "--headless", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"marimo run exited with {process.returncode}; see .pytest_cache/marimo-run.log")
+            try:
+                with urllib.request.urlopen(f"{url}/health", timeout=1) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("marimo run did not answer /health within 60 s")
+            time.sleep(0.2)
+        yield url
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: the browser tests need Debian's chromium "
+            "(scripts/setup.sh installs it: apt-get update && apt-get install -y chromium)"
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, demo_url, request):
+    """A fresh page (so a fresh kernel session and a fresh table) showing the demo."""
+    viewport = getattr(request, "param", {"width": 1100, "height": 1300})
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(demo_url)
+    page.locator('[data-table="play"] .ht-hand .card').first.wait_for()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def shot():
+    """Save a screenshot of the table to test-artifacts/NAME.png."""
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def take(page, name: str) -> pathlib.Path:
+        path = ARTIFACTS / f"{name}.png"
+        page.locator('[data-table="play"]').screenshot(path=str(path))
+        return path
+
+    return take

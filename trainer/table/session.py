@@ -1,0 +1,299 @@
+"""The game behind the card table: one learner seat, bots in the others, a score table.
+
+Pure Python and no widget: every learner action is checked by the engine first and refused
+with a ``TableError`` (a reason code and a sentence) that leaves everything unchanged.
+Each action returns the events it caused, so the widget can announce and broadcast them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+from engine import (
+    CardParseError,
+    HandState,
+    MoonChoice,
+    PassAction,
+    Phase,
+    PlayAction,
+    Rules,
+    deal_game_hand,
+    parse_cards,
+    to_card,
+    winners_if_over,
+)
+from engine.bots import Bot, bot_acts, make_bot
+
+__all__ = ["Event", "TableError", "TableSession"]
+
+Event = dict[str, object]
+
+
+class TableError(ValueError):
+    """A learner action or browser message that was refused; nothing changed."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+class TableSession:
+    """A game to the rules' target, seen from ``seat``.
+
+    ``bots`` maps other seats to a bot level (``"easy"``...) or a Bot; seats left out get an
+    easy bot. ``hint_bot`` answers the hint button; by default the hard bot (the evaluator's
+    choice), made when first asked for.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        seed: int = 0,
+        seat: int = 0,
+        bots: Mapping[int, str | Bot] | None = None,
+        hint_bot: Bot | None = None,
+        practice: bool = True,
+    ) -> None:
+        self.rules = rules or Rules()
+        if not 0 <= seat < self.rules.players:
+            raise ValueError(f"there is no seat {seat} at a table of {self.rules.players}")
+        self.seat = seat
+        self.seed = seed
+        self.practice = practice
+        self._hint_bot = hint_bot
+        self.bots: dict[int, Bot] = {}
+        for other in range(self.rules.players):
+            if other != seat:
+                choice = (bots or {}).get(other, "easy")
+                self.bots[other] = make_bot(choice, seed + other) if isinstance(choice, str) else choice
+        self.score_rows: list[tuple[int, ...]] = []
+        self.hand_index = 0
+        self.hand = self._deal(0)
+        self.selected: tuple[str, ...] = ()
+        self.hint: tuple[str, ...] = ()
+
+    # ----- what the table shows -----
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        totals = [0] * self.rules.players
+        for row in self.score_rows:
+            for seat, points in enumerate(row):
+                totals[seat] += points
+        return tuple(totals)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return winners_if_over(self.rules, self.totals) if self.hand.is_over else ()
+
+    @property
+    def bot_to_act(self) -> int | None:
+        """The bot seat that decides next, or None when it is the learner's turn or the hand is over."""
+        hand = self.hand
+        if hand.phase is Phase.PASSING:
+            return next((s for s in hand.seats_to_pass if s != self.seat), None)
+        if hand.to_move is not None and hand.to_move != self.seat:
+            return hand.to_move
+        return None
+
+    # ----- setting up -----
+
+    def _deal(self, index: int) -> HandState:
+        return deal_game_hand(self.rules, self.seed, index)
+
+    def set_position(self, hand: HandState, score_rows: Iterable[Iterable[int]] = ()) -> list[Event]:
+        """Show any hand (e.g. from ``setup_position``); ``score_rows`` are earlier hands' scores."""
+        if hand.rules.players != self.rules.players:
+            raise TableError(
+                "wrong_players", f"This table seats {self.rules.players}, the hand has {hand.players}."
+            )
+        rows = [tuple(int(p) for p in row) for row in score_rows]
+        if any(len(row) != self.rules.players for row in rows):
+            raise TableError("bad_scores", f"Every score row needs {self.rules.players} numbers.")
+        self.rules = hand.rules
+        self.hand = hand
+        self.score_rows = rows
+        self.hand_index = len(rows)
+        self._record(hand)
+        self._clear_marks()
+        return [{"type": "position", "text": "A new position is on the table."}]
+
+    def new_hand(self) -> list[Event]:
+        """The next hand of the game once this one is over; a fresh deal in its place before that;
+        a new game once the game is over."""
+        if self.hand.is_over:
+            self._record(self.hand)
+            if self.winners:
+                self.seed += 1
+                self.score_rows = []
+                self.hand_index = 0
+            else:
+                self.hand_index += 1
+        else:
+            self.seed += 1
+        self.hand = self._deal(self.hand_index)
+        self._clear_marks()
+        direction = self.hand.pass_direction.value
+        return [{"type": "new_hand", "hand": self.hand_index + 1, "text": f"New hand: pass {direction}."}]
+
+    def _record(self, hand: HandState) -> None:
+        # A finished hand is scored once, when the table moves on (or shows the score table).
+        if hand.result is not None and len(self.score_rows) == self.hand_index:
+            self.score_rows.append(hand.result.scores)
+
+    def _clear_marks(self) -> None:
+        self.selected = ()
+        self.hint = ()
+
+    # ----- the learner's actions -----
+
+    def _cards(self, cards: object) -> list[str]:
+        if isinstance(cards, str) or not isinstance(cards, list | tuple):
+            raise TableError("bad_message", "Cards must be a list such as ['QS', '10H'].")
+        try:
+            parsed = parse_cards(cards)
+        except CardParseError as error:
+            raise TableError("bad_card", str(error)) from error
+        if len(set(parsed)) != len(parsed):
+            raise TableError("card_repeated", "A card is chosen twice.")
+        for card in parsed:
+            if card not in self.hand.hand(self.seat):
+                raise TableError("not_in_hand", f"You do not hold the {card}.")
+        return [card.code for card in parsed]
+
+    def select(self, cards: object) -> list[Event]:
+        """Mark cards in the learner's hand: up to the pass count while passing, one while playing."""
+        codes = self._cards(cards)
+        hand = self.hand
+        if hand.phase is Phase.PASSING:
+            if self.seat not in hand.seats_to_pass:
+                raise TableError("already_passed", "You have already passed: wait for the others.")
+            limit = self.rules.pass_count
+            if len(codes) > limit:
+                raise TableError("too_many", f"Pass exactly {limit} cards: unselect one first.")
+        elif hand.phase is Phase.PLAYING:
+            if len(codes) > 1:
+                raise TableError("too_many", "Select one card to play.")
+        else:
+            raise TableError("wrong_phase", "There are no cards to choose now.")
+        self.selected = tuple(codes)
+        return [{"type": "select", "cards": list(codes)}]
+
+    def pass_selected(self, cards: object) -> list[Event]:
+        codes = self._cards(cards)
+        if refusal := self.hand.why_not_pass(self.seat, codes):
+            raise TableError(refusal.reason.value, refusal.message)
+        self.hand.pass_cards(self.seat, codes)
+        self._clear_marks()
+        return self._after_pass(self.seat, codes)
+
+    def _after_pass(self, seat: int, codes: list[str]) -> list[Event]:
+        events: list[Event] = [{"type": "pass", "seat": seat, "cards": codes if seat == self.seat else []}]
+        if self.hand.phase is not Phase.PASSING:
+            received = self.hand.received(self.seat)
+            names = ", ".join(card.name for card in received) if received else "nothing"
+            events.append({"type": "exchange", "received": received.codes if received else [],
+                           "text": f"Cards exchanged. You receive the {names}."})  # fmt: skip
+        return events
+
+    def play(self, card: object) -> list[Event]:
+        if not isinstance(card, str):
+            raise TableError("bad_message", "A play needs one card, such as 'QS'.")
+        try:
+            parsed = to_card(card)
+        except CardParseError as error:
+            raise TableError("bad_card", str(error)) from error
+        if (
+            self.hand.phase is Phase.PLAYING
+            and self.hand.to_move != self.seat
+            and parsed in self.hand.hand(self.seat)
+        ):
+            raise TableError("not_your_turn", "Wait for your turn: the others are still playing.")
+        if refusal := self.hand.why_not_play(parsed, self.seat):
+            raise TableError(refusal.reason.value, refusal.message)
+        self._clear_marks()
+        return self._apply_play(self.seat, lambda: self.hand.play(parsed, self.seat))
+
+    def choose_moon(self, choice: object) -> list[Event]:
+        try:
+            moon = MoonChoice(choice)
+        except ValueError as error:
+            raise TableError("bad_message", f"{choice!r} is not a moon choice.") from error
+        if refusal := self.hand.why_not_choose_moon(moon, self.seat):
+            raise TableError(refusal.reason.value, refusal.message)
+        self.hand.choose_moon(moon, self.seat)
+        return self._hand_over_events()
+
+    def take_back(self) -> list[Event]:
+        """Practice mode: back to just before the learner's last decision."""
+        if not self.practice:
+            raise TableError("not_practice", "Taking back is only for practice games.")
+        history = self.hand.history
+        for index in range(len(history) - 1, -1, -1):
+            action = history[index]
+            if action.seat == self.seat and isinstance(action, PlayAction | PassAction):
+                # Bot passes made before the learner's stay: they choose without seeing it.
+                self.hand.take_back_to(index)
+                del self.score_rows[self.hand_index :]  # the hand is no longer finished
+                self._clear_marks()
+                return [{"type": "take_back", "text": "Taken back: your move again."}]
+        raise TableError("nothing_to_take_back", "There is nothing of yours to take back in this hand.")
+
+    def ask_hint(self) -> list[Event]:
+        """The hint bot's suggestion, from the learner's own view only."""
+        hand = self.hand
+        to_pass = hand.phase is Phase.PASSING and self.seat in hand.seats_to_pass
+        if (not to_pass and hand.to_move != self.seat) or hand.phase is Phase.MOON_CHOICE:
+            raise TableError("no_hint", "A hint is for your own pass or play: it is not your turn.")
+        bot = self.hint_bot
+        view = hand.view(self.seat, hand_index=self.hand_index, scores=self.totals)
+        suggestion = bot.choose_pass(view).codes if to_pass else [bot.choose_play(view).code]
+        self.hint = tuple(suggestion)
+        names = ", ".join(to_card(code).name for code in suggestion)
+        verb = "passing" if to_pass else "playing"
+        return [{"type": "hint", "cards": suggestion, "text": f"Hint: consider {verb} the {names}."}]
+
+    @property
+    def hint_bot(self) -> Bot:
+        if self._hint_bot is None:
+            self._hint_bot = make_bot("hard")
+        return self._hint_bot
+
+    # ----- the bots -----
+
+    def bot_step(self) -> list[Event]:
+        """One bot decision (a pass, a card or a moon choice); [] when no bot is to act."""
+        seat = self.bot_to_act
+        if seat is None:
+            return []
+        bot = self.bots[seat]
+
+        def view_of(s: int):
+            return self.hand.view(s, hand_index=self.hand_index, scores=self.totals)
+
+        if self.hand.phase is Phase.PASSING:
+            bot_acts(self.hand, seat, bot, view_of)
+            return self._after_pass(seat, [])
+        if self.hand.phase is Phase.MOON_CHOICE:
+            bot_acts(self.hand, seat, bot, view_of)
+            return self._hand_over_events()
+        return self._apply_play(seat, lambda: bot_acts(self.hand, seat, bot, view_of))
+
+    def _apply_play(self, seat: int, act: Callable[[], None]) -> list[Event]:
+        tricks_before = self.hand.trick_number
+        act()
+        card = self.hand.history[-1].card
+        events: list[Event] = [{"type": "play", "seat": seat, "card": card.code, "name": card.name}]
+        if self.hand.trick_number > tricks_before or self.hand.phase is not Phase.PLAYING:
+            trick = self.hand.tricks[-1]
+            events.append({"type": "trick", "winner": trick.winner, "cards": [c.code for c in trick.cards]})
+        if self.hand.is_over:
+            events += self._hand_over_events()
+        return events
+
+    def _hand_over_events(self) -> list[Event]:
+        if not self.hand.is_over:
+            return []
+        self._record(self.hand)
+        return [{"type": "hand_over", "scores": list(self.hand.result.scores), "totals": list(self.totals)}]

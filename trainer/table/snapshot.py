@@ -1,0 +1,144 @@
+"""What the browser draws: a plain-JSON picture of the table as the learner may see it.
+
+The learner's own cards carry the engine's verdict (legal or not, and why not), so the
+browser can fade and explain without deciding anything itself. Other seats' cards are
+sent only for seats a lesson has opened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine import Phase, to_card
+
+from .session import Event, TableSession
+
+__all__ = ["announce", "seat_names", "snapshot"]
+
+# Seats named by where they sit from the learner, going round to the left.
+_AROUND = {
+    3: ["Left", "Right"],
+    4: ["Left", "Across", "Right"],
+    5: ["Left", "Far left", "Far right", "Right"],
+    6: ["Left", "Far left", "Across", "Far right", "Right"],
+    7: ["Left", "Far left", "Top left", "Top right", "Far right", "Right"],
+}
+
+
+def seat_names(players: int, learner: int) -> list[str]:
+    names = [""] * players
+    names[learner] = "You"
+    for offset, name in enumerate(_AROUND[players], start=1):
+        names[(learner + offset) % players] = name
+    return names
+
+
+def _card(code: str) -> dict[str, str]:
+    card = to_card(code)
+    return {"code": card.code, "name": card.name, "symbol": card.symbol}
+
+
+def _hand_cards(session: TableSession) -> list[dict[str, object]]:
+    hand = session.hand
+    seat = session.seat
+    my_turn = hand.phase is Phase.PLAYING and hand.to_move == seat
+    received = hand.received(seat) if hand.is_first_trick else None
+    cards = []
+    for card in hand.hand(seat):
+        entry: dict[str, object] = _card(card.code)
+        refusal = hand.why_not_play(card, seat) if my_turn else None
+        entry["legal"] = my_turn and refusal is None
+        entry["why"] = refusal.message if refusal else None
+        entry["received"] = bool(received) and card in received
+        cards.append(entry)
+    return cards
+
+
+def _status(session: TableSession, names: list[str]) -> str:
+    hand = session.hand
+    if hand.phase is Phase.PASSING:
+        if session.seat in hand.seats_to_pass:
+            target = names[hand.pass_target(session.seat)]
+            return f"Choose {session.rules.pass_count} cards to pass to {target}."
+        return "Waiting for the others to pass."
+    if hand.phase is Phase.DONE:
+        if session.winners:
+            return "Game over: " + " and ".join(names[s] for s in session.winners) + " won."
+        return "Hand over. Press N or New hand for the next one."
+    if hand.to_move == session.seat:
+        return (
+            "Your moon: add it to the others or subtract it from you."
+            if hand.phase is Phase.MOON_CHOICE
+            else ("Your turn: play a highlighted card.")
+        )
+    return f"{names[hand.to_move]} to play."
+
+
+def snapshot(session: TableSession, open_seats: Iterable[int] = (), levels: list[str] | None = None) -> dict:
+    hand = session.hand
+    players = hand.players
+    names = seat_names(players, session.seat)
+    opened = set(open_seats)
+    seats = []
+    for seat in range(players):
+        cards = hand.hand(seat)
+        seats.append({
+            "seat": seat,
+            "name": names[seat],
+            "count": len(cards),
+            "cards": [c.code for c in cards] if seat in opened and seat != session.seat else None,
+            "points": hand.points_taken[seat],
+            "tricks": hand.tricks_won[seat],
+            "bot": None if seat == session.seat else (levels[seat] if levels else "bot"),
+        })  # fmt: skip
+    trick = hand.current_trick
+    last = hand.tricks[-1] if hand.tricks else None
+    result = hand.result
+    return {
+        "players": players,
+        "seat": session.seat,
+        "hand_number": session.hand_index + 1,
+        "phase": hand.phase.value,
+        "pass_direction": hand.pass_direction.value,
+        "pass_count": session.rules.pass_count,
+        "passing": hand.phase is Phase.PASSING and session.seat in hand.seats_to_pass,
+        "my_turn": hand.phase is Phase.PLAYING and hand.to_move == session.seat,
+        "moon_choice": hand.phase is Phase.MOON_CHOICE and hand.to_move == session.seat,
+        "to_move": hand.to_move,
+        "status": _status(session, names),
+        "hand": _hand_cards(session),
+        "seats": seats,
+        "trick": [{"seat": s, **_card(c.code)} for s, c in trick.plays],
+        "tricks_done": len(hand.tricks),
+        "last_trick": None
+        if last is None
+        else {"winner": last.winner, "plays": [{"seat": s, **_card(c.code)} for s, c in last.plays]},
+        "hearts_broken": hand.hearts_broken,
+        "score_rows": [list(row) for row in session.score_rows],
+        "totals": list(session.totals),
+        "hand_over": hand.is_over,
+        "result": None if result is None else list(result.scores),
+        "shooter": None if result is None else result.shooter,
+        "winners": list(session.winners),
+        "selected": list(session.selected),
+        "hint": list(session.hint),
+        "practice": session.practice,
+    }
+
+
+def announce(event: Event, names: list[str]) -> str:
+    """The sentence a screen reader hears for an event."""
+    kind = event["type"]
+    if kind == "play":
+        who = names[event["seat"]]
+        return f"{who} play{'' if who == 'You' else 's'} the {event['name']}."
+    if kind == "trick":
+        who = names[event["winner"]]
+        return f"{who} take{'' if who == 'You' else 's'} the trick."
+    if kind == "pass":
+        return f"{names[event['seat']]} passed." if event["cards"] else ""
+    if kind == "hand_over":
+        return "The hand is over. Scores: " + ", ".join(
+            f"{names[s]} {p}" for s, p in enumerate(event["scores"])
+        )
+    return str(event.get("text", ""))

@@ -1,0 +1,216 @@
+"""The card table as an anywidget: the browser draws and reports intent; Python decides.
+
+Every message from the browser (``model.send`` or the ``intent`` trait set by
+``save_changes``) goes through ``handle``, which asks the engine first. A refusal is sent back
+and shown (the ``error`` trait and a custom message) and leaves the game unchanged. Bots act
+on a timer thread so that their moves are visible one by one.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import threading
+from collections.abc import Callable, Iterable, Mapping
+
+import anywidget
+import traitlets
+
+from engine import HandState, Rules
+from engine.bots import Bot
+
+from .session import Event, TableError, TableSession
+from .snapshot import announce, seat_names, snapshot
+
+__all__ = ["TableWidget"]
+
+_HERE = pathlib.Path(__file__).parent
+_HANDLERS = ("select", "pass", "play", "moon", "hint", "take_back", "new_hand")
+
+
+class TableWidget(anywidget.AnyWidget):
+    """A Hearts table for one learner. In marimo: ``mo.ui.anywidget(TableWidget(...))``.
+
+    ``bots`` maps seats to a level (``"easy"``, ``"normal"``, ``"hard"``) or a Bot;
+    ``open_seats`` shows those seats' cards face up; ``bot_delay`` (seconds) is the pause
+    before each bot card, 0 to let bots act at once (for code and tests).
+    """
+
+    _esm = _HERE / "table.js"
+    _css = _HERE / "table.css"
+
+    table = traitlets.Dict().tag(sync=True)
+    error = traitlets.Dict().tag(sync=True)
+    announcement = traitlets.Dict().tag(sync=True)
+    intent = traitlets.Dict().tag(sync=True)
+    four_colour = traitlets.Bool(False).tag(sync=True)
+    open_seats = traitlets.List(traitlets.Int()).tag(sync=True)
+    table_id = traitlets.Unicode("play").tag(sync=True)
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        seed: int = 0,
+        seat: int = 0,
+        bots: Mapping[int, str | Bot] | None = None,
+        hint_bot: Bot | None = None,
+        practice: bool = True,
+        bot_delay: float = 0.7,
+        trick_pause: float = 1.2,
+        **traits: object,
+    ) -> None:
+        super().__init__(**traits)
+        self.session = TableSession(rules, seed, seat, bots, hint_bot, practice)
+        self.bot_delay = bot_delay
+        self.trick_pause = trick_pause
+        self.events: list[Event] = []
+        self._listeners: list[Callable[[Event], None]] = []
+        self._lock = threading.RLock()
+        self._generation = 0  # bumped on every learner action: stale bot timers then do nothing
+        self._timer: threading.Timer | None = None
+        self._levels = [
+            "you" if s == seat else self.session.bots[s].name for s in range(self.session.rules.players)
+        ]
+        self.on_msg(lambda _widget, content, _buffers: self.handle(content))
+        self.observe(self._on_intent, names="intent")
+        self.observe(lambda _change: self._refresh(), names="open_seats")
+        self._refresh()
+        self._run_bots()
+
+    # ----- Python's side: drive and observe -----
+
+    def on_event(self, callback: Callable[[Event], None]) -> None:
+        """Call ``callback(event)`` for every event: plays, tricks, passes, errors, hints..."""
+        self._listeners.append(callback)
+
+    def set_position(self, hand: HandState, score_rows: Iterable[Iterable[int]] = ()) -> None:
+        """Put any hand on the table (e.g. ``setup_position(...)``); bots continue from there."""
+        with self._lock:
+            self._generation += 1
+            self._publish(self.session.set_position(hand, score_rows))
+            self.error = {}
+            self._run_bots()
+
+    def act(self, message: Mapping[str, object]) -> None:
+        """Do what the browser would ask (``{"type": "play", "card": "QS"}``); raises TableError
+        when refused, after showing the refusal like a browser message."""
+        with self._lock:
+            if not self.handle(dict(message)):
+                raise TableError(self.error["reason"], self.error["message"])
+
+    def wait_for_bots(self, timeout: float = 30.0) -> bool:
+        """Block until no bot is about to act (the learner's turn or the hand's end)."""
+        done = threading.Event()
+        deadline = threading.Timer(timeout, done.set)
+        deadline.start()
+        try:
+            while not done.is_set():
+                with self._lock:
+                    if self.session.bot_to_act is None:
+                        return True
+                done.wait(0.02)
+            return False
+        finally:
+            deadline.cancel()
+
+    def close(self) -> None:
+        with self._lock:
+            self._generation += 1
+            if self._timer:
+                self._timer.cancel()
+        super().close()
+
+    # ----- messages from the browser -----
+
+    def handle(self, message: object) -> bool:
+        """Apply one message; on refusal show the error and change nothing. True if applied."""
+        with self._lock:
+            try:
+                events = self._dispatch(message)
+            except TableError as error:
+                self._refuse(error)
+                return False
+            self._generation += 1
+            self.error = {}
+            self._publish(events)
+            self._run_bots()
+            return True
+
+    def _on_intent(self, change: dict) -> None:
+        if change["new"]:
+            self.handle({k: v for k, v in change["new"].items() if k != "n"})
+
+    def _dispatch(self, message: object) -> list[Event]:
+        if not isinstance(message, dict):
+            raise TableError("bad_message", f"A message must be an object with a 'type', not {message!r}.")
+        kind = message.get("type")
+        if kind not in _HANDLERS:
+            raise TableError(
+                "unknown_type", f"Unknown message type {kind!r}: expected one of {', '.join(_HANDLERS)}."
+            )
+        session = self.session
+        if kind == "select":
+            return session.select(message.get("cards"))
+        if kind == "pass":
+            return session.pass_selected(message.get("cards"))
+        if kind == "play":
+            return session.play(message.get("card"))
+        if kind == "moon":
+            return session.choose_moon(message.get("choice"))
+        if kind == "hint":
+            return session.ask_hint()
+        if kind == "take_back":
+            return session.take_back()
+        return session.new_hand()
+
+    def _refuse(self, error: TableError) -> None:
+        count = int(self.error.get("n", 0)) + 1 if self.error else 1
+        self.error = {"reason": error.reason, "message": error.message, "n": count}
+        self.send({"type": "error", "reason": error.reason, "message": error.message})
+        self._notify({"type": "error", "reason": error.reason, "message": error.message})
+
+    # ----- keeping the browser up to date -----
+
+    def _publish(self, events: list[Event]) -> None:
+        names = seat_names(self.session.rules.players, self.session.seat)
+        spoken = [text for event in events if (text := announce(event, names))]
+        self._refresh()
+        if spoken:
+            self.announcement = {"text": " ".join(spoken), "n": int(self.announcement.get("n", 0)) + 1}
+        for event in events:
+            self._notify(event)
+
+    def _notify(self, event: Event) -> None:
+        self.events.append(event)
+        for listener in list(self._listeners):
+            listener(event)
+
+    def _refresh(self) -> None:
+        self.table = snapshot(self.session, self.open_seats, self._levels)
+
+    # ----- the bots -----
+
+    def _run_bots(self) -> None:
+        """Passes happen at once (no one sees them); cards come one at a time after a pause."""
+        session = self.session
+        while session.hand.phase.value == "passing" and session.bot_to_act is not None:
+            self._publish(session.bot_step())
+        if session.bot_to_act is None:
+            return
+        if self.bot_delay <= 0:
+            while session.bot_to_act is not None:
+                self._publish(session.bot_step())
+            return
+        pause = self.bot_delay
+        if not session.hand.current_trick.cards and session.hand.tricks:
+            pause += self.trick_pause  # let the learner see the last trick gathered
+        generation = self._generation
+        self._timer = threading.Timer(pause, self._bot_tick, args=(generation,))
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _bot_tick(self, generation: int) -> None:
+        with self._lock:
+            if generation != self._generation:
+                return
+            self._publish(self.session.bot_step())
+            self._run_bots()
