@@ -9,8 +9,8 @@ better), its standard error, the chance of a moon for and against, and the expec
 against the best option, with the standard error of that loss. Every option is played in the
 same imagined deals, so the losses are paired comparisons and much tighter than the values.
 
-Passing has C(13, 3) = 286 choices: all are screened on a few deals, and the best
-``finalists`` are then evaluated on many more.
+Passing has C(13, 3) = 286 choices: all are screened on a few deals and the better ones
+evaluated on more and more (successive halving; see ``PASS_STAGES``).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ try:
 except ImportError:  # pragma: no cover - the engine also runs without numpy, more slowly
     np = None
 
-__all__ = ["Evaluation", "OptionValue", "evaluate_pass", "evaluate_play"]
+__all__ = ["PASS_STAGES", "Evaluation", "OptionValue", "evaluate_pass", "evaluate_play"]
 
 Progress = Callable[[int, int], None]
 _CHUNK = 64
@@ -268,19 +268,27 @@ def _simulate_passes(
         tally.add(indices[row // len(worlds)], scores, shooter, view.seat)
 
 
+PASS_STAGES = ((32, 48), (96, 12))
+"""Successive halving for passes: every pass is played on 32 imagined deals, the best 48 on 96
+more, and the best 12 on the full budget. All survivors of a stage share its deals, so every
+option's value can be compared, paired, with the winner's on the deals they both saw."""
+
+
 def evaluate_pass(
     view: PlayerView,
     *,
-    samples: int = 400,
+    samples: int = 320,
     seconds: float | None = None,
     seed: int = 0,
     progress: Progress | None = None,
-    screen: int = 24,
-    finalists: int = 16,
+    stages: Sequence[tuple[int, int]] = PASS_STAGES,
+    include: Sequence[CardSet | str] = (),
     vectorized: bool | None = None,
 ) -> Evaluation:
-    """Value every possible pass. All are screened on ``screen`` imagined deals; the best
-    ``finalists`` are then played out on ``samples`` more (or until ``seconds`` have passed)."""
+    """Value every possible pass. ``stages`` screens them in rounds of (deals, survivors); the
+    finalists are then played out on ``samples`` more deals (or until ``seconds`` have passed).
+    Passes in ``include`` (a learner's choice, say) are evaluated to the end whatever their
+    screening. Options are ranked finalists first, then by the stage they reached."""
     if view.phase is not Phase.PASSING or view.passed is not None:
         raise ValueError(f"seat {view.seat} has no pass to choose now")
     fast = _use_numpy(vectorized)
@@ -291,30 +299,34 @@ def evaluate_pass(
         sum(1 << c for c in combo) for combo in itertools.combinations(cards, view.rules.pass_count)
     ]
     options = [CardSet(mask) for mask in candidates]
-    total = screen + samples
-
-    screening = _Tally(len(candidates))
-    _simulate_passes(
-        view, candidates, _pass_worlds(view, screen, rng), screening, range(len(candidates)), fast
-    )
-    if progress:
-        progress(screen, total)
-    screened = sorted(range(len(candidates)), key=lambda i: (sum(screening.differences(i)), i))
-    chosen = screened[:finalists]
-
-    final = _Tally(len(candidates))
+    forced = {candidates.index(CardSet(option).mask) for option in include}
+    tally = _Tally(len(candidates))
+    reached = [0] * len(candidates)
+    alive = list(range(len(candidates)))
+    total = sum(deals for deals, _ in stages) + samples
     done = 0
-    while done < samples:
-        chunk = min(_CHUNK, samples - done)
-        _simulate_passes(view, candidates, _pass_worlds(view, chunk, rng), final, chosen, fast)
-        done += chunk
+
+    def mean(index: int) -> float:
+        return sum(tally.differences(index)) / len(tally.own[index])
+
+    for deals, keep in stages:
+        _simulate_passes(view, candidates, _pass_worlds(view, deals, rng), tally, alive, fast)
+        done += deals
         if progress:
-            progress(screen + done, total)
+            progress(done, total)
+        alive = sorted(set(sorted(alive, key=lambda i: (mean(i), i))[:keep]) | forced)
+        for index in alive:
+            reached[index] += 1
+    final = 0
+    while final < samples:
+        chunk = min(_CHUNK, samples - final)
+        _simulate_passes(view, candidates, _pass_worlds(view, chunk, rng), tally, alive, fast)
+        final += chunk
+        if progress:
+            progress(done + final, total)
         if seconds is not None and time.perf_counter() - start >= seconds:
             break
-    finalists_ranked = sorted(chosen, key=lambda i: (sum(final.differences(i)), i))
-    ranked = list(_rank(final, options, finalists_ranked, [done] * len(candidates)))
-    # The rest keep their screening values; their loss is paired against the winner's screening.
-    rest = [finalists_ranked[0], *screened[finalists:]]
-    ranked += _rank(screening, options, rest, [screen] * len(candidates))[1:]
-    return Evaluation("pass", view.seat, tuple(ranked), seed, done, time.perf_counter() - start)
+    order = sorted(range(len(candidates)), key=lambda i: (-reached[i], mean(i), i))
+    counts = [len(tally.own[i]) for i in range(len(candidates))]
+    ranked = _rank(tally, options, order, counts)
+    return Evaluation("pass", view.seat, ranked, seed, counts[order[0]], time.perf_counter() - start)
