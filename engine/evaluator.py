@@ -314,9 +314,10 @@ def evaluate_pass(
         done += deals
         if progress:
             progress(done, total)
-        alive = sorted(set(sorted(alive, key=lambda i: (mean(i), i))[:keep]) | forced)
-        for index in alive:
-            reached[index] += 1
+        survivors = sorted(alive, key=lambda i: (mean(i), i))[:keep]
+        for index in survivors:
+            reached[index] += 1  # a forced pass keeps the place its own value earns
+        alive = sorted(set(survivors) | forced)
     final = 0
     while final < samples:
         chunk = min(_CHUNK, samples - final)

@@ -16,7 +16,7 @@ import anywidget
 import traitlets
 
 from engine import HandState, Rules
-from engine.bots import Bot
+from engine.bots import Bot, make_bot
 
 from .session import Event, TableError, TableSession
 from .snapshot import announce, seat_names, snapshot
@@ -56,9 +56,13 @@ class TableWidget(anywidget.AnyWidget):
         practice: bool = True,
         bot_delay: float = 0.7,
         trick_pause: float = 1.2,
+        autoplay: bool = True,
         **traits: object,
     ) -> None:
+        """``autoplay=False`` keeps the bots still (a puzzle: the learner's one decision is all
+        that happens)."""
         super().__init__(**traits)
+        self.autoplay = autoplay
         self.session = TableSession(rules, seed, seat, bots, hint_bot, practice)
         self.bot_delay = bot_delay
         self.trick_pause = trick_pause
@@ -89,6 +93,17 @@ class TableWidget(anywidget.AnyWidget):
             self._publish(self.session.set_position(hand, score_rows))
             self.error = {}
             self._run_bots()
+
+    def set_bots(self, bots: Mapping[int, str | Bot]) -> None:
+        """Seat other bots (a level name or a Bot per seat); they decide from the next move on."""
+        with self._lock:
+            for seat, choice in bots.items():
+                if seat not in self.session.bots:
+                    raise ValueError(f"seat {seat} is not a bot seat")
+                bot = make_bot(choice, self.session.seed + seat) if isinstance(choice, str) else choice
+                self.session.bots[seat] = bot
+                self._levels[seat] = bot.name
+            self._refresh()
 
     def act(self, message: Mapping[str, object]) -> None:
         """Do what the browser would ask (``{"type": "play", "card": "QS"}``); raises TableError
@@ -192,6 +207,8 @@ class TableWidget(anywidget.AnyWidget):
     def _run_bots(self) -> None:
         """Passes happen at once (no one sees them); cards come one at a time after a pause."""
         session = self.session
+        if not self.autoplay:
+            return
         while session.hand.phase.value == "passing" and session.bot_to_act is not None:
             self._publish(session.bot_step())
         if session.bot_to_act is None:

@@ -1,0 +1,116 @@
+"""The puzzles page's logic: the table shows a puzzle, the learner acts on it, the coach answers.
+
+The notebook only wires UI elements to this object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from ..table import TableWidget
+from .format import THEMES, load_library
+from .schedule import Progress
+from .trainer import Attempt, PuzzleTrainer
+
+__all__ = ["PUZZLES_DIR", "PuzzleBoard"]
+
+PUZZLES_DIR = Path(__file__).resolve().parents[2] / "puzzles"
+
+
+class PuzzleBoard:
+    """A card table in puzzle mode (the bots stay still) and a puzzle trainer behind it."""
+
+    def __init__(
+        self,
+        folder: str | Path = PUZZLES_DIR,
+        progress: Progress | None = None,
+        on_attempt: Callable[[Attempt, Progress], None] | None = None,
+        seed: int = 0,
+    ) -> None:
+        puzzles, self.problems = load_library(folder)
+        self.trainer = PuzzleTrainer(puzzles, progress, on_attempt, seed)
+        self.widget = TableWidget(autoplay=False, practice=False, table_id="puzzle")
+        self.widget.on_event(self._on_event)
+        self.last: Attempt | None = None
+        self.error = ""
+        self._listeners: list[Callable[[], None]] = []
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after every answer (the notebook re-runs its verdict cell)."""
+        self._listeners.append(callback)
+
+    @property
+    def themes(self) -> dict[str, str]:
+        """Themes present in the library, with their descriptions."""
+        present = {theme for puzzle in self.trainer.puzzles for theme in puzzle.themes}
+        return {theme: text for theme, text in THEMES.items() if theme in present}
+
+    @property
+    def difficulty_range(self) -> tuple[int, int]:
+        ratings = [puzzle.difficulty for puzzle in self.trainer.puzzles]
+        return min(ratings), max(ratings)
+
+    def show_next(
+        self, themes: Iterable[str] | None = None, difficulty: tuple[int, int] | None = None
+    ) -> bool:
+        """Put the next puzzle on the table; False when no puzzle matches the filters."""
+        puzzle = self.trainer.next(list(themes or []) or None, difficulty)
+        self.last = None
+        self.error = ""
+        if puzzle is None:
+            return False
+        self.widget.set_position(puzzle.state.copy(), [])
+        return True
+
+    def _on_event(self, event: dict) -> None:
+        seat = self.trainer.current.seat if self.trainer.current else None
+        if event.get("seat") != seat or self.last is not None:
+            return
+        choice = event.get("cards") if event["type"] == "pass" else event.get("card")
+        if event["type"] in ("pass", "play") and choice:
+            try:
+                self.last = self.trainer.answer(choice)
+            except ValueError as error:
+                self.error = str(error)
+            for callback in self._listeners:
+                callback()
+
+    # ----- what the page shows -----
+
+    def prompt_markdown(self) -> str:
+        puzzle = self.trainer.current
+        if puzzle is None:
+            return "**No puzzle matches these filters.** Widen the themes or the difficulty."
+        themes = ", ".join(THEMES[theme] for theme in puzzle.themes)
+        task = "Choose three cards and pass them." if puzzle.kind == "pass" else "Play a card."
+        scores = ""
+        if any(puzzle.scores):
+            scores = f" Scores so far: {', '.join(str(s) for s in puzzle.scores)}."
+        return f"### {puzzle.title}\n{task}{scores} *Themes: {themes}. Puzzle rating {puzzle.difficulty}.*"
+
+    def verdict_markdown(self) -> str:
+        if self.error:
+            return f"**{self.error}**"
+        attempt = self.last
+        if attempt is None:
+            return ""
+        verdict = attempt.verdict
+        mark = "✅ Solved." if attempt.solved else "❌ Not this time: it will come back later."
+        lines = [f"**{mark}** {verdict.headline}", "", *verdict.reasons, "", f"*{verdict.numbers}*"]
+        lines += ["", f"**Why, in the author's words:** {attempt.puzzle.explanation}"]
+        if attempt.puzzle.kind == "pass":
+            top = verdict.evaluation.options[:5]
+            rows = [f"| {i} | {value.option} | {value.loss:.1f} |" for i, value in enumerate(top, start=1)]
+            lines += ["", "| rank | pass | points lost |", "|---|---|---|", *rows]
+            lines.append(f"\nYour pass ranks {verdict.grade.rank} of {verdict.grade.options}.")
+        return "\n".join(lines)
+
+    def status_markdown(self) -> str:
+        progress = self.trainer.progress
+        learner = progress.learner
+        solved = sum(record.solved for record in progress.records.values())
+        return (
+            f"Your puzzle rating: **{learner.rating:.0f}** (±{2 * learner.deviation:.0f}) · "
+            f"{progress.attempts} attempts, {solved} solved"
+        )

@@ -1,0 +1,339 @@
+"""Puzzle files: one TOML file per puzzle, read and checked field by field.
+
+The format is documented in ``puzzles/README.md``. Loading a malformed file raises
+``PuzzleError`` naming the file, the field and what is wrong; nothing else is affected.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from engine import (
+    CardParseError,
+    CardSet,
+    DealError,
+    HandState,
+    PassDirection,
+    PlayerView,
+    Rules,
+    RulesError,
+    setup_position,
+)
+from engine.evaluator import Evaluation, OptionValue
+
+__all__ = [
+    "FORMAT",
+    "OPTION_COLUMNS",
+    "THEMES",
+    "Answer",
+    "Puzzle",
+    "PuzzleError",
+    "load_library",
+    "load_puzzle",
+    "load_puzzles",
+    "position_state",
+    "save_puzzle",
+]
+
+FORMAT = "hearts-trainer/puzzle"
+VERSION = 1
+KINDS = ("pass", "play")
+THEMES = {
+    "queen_of_spades": "The Q♠: where she is and how to avoid her",
+    "spade_control": "High and low spades: flushing the queen out",
+    "voids": "Building and using voids",
+    "high_hearts": "What to do with high hearts",
+    "ducking": "Ducking under the winning card",
+    "dumping": "Dumping points when void",
+    "leading": "Choosing a lead",
+    "breaking_hearts": "Breaking hearts",
+    "counting": "Counting cards and voids",
+    "moon_defence": "Stopping a moon",
+    "moon_shooting": "Shooting the moon",
+    "endgame": "The last tricks",
+}
+OPTION_COLUMNS = (
+    "option",
+    "points",
+    "others",
+    "difference",
+    "standard_error",
+    "loss",
+    "loss_error",
+    "moon_for",
+    "moon_against",
+    "samples",
+)
+
+
+class PuzzleError(ValueError):
+    """A puzzle file that cannot be used; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    best: str
+    accepted: tuple[str, ...]
+    seed: int
+    samples: int
+    stages: tuple[tuple[int, int], ...]
+    include: tuple[str, ...]
+    """Passes the evaluation was told to evaluate fully (the natural-looking one)."""
+    verified: str
+    options: tuple[OptionValue, ...]
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    id: str
+    kind: str
+    title: str
+    themes: tuple[str, ...]
+    difficulty: int
+    explanation: str
+    rules: Rules
+    seat: int
+    state: HandState
+    scores: tuple[int, ...]
+    answer: Answer
+    position: dict[str, Any] = field(repr=False, compare=False)
+    path: Path | None = field(default=None, compare=False)
+
+    @property
+    def view(self) -> PlayerView:
+        """What the solver sees: the seat's view, with the game's scores."""
+        return self.state.view(self.seat, scores=self.scores)
+
+    @property
+    def evaluation(self) -> Evaluation:
+        """The stored evaluation, as the evaluator returned it."""
+        return Evaluation(
+            self.kind, self.seat, self.answer.options, self.answer.seed, self.answer.samples, 0.0
+        )
+
+    def is_accepted(self, option: CardSet | str) -> bool:
+        chosen = CardSet(option) if not isinstance(option, CardSet) else option
+        return any(CardSet(text) == chosen for text in self.answer.accepted)
+
+
+class _Reader:
+    """Field access that names the file and the field in every complaint."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def fail(self, where: str, message: str) -> PuzzleError:
+        return PuzzleError(f"{self.path}: {where}: {message}")
+
+    def get(self, data: dict, key: str, kind: type | tuple, where: str, default: Any = ...) -> Any:
+        if key not in data:
+            if default is not ...:
+                return default
+            raise self.fail(f"{where}{key}", "missing")
+        value = data[key]
+        bad_bool = isinstance(value, bool) and kind in (int, float)
+        if not isinstance(value, kind) or bad_bool:
+            expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            raise self.fail(f"{where}{key}", f"expected {expected}, got {value!r}")
+        return value
+
+    def cards(self, text: Any, where: str) -> CardSet:
+        if not isinstance(text, str):
+            raise self.fail(where, f"expected cards as text such as 'QS 10H 2C', got {text!r}")
+        try:
+            return CardSet(text)
+        except CardParseError as error:
+            raise self.fail(where, str(error)) from None
+
+
+def _read_answer(reader: _Reader, data: dict, kind: str) -> Answer:
+    where = "answer."
+    columns = tuple(reader.get(data, "option_columns", list, where))
+    if columns != OPTION_COLUMNS:
+        raise reader.fail(f"{where}option_columns", f"expected {list(OPTION_COLUMNS)}")
+    rows = reader.get(data, "options", list, where)
+    options = []
+    for index, row in enumerate(rows):
+        if not isinstance(row, list) or len(row) != len(columns):
+            raise reader.fail(f"{where}options[{index}]", f"expected a row of {len(columns)} values")
+        cards = reader.cards(row[0], f"{where}options[{index}].option")
+        values = dict(zip(columns, row, strict=True))
+        values["option"] = cards if kind == "pass" else cards[0]
+        for name in columns[1:]:
+            if isinstance(values[name], bool) or not isinstance(values[name], (int, float)):
+                raise reader.fail(
+                    f"{where}options[{index}].{name}", f"expected a number, got {values[name]!r}"
+                )
+        options.append(OptionValue(**values))
+    stages = reader.get(data, "stages", list, where, default=[])
+    if not all(isinstance(s, list) and len(s) == 2 and all(isinstance(n, int) for n in s) for s in stages):
+        raise reader.fail(f"{where}stages", "expected pairs [deals, survivors]")
+    accepted = reader.get(data, "accepted", list, where)
+    for index, text in enumerate(accepted):
+        reader.cards(text, f"{where}accepted[{index}]")
+    best = reader.get(data, "best", str, where)
+    reader.cards(best, f"{where}best")
+    if not accepted or CardSet(best) not in {CardSet(text) for text in accepted}:
+        raise reader.fail(f"{where}accepted", "must include the best option")
+    include = reader.get(data, "include", list, where, default=[])
+    for index, text in enumerate(include):
+        reader.cards(text, f"{where}include[{index}]")
+    return Answer(
+        best=best,
+        accepted=tuple(accepted),
+        seed=reader.get(data, "seed", int, where),
+        samples=reader.get(data, "samples", int, where),
+        stages=tuple((a, b) for a, b in stages),
+        include=tuple(include),
+        verified=reader.get(data, "verified", str, where),
+        options=tuple(options),
+    )
+
+
+def _read_state(reader: _Reader, kind: str, rules: Rules, data: dict) -> tuple[int, HandState]:
+    where = "position."
+    seat = reader.get(data, "seat", int, where)
+    if not 0 <= seat < rules.players:
+        raise reader.fail(f"{where}seat", f"there is no seat {seat} at a table of {rules.players}")
+    direction_text = reader.get(data, "pass_direction", str, where)
+    try:
+        direction = PassDirection(direction_text)
+    except ValueError:
+        raise reader.fail(
+            f"{where}pass_direction", f"{direction_text!r} is not left, right, across or hold"
+        ) from None
+    hands = reader.get(data, "hands", list, where)
+    cards = [reader.cards(text, f"{where}hands[{i}]") for i, text in enumerate(hands)]
+    try:
+        if kind == "pass":
+            state = HandState.from_deal(cards, rules, direction)
+        else:
+            passed = data.get("passed")
+            if passed is not None:
+                passed = [reader.cards(text, f"{where}passed[{i}]") for i, text in enumerate(passed)]
+            tricks = reader.get(data, "tricks", list, where, default=[])
+            for i, trick in enumerate(tricks):
+                reader.cards(trick, f"{where}tricks[{i}]")
+            state = setup_position(
+                cards,
+                rules,
+                pass_direction=direction,
+                passed=passed,
+                tricks=tricks,
+                first_leader=data.get("first_leader"),
+            )
+    except (DealError, CardParseError) as error:
+        raise reader.fail(f"{where}", str(error)) from None
+    if kind == "pass" and state.phase != "passing":
+        raise reader.fail(f"{where}pass_direction", "a pass puzzle needs a hand that passes")
+    if kind == "play" and state.to_move != seat:
+        raise reader.fail(f"{where}seat", f"seat {seat} is not the one to play in this position")
+    return seat, state
+
+
+def position_state(kind: str, rules: Rules, position: dict, where: str = "position") -> tuple[int, HandState]:
+    """The solver's seat and the hand a puzzle's ``position`` table describes."""
+    return _read_state(_Reader(where), kind, rules, position)
+
+
+def load_puzzle(path: str | Path) -> Puzzle:
+    path = Path(path)
+    reader = _Reader(str(path))
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise PuzzleError(f"{path}: not valid TOML: {error}") from None
+    except OSError as error:
+        raise PuzzleError(f"{path}: cannot be read: {error.strerror}") from None
+    if reader.get(data, "format", str, "") != FORMAT:
+        raise reader.fail("format", f"expected {FORMAT!r}")
+    if reader.get(data, "version", int, "") != VERSION:
+        raise reader.fail("version", f"this program reads version {VERSION}")
+    kind = reader.get(data, "kind", str, "")
+    if kind not in KINDS:
+        raise reader.fail("kind", f"{kind!r} is not 'pass' or 'play'")
+    themes = reader.get(data, "themes", list, "")
+    for index, theme in enumerate(themes):
+        if theme not in THEMES:
+            raise reader.fail(f"themes[{index}]", f"unknown theme {theme!r}; known: {', '.join(THEMES)}")
+    try:
+        rules = Rules.from_dict(reader.get(data, "rules", dict, "", default={}))
+    except RulesError as error:
+        raise PuzzleError(f"{path}: {error}") from None
+    position = reader.get(data, "position", dict, "")
+    seat, state = _read_state(reader, kind, rules, position)
+    scores = tuple(reader.get(position, "scores", list, "position.", default=[0] * rules.players))
+    if len(scores) != rules.players or not all(isinstance(s, int) for s in scores):
+        raise reader.fail("position.scores", f"expected {rules.players} whole numbers")
+    return Puzzle(
+        id=reader.get(data, "id", str, ""),
+        kind=kind,
+        title=reader.get(data, "title", str, ""),
+        themes=tuple(themes),
+        difficulty=reader.get(data, "difficulty", int, ""),
+        explanation=reader.get(data, "explanation", str, ""),
+        rules=rules,
+        seat=seat,
+        state=state,
+        scores=scores,
+        answer=_read_answer(reader, reader.get(data, "answer", dict, ""), kind),
+        position=position,
+        path=path,
+    )
+
+
+def load_puzzles(folder: str | Path) -> list[Puzzle]:
+    """Every ``*.toml`` puzzle in ``folder``, in file-name order; the first bad file raises."""
+    return [load_puzzle(path) for path in sorted(Path(folder).glob("*.toml"))]
+
+
+def load_library(folder: str | Path) -> tuple[list[Puzzle], list[str]]:
+    """The puzzles that load, and one message per file that does not: a bad file is reported
+    and left out, and the rest are still there to solve."""
+    puzzles, problems = [], []
+    for path in sorted(Path(folder).glob("*.toml")):
+        try:
+            puzzles.append(load_puzzle(path))
+        except PuzzleError as error:
+            problems.append(str(error))
+    return puzzles, problems
+
+
+def answer_from_evaluation(
+    evaluation: Evaluation, accepted: list[str], verified: str, stages=(), include: list[str] | None = None
+) -> dict:
+    return {
+        "best": str(_text(evaluation.best.option)),
+        "accepted": accepted,
+        "seed": evaluation.seed,
+        "samples": evaluation.samples,
+        "stages": [list(stage) for stage in stages],
+        "include": include or [],
+        "verified": verified,
+        "option_columns": list(OPTION_COLUMNS),
+        "options": [
+            [_text(v.option), *(round(getattr(v, name), 4) for name in OPTION_COLUMNS[1:-1]), v.samples]
+            for v in evaluation.options
+        ],
+    }
+
+
+def _text(option: object) -> str:
+    if isinstance(option, CardSet):
+        return " ".join(option.codes)
+    return option.code  # type: ignore[attr-defined]
+
+
+def save_puzzle(data: dict[str, Any], path: str | Path) -> None:
+    """Write a puzzle's plain data as TOML (``tomli_w``), header first."""
+    ordered = {
+        "format": FORMAT,
+        "version": VERSION,
+        **{k: v for k, v in data.items() if k not in ("format", "version")},
+    }
+    Path(path).write_text(tomli_w.dumps(ordered, multiline_strings=True), encoding="utf-8")

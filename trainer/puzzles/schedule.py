@@ -1,0 +1,95 @@
+"""Which puzzle next: one near the learner's level, and failed ones again later.
+
+Every attempt updates the learner's and the puzzle's Glicko-2 ratings. Failed puzzles come
+back after a few other puzzles (spaced repetition, Leitner boxes): a failure puts a puzzle in
+box 0, due again 3 attempts later; each success moves it up a box, with gaps 3, 8, 20 and 50
+attempts. Due puzzles come first; otherwise the unseen puzzle whose rating is closest to a
+little above the learner's.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from .format import Puzzle
+from .rating import Rating, update
+
+__all__ = ["GAPS", "Progress", "PuzzleRecord", "choose_next", "record_attempt"]
+
+GAPS = (3, 8, 20, 50)
+STRETCH = 50
+"""Aim a little above the learner's rating: a puzzle they solve about 43% of the time."""
+
+
+@dataclass(frozen=True)
+class PuzzleRecord:
+    rating: Rating
+    attempts: int = 0
+    solved: int = 0
+    box: int = 0
+    due: int | None = None
+    """The learner's attempt count at which this puzzle is due again; None when not seen."""
+
+
+@dataclass
+class Progress:
+    learner: Rating = field(default_factory=Rating)
+    attempts: int = 0
+    records: dict[str, PuzzleRecord] = field(default_factory=dict)
+
+    def record_for(self, puzzle: Puzzle) -> PuzzleRecord:
+        return self.records.get(puzzle.id) or PuzzleRecord(Rating(puzzle.difficulty, 250.0))
+
+
+def _matches(puzzle: Puzzle, themes: Iterable[str] | None, difficulty: tuple[int, int] | None) -> bool:
+    if themes and not set(themes) & set(puzzle.themes):
+        return False
+    return not (difficulty and not difficulty[0] <= puzzle.difficulty <= difficulty[1])
+
+
+def choose_next(
+    puzzles: Sequence[Puzzle],
+    progress: Progress,
+    themes: Iterable[str] | None = None,
+    difficulty: tuple[int, int] | None = None,
+    rng: random.Random | None = None,
+    exclude: str | None = None,
+) -> Puzzle | None:
+    """The next puzzle among those matching the filters (None if none match)."""
+    rng = rng or random.Random(progress.attempts)
+    pool = [p for p in puzzles if _matches(p, themes, difficulty) and p.id != exclude]
+    if not pool:
+        return None
+    due = [
+        p
+        for p in pool
+        if (r := progress.records.get(p.id)) and r.due is not None and r.due <= progress.attempts
+    ]
+    if due:
+        return min(due, key=lambda p: (progress.records[p.id].due, progress.records[p.id].box, p.id))
+    unseen = [p for p in pool if p.id not in progress.records]
+    choices = unseen or pool
+    target = progress.learner.rating + STRETCH
+    rng.shuffle(choices)
+    return min(choices, key=lambda p: abs(progress.record_for(p).rating.rating - target))
+
+
+def record_attempt(progress: Progress, puzzle: Puzzle, solved: bool) -> PuzzleRecord:
+    """Score an attempt: both ratings move, and the puzzle is scheduled again."""
+    record = progress.record_for(puzzle)
+    learner_before = progress.learner
+    progress.learner = update(learner_before, [(record.rating, 1.0 if solved else 0.0)])
+    box = min(record.box + 1, len(GAPS) - 1) if solved else 0
+    progress.attempts += 1
+    updated = replace(
+        record,
+        rating=update(record.rating, [(learner_before, 0.0 if solved else 1.0)]),
+        attempts=record.attempts + 1,
+        solved=record.solved + solved,
+        box=box,
+        due=progress.attempts + GAPS[box],
+    )
+    progress.records[puzzle.id] = updated
+    return updated
