@@ -76,6 +76,11 @@ class Card(int):
 
     __slots__ = ()
 
+    def __new__(cls, value: int) -> Card:
+        if not 0 <= value < 52:
+            raise CardParseError(f"{value!r} is not a card number (0 to 51)")
+        return super().__new__(cls, value)
+
     @property
     def suit(self) -> Suit:
         return Suit(self // RANKS_PER_SUIT)

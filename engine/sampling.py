@@ -15,7 +15,7 @@ from .view import PlayerView
 
 __all__ = ["ImpossibleView", "sample_world", "sample_worlds"]
 
-_RETRIES = 50
+_RETRIES = 8
 
 
 class ImpossibleView(ValueError):
@@ -45,30 +45,92 @@ def sample_world(view: PlayerView, rng: random.Random) -> list[int]:
     fixed, free, allowed, (unseen,) = _constraints(view)
     cards = list(iter_mask(unseen))
     options = {card: [seat for seat, mask in enumerate(allowed) if mask >> card & 1] for card in cards}
+    hands = list(fixed)
+    hands[view.seat] = view.hand.mask
     # Place the most constrained cards first, so a seat's last places are not taken by cards
-    # that could have gone anywhere.
+    # that could have gone anywhere. This quick way can paint itself into a corner when
+    # several seats have shown voids late in a hand; then the careful way takes over.
     cards.sort(key=lambda card: len(options[card]))
     for _ in range(_RETRIES):
-        hands = list(fixed)
-        hands[view.seat] = view.hand.mask
-        room = list(free)
-        for card in cards:
-            seats = [seat for seat in options[card] if room[seat]]
-            if not seats:
-                break
-            # Weighting by room left keeps the deal close to uniform among consistent deals.
-            pick = rng.random() * sum(room[seat] for seat in seats)
-            for seat in seats:
-                pick -= room[seat]
-                if pick < 0:
-                    break
-            hands[seat] |= 1 << card
-            room[seat] -= 1
-        else:
-            return hands
+        dealt = _quick_deal(cards, options, free, rng)
+        if dealt is not None:
+            return [hand | extra for hand, extra in zip(hands, dealt, strict=True)]
         rng.shuffle(cards)
         cards.sort(key=lambda card: len(options[card]))
-    raise ImpossibleView(f"no deal of the unseen cards fits seat {view.seat}'s view")
+    dealt = _careful_deal(cards, options, free, rng)
+    if dealt is None:
+        raise ImpossibleView(f"no deal of the unseen cards fits seat {view.seat}'s view")
+    return [hand | extra for hand, extra in zip(hands, dealt, strict=True)]
+
+
+def _pick(seats: list[int], room: list[int], rng: random.Random) -> int:
+    """A seat, chosen with probability proportional to the room it has left (which keeps the
+    deal close to uniform among the consistent deals)."""
+    pick = rng.random() * sum(room[seat] for seat in seats)
+    for seat in seats:
+        pick -= room[seat]
+        if pick < 0:
+            return seat
+    return seats[-1]
+
+
+def _quick_deal(cards: list[int], options: dict, free: list[int], rng: random.Random) -> list[int] | None:
+    dealt = [0] * len(free)
+    room = list(free)
+    for card in cards:
+        seats = [seat for seat in options[card] if room[seat]]
+        if not seats:
+            return None
+        seat = _pick(seats, room, rng)
+        dealt[seat] |= 1 << card
+        room[seat] -= 1
+    return dealt
+
+
+def _feasible(counts: dict[tuple[int, ...], int], room: list[int]) -> bool:
+    """Hall's condition: every group of cards (grouped by the seats that may hold them) fits in
+    the room of the seats that may hold at least one of them."""
+    groups = list(counts.items())
+    for chosen in range(1, 1 << len(groups)):
+        cards = 0
+        seats: set[int] = set()
+        for index, (allowed, count) in enumerate(groups):
+            if chosen >> index & 1:
+                cards += count
+                seats.update(allowed)
+        if cards > sum(room[seat] for seat in seats):
+            return False
+    return True
+
+
+def _careful_deal(cards: list[int], options: dict, free: list[int], rng: random.Random) -> list[int] | None:
+    """Card by card, only ever choosing a seat that leaves the rest dealable."""
+    counts: dict[tuple[int, ...], int] = {}
+    for card in cards:
+        key = tuple(options[card])
+        counts[key] = counts.get(key, 0) + 1
+    room = list(free)
+    if not _feasible(counts, room):
+        return None
+    dealt = [0] * len(free)
+    for card in cards:
+        key = tuple(options[card])
+        counts[key] -= 1
+        if not counts[key]:
+            del counts[key]
+        seats = []
+        for seat in key:
+            if room[seat]:
+                room[seat] -= 1
+                if _feasible(counts, room):
+                    seats.append(seat)
+                room[seat] += 1
+        if not seats:
+            return None
+        seat = _pick(seats, room, rng)
+        dealt[seat] |= 1 << card
+        room[seat] -= 1
+    return dealt
 
 
 def sample_worlds(view: PlayerView, count: int, rng: random.Random) -> list[list[int]]:

@@ -70,3 +70,35 @@ def test_unconstrained_cards_are_spread_evenly():
     )
     assert set(holders) == {1, 2, 3}
     assert all(900 < count < 1100 for count in holders.values())
+
+
+def test_tight_late_hand_constraints_always_find_a_deal():
+    # Play many hands deep with the bots; every view at every point must be dealable.
+    from engine.bots import make_bot
+
+    rng = random.Random(9)
+    checked = 0
+    for seed in range(40):
+        state = HandState.from_seed(seed, Rules(), Rules().pass_direction(seed))
+        bots = [make_bot("normal", s) for s in range(4)]
+        for seat in state.seats_to_pass:
+            bot_acts(state, seat, bots[seat])
+        while not state.is_over:
+            view = state.view(state.to_move)
+            world = sample_world(view, rng)
+            for seat in range(4):
+                for suit in view.shown_void(seat):
+                    assert not world[seat] & SUIT_MASKS[suit]
+            checked += 1
+            bot_acts(state, state.to_move, bots[state.to_move])
+    assert checked > 1500
+
+
+def test_the_careful_deal_respects_every_constraint():
+    from engine.sampling import _careful_deal
+
+    # Seat 1 may hold only hearts, seat 2 anything; two hearts and one spade to deal.
+    options = {39: [1, 2], 40: [1, 2], 26: [2]}
+    for seed in range(50):
+        dealt = _careful_deal([39, 40, 26], options, [0, 2, 1], random.Random(seed))
+        assert dealt[1] == (1 << 39) | (1 << 40) and dealt[2] == 1 << 26
