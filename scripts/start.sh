@@ -1,8 +1,29 @@
 #!/usr/bin/env bash
-# Set up (first run only) and start Hearts Trainer: the card table demo, in your browser.
+# Set up (first run only) and start Hearts Trainer: the lessons, in your browser.
+# `marimo run lessons/` serves every notebook in lessons/; the home page is lessons/index.py.
 # (The terminal game is `.venv/bin/python -m trainer.play`.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export MARIMO_SKIP_UPDATE_CHECK=1
-exec .venv/bin/marimo run lessons/table_demo.py "$@"
+port=${HEARTS_PORT:-2718}
+while ! .venv/bin/python -c "import socket,sys; s=socket.socket(); s.bind(('127.0.0.1', $port))" 2>/dev/null; do
+    port=$((port + 1))
+done
+url="http://127.0.0.1:$port/?file=index.py"
+.venv/bin/marimo run lessons/ --headless --port "$port" "$@" &
+server=$!
+trap 'kill "$server" 2>/dev/null || true' EXIT INT TERM
+for _ in $(seq 1 150); do
+    if .venv/bin/python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/health', timeout=1)" 2>/dev/null; then
+        break
+    fi
+    kill -0 "$server" 2>/dev/null || { echo "marimo run stopped; see the messages above." >&2; exit 1; }
+    sleep 0.2
+done
+echo "Hearts Trainer lessons: $url"
+# Open a browser where there is a desktop; a headless server just prints the address.
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || [ "$(uname)" = Darwin ]; then
+    .venv/bin/python -m webbrowser -t "$url" >/dev/null 2>&1 || true
+fi
+wait "$server"

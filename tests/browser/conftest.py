@@ -38,20 +38,21 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def demo_url():
-    """`marimo run lessons/table_demo.py` on a free port; stopped with its children afterwards."""
+def _serve(target: str, log_name: str, extra_env: dict[str, str] | None = None):
+    """`marimo run TARGET` on a free port, yielding its URL; stopped with its children afterwards."""
     port = _free_port()
     env = {
         **os.environ,
         "MARIMO_SKIP_UPDATE_CHECK": "1",
         "HEARTS_BOT_DELAY": BOT_DELAY,
         "PYTHONPATH": str(ROOT),
+        **(extra_env or {}),
     }
     marimo = pathlib.Path(sys.executable).with_name("marimo")
-    log = open(ARTIFACTS.parent / ".pytest_cache" / "marimo-run.log", "w")  # noqa: SIM115
+    (ROOT / ".pytest_cache").mkdir(exist_ok=True)
+    log = open(ROOT / ".pytest_cache" / log_name, "w")  # noqa: SIM115
     process = subprocess.Popen(
-        [str(marimo), "run", "lessons/table_demo.py", "--headless", "--port", str(port)],
+        [str(marimo), "run", target, "--headless", "--port", str(port)],
         cwd=ROOT,
         env=env,
         stdout=log,
@@ -63,7 +64,7 @@ def demo_url():
         deadline = time.monotonic() + 60
         while True:
             if process.poll() is not None:
-                pytest.fail(f"marimo run exited with {process.returncode}; see .pytest_cache/marimo-run.log")
+                pytest.fail(f"marimo run exited with {process.returncode}; see .pytest_cache/{log_name}")
             try:
                 with urllib.request.urlopen(f"{url}/health", timeout=1) as response:
                     if response.status == 200:
@@ -82,6 +83,24 @@ def demo_url():
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def demo_url():
+    """`marimo run lessons/table_demo.py` on a free port."""
+    yield from _serve("lessons/table_demo.py", "marimo-run.log")
+
+
+@pytest.fixture(scope="session")
+def lessons_home(tmp_path_factory):
+    """The learner's data folder the lessons server writes its progress to (fresh per run)."""
+    return tmp_path_factory.mktemp("hearts-home")
+
+
+@pytest.fixture(scope="session")
+def lessons_url(lessons_home):
+    """`marimo run lessons/` (the folder, as scripts/start.sh serves it) on a free port."""
+    yield from _serve("lessons/", "marimo-run-lessons.log", {"HEARTS_TRAINER_HOME": str(lessons_home)})
 
 
 @pytest.fixture(scope="session")

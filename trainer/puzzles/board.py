@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import ClassVar
 
 from ..table import TableWidget
 from .format import THEMES, load_library
@@ -51,11 +52,22 @@ class PuzzleBoard:
         ratings = [puzzle.difficulty for puzzle in self.trainer.puzzles]
         return min(ratings), max(ratings)
 
+    KINDS: ClassVar[dict[str, str | None]] = {
+        "Pass or play": None,
+        "What would you pass?": "pass",
+        "What would you play?": "play",
+    }
+
     def show_next(
-        self, themes: Iterable[str] | None = None, difficulty: tuple[int, int] | None = None
+        self,
+        themes: Iterable[str] | None = None,
+        difficulty: tuple[int, int] | None = None,
+        kind: str | None = None,
     ) -> bool:
-        """Put the next puzzle on the table; False when no puzzle matches the filters."""
-        puzzle = self.trainer.next(list(themes or []) or None, difficulty)
+        """Put the next puzzle on the table; False when no puzzle matches the filters.
+        ``kind`` is "pass", "play", or one of ``KINDS``' labels."""
+        kind = self.KINDS.get(kind, kind)
+        puzzle = self.trainer.next(list(themes or []) or None, difficulty, kind)
         self.last = None
         self.error = ""
         if puzzle is None:
@@ -87,7 +99,10 @@ class PuzzleBoard:
         scores = ""
         if any(puzzle.scores):
             scores = f" Scores so far: {', '.join(str(s) for s in puzzle.scores)}."
-        return f"### {puzzle.title}\n{task}{scores} *Themes: {themes}. Puzzle rating {puzzle.difficulty}.*"
+        return (
+            f"### {puzzle.title}\n{task}{scores} *Themes: {themes}. Puzzle {puzzle.id}, "
+            f"rating {puzzle.difficulty}.*"
+        )
 
     def verdict_markdown(self) -> str:
         if self.error:

@@ -43,7 +43,11 @@ class Progress:
         return self.records.get(puzzle.id) or PuzzleRecord(Rating(puzzle.difficulty, 250.0))
 
 
-def _matches(puzzle: Puzzle, themes: Iterable[str] | None, difficulty: tuple[int, int] | None) -> bool:
+def _matches(
+    puzzle: Puzzle, themes: Iterable[str] | None, difficulty: tuple[int, int] | None, kind: str | None
+) -> bool:
+    if kind and puzzle.kind != kind:
+        return False
     if themes and not set(themes) & set(puzzle.themes):
         return False
     return not (difficulty and not difficulty[0] <= puzzle.difficulty <= difficulty[1])
@@ -56,10 +60,12 @@ def choose_next(
     difficulty: tuple[int, int] | None = None,
     rng: random.Random | None = None,
     exclude: str | None = None,
+    kind: str | None = None,
 ) -> Puzzle | None:
-    """The next puzzle among those matching the filters (None if none match)."""
+    """The next puzzle among those matching the filters (None if none match); ``kind`` is
+    "pass" or "play" (None: either)."""
     rng = rng or random.Random(progress.attempts)
-    pool = [p for p in puzzles if _matches(p, themes, difficulty) and p.id != exclude]
+    pool = [p for p in puzzles if _matches(p, themes, difficulty, kind) and p.id != exclude]
     if not pool:
         return None
     due = [

@@ -48,13 +48,16 @@ class PuzzleTrainer:
         self._tried = False
 
     def next(
-        self, themes: Iterable[str] | None = None, difficulty: tuple[int, int] | None = None
+        self,
+        themes: Iterable[str] | None = None,
+        difficulty: tuple[int, int] | None = None,
+        kind: str | None = None,
     ) -> Puzzle | None:
         """Show the next puzzle matching the filters (None when none matches)."""
         exclude = self.current.id if self.current else None
-        puzzle = choose_next(self.puzzles, self.progress, themes, difficulty, self.rng, exclude)
+        puzzle = choose_next(self.puzzles, self.progress, themes, difficulty, self.rng, exclude, kind)
         if puzzle is None and exclude:
-            puzzle = choose_next(self.puzzles, self.progress, themes, difficulty, self.rng)
+            puzzle = choose_next(self.puzzles, self.progress, themes, difficulty, self.rng, kind=kind)
         self.current = puzzle
         self._tried = False
         return puzzle

@@ -1,0 +1,161 @@
+import marimo
+
+__generated_with = "0.25.2"
+app = marimo.App(width="medium", app_title="Hearts Trainer: 6. Scoring and the moon")
+
+
+@app.cell(hide_code=True)
+def _():
+    import marimo as mo
+
+    from trainer.lessons.runner import open_lesson
+
+    runner = open_lesson("l06_scoring")
+    return mo, runner
+
+
+@app.cell(hide_code=True)
+def _(mo, runner):
+    get_step, set_step = mo.state(runner.index)
+    get_news, set_news = mo.state(0)
+    runner.on_change(lambda: set_news(lambda n: n + 1))
+    return get_news, get_step, set_news, set_step
+
+
+@app.cell(hide_code=True)
+def _(mo, runner):
+    mo.md(runner.header_markdown())
+    return
+
+
+@app.cell(hide_code=True)
+def _(mo, runner):
+    mo.callout(mo.md(runner.notice), kind="warn") if runner.notice else None
+    return
+
+
+@app.cell(hide_code=True)
+def _(get_step, mo, runner):
+    step = runner.go(get_step())
+    mo.md(runner.step_markdown())
+    return (step,)
+
+
+@app.cell(hide_code=True)
+def _(mo, step):
+    if len(step.variants) > 2:
+        variant = mo.ui.dropdown(
+            options=step.variant_names, value=step.variant_names[0], label=step.variant_label
+        )
+    else:
+        variant = mo.ui.switch(value=False, label=step.variant_label)
+    variant if step.variants else None  # noqa: B018 (the cell's output)
+    return (variant,)
+
+
+@app.cell(hide_code=True)
+def _(runner, variant):
+    runner.set_variant(variant.value)
+    rules_shown = runner.variant
+    return (rules_shown,)
+
+
+@app.cell(hide_code=True)
+def _(mo, runner):
+    table = mo.ui.anywidget(runner.widget)
+    table  # noqa: B018 (the cell's output)
+    return (table,)
+
+
+@app.cell(hide_code=True)
+def _(mo, step):
+    if step.kind == "calc":
+        answer = mo.ui.array(
+            [mo.ui.text(label=f"{who} took", full_width=True) for who in ("You", "Left", "Across", "Right")],
+            label=step.task,
+        )
+    else:
+        answer = mo.ui.radio(options=list(step.choices) or ["-"], label=step.task)
+    answer if step.kind in ("choice", "calc") else None  # noqa: B018 (the cell's output)
+    return (answer,)
+
+
+@app.cell(hide_code=True)
+def _(answer, get_news, mo, rules_shown, runner, table):
+    _seen = (get_news(), rules_shown, table.value)  # re-judge after any of these changes
+    _kind, _text = runner.feedback(answer.value)
+    mo.callout(mo.md(_text), kind=_kind)
+    return
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    back = mo.ui.button(label="← Back", value=0, on_click=lambda count: count + 1)
+    return (back,)
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    forward = mo.ui.button(label="Next step →", value=0, on_click=lambda count: count + 1)
+    return (forward,)
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    reset = mo.ui.button(label="Set the table up again", value=0, on_click=lambda count: count + 1)
+    return (reset,)
+
+
+@app.cell(hide_code=True)
+def _(mo, runner, set_news, step):
+    def _finish(_):
+        runner.finish()
+        set_news(lambda n: n + 1)
+
+    finish = mo.ui.button(label="Finish lesson", on_click=_finish, kind="success")
+    _shown = step  # a new step shows or hides it
+    return (finish,)
+
+
+@app.cell(hide_code=True)
+def _(back, runner, set_step):
+    if back.value:
+        set_step(runner.index - 1)
+    return
+
+
+@app.cell(hide_code=True)
+def _(forward, runner, set_news, set_step):
+    if forward.value:
+        if runner.is_last:
+            runner.finish()
+            set_news(lambda n: n + 1)
+        else:
+            set_step(runner.index + 1)
+    return
+
+
+@app.cell(hide_code=True)
+def _(reset, runner, set_news):
+    if reset.value:
+        runner.reset_table()
+        set_news(lambda n: n + 1)
+    return
+
+
+@app.cell(hide_code=True)
+def _(back, finish, forward, mo, reset, runner, step):
+    _shown = step
+    mo.hstack([back, finish if runner.is_last else forward, reset], justify="start")
+    return
+
+
+@app.cell(hide_code=True)
+def _(get_news, mo, runner):
+    _seen = get_news()
+    mo.md(runner.finished_message or runner.next_link())
+    return
+
+
+if __name__ == "__main__":
+    app.run()

@@ -1,0 +1,95 @@
+import marimo
+
+__generated_with = "0.25.2"
+app = marimo.App(width="medium", app_title="Hearts Trainer: puzzles")
+
+
+@app.cell(hide_code=True)
+def _():
+    import marimo as mo
+
+    from trainer.puzzles.page import open_board
+
+    board = open_board()
+    return board, mo
+
+
+@app.cell(hide_code=True)
+def _(board, mo):
+    get_answers, set_answers = mo.state(0)
+    board.on_change(lambda: set_answers(lambda n: n + 1))
+    return (get_answers,)
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    # Puzzles: what would you pass? what would you play?
+
+    Each puzzle is a real position where the natural-looking choice costs points. Make your
+    pass or play on the table and the coach answers at once: how much your choice cost, what
+    was better, and why. Puzzles are picked near your rating; the ones you miss come back.
+    """)
+    return
+
+
+@app.cell(hide_code=True)
+def _(board, mo):
+    kind = mo.ui.dropdown(options=list(board.KINDS), value="Pass or play", label="Puzzles")
+    kind  # noqa: B018 (shows it)
+    return (kind,)
+
+
+@app.cell(hide_code=True)
+def _(board, mo):
+    themes = mo.ui.multiselect(options=board.themes, label="Themes (none: all)")
+    themes  # noqa: B018 (shows it)
+    return (themes,)
+
+
+@app.cell(hide_code=True)
+def _(board, mo):
+    low, high = board.difficulty_range
+    difficulty = mo.ui.range_slider(start=low, stop=high, step=50, value=[low, high], label="Puzzle rating")
+    difficulty  # noqa: B018 (shows it)
+    return (difficulty,)
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    next_puzzle = mo.ui.button(value=0, on_click=lambda count: count + 1, label="Next puzzle")
+    next_puzzle  # noqa: B018 (shows it)
+    return (next_puzzle,)
+
+
+@app.cell(hide_code=True)
+def _(board, difficulty, kind, mo, next_puzzle, themes):
+    next_puzzle.value  # noqa: B018 (a click shows the next puzzle)
+    board.show_next(themes.value, tuple(difficulty.value), kind.value)
+    mo.md(board.prompt_markdown())
+    return
+
+
+@app.cell(hide_code=True)
+def _(board, mo):
+    table = mo.ui.anywidget(board.widget)
+    table  # noqa: B018 (shows the table)
+    return
+
+
+@app.cell(hide_code=True)
+def _(board, get_answers, mo):
+    get_answers()
+    mo.md(board.verdict_markdown())
+    return
+
+
+@app.cell(hide_code=True)
+def _(board, get_answers, mo):
+    get_answers()
+    mo.md(board.status_markdown())
+    return
+
+
+if __name__ == "__main__":
+    app.run()

@@ -1,0 +1,198 @@
+"""The lessons in Chromium against `marimo run lessons/` (the folder, as scripts/start.sh serves
+it): the home page, every lesson's first interactive step, and lesson 5 from start to finish."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import ARTIFACTS
+
+T = '[data-table="lesson"]'
+
+
+@pytest.fixture
+def lesson_page(browser, lessons_url):
+    context = browser.new_context(viewport={"width": 1100, "height": 1600})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+
+    def open_(name: str) -> Page:
+        page.goto(f"{lessons_url}/?file={name}.py")
+        return page
+
+    yield open_
+    context.close()
+
+
+def snap(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def feedback(page: Page, words: str):
+    return expect(page.get_by_text(words).first)
+
+
+def wait_for_table(page: Page) -> None:
+    page.locator(f"{T} .ht-hand .card").first.wait_for()
+
+
+def choose(page: Page, option: str) -> None:
+    page.get_by_role("radio", name=option, exact=True).check()
+
+
+def play(page: Page, code: str) -> None:
+    """Play a card as a learner does: a faded (illegal) card is refused on its first click; a legal
+    one is selected, then played by a second click."""
+    card = page.locator(f'{T} .ht-hand .card[data-card="{code}"]')
+    if "faded" in (card.get_attribute("class") or ""):
+        card.click(force=True)  # aria-disabled: Playwright would wait for "enabled"
+        expect(page.locator(f'{T} [data-role="error"]')).not_to_be_empty()
+        return
+    card.click()
+    expect(card).to_have_class(re.compile(r"\bselected\b"))
+    card.click()
+
+
+def next_step(page: Page) -> None:
+    page.get_by_role("button", name="Next step →").click()
+
+
+def test_the_home_page_lists_every_lesson(lesson_page) -> None:
+    page = lesson_page("index")
+    expect(page.get_by_role("heading", name="Hearts Trainer")).to_be_visible()
+    for title in ("The game", "Passing", "Following suit and discarding", "Leading and breaking hearts",
+                  "The first trick", "Scoring and the moon", "A game to 100", "Strategy in play",
+                  "Play a full game"):  # fmt: skip
+        expect(page.get_by_role("link", name=title, exact=True)).to_be_visible()
+    snap(page, "lessons-home")
+    page.get_by_role("link", name="The game", exact=True).click()
+    expect(page.get_by_role("heading", name="1. The game")).to_be_visible()
+
+
+def test_lesson_1_first_step(lesson_page) -> None:
+    page = lesson_page("l01_game")
+    wait_for_table(page)
+    choose(page, "17")
+    feedback(page, "three").to_be_visible()
+    choose(page, "13")
+    feedback(page, "13 each").to_be_visible()
+    snap(page, "lesson-1")
+
+
+def test_lesson_2_first_step_and_its_rule_switch(lesson_page) -> None:
+    page = lesson_page("l02_passing")
+    wait_for_table(page)
+    choose(page, "No pass (hold hand)")
+    feedback(page, "hold hand").to_be_visible()
+    page.get_by_role("switch").click()
+    expect(page.locator(f'{T} [data-role="pass"]')).to_have_text("Pass: left")
+    feedback(page, "Under this house rule there is no hold hand").to_be_visible()
+    snap(page, "lesson-2")
+
+
+def test_lesson_3_first_step(lesson_page) -> None:
+    page = lesson_page("l03_following")
+    wait_for_table(page)
+    play(page, "JS")
+    feedback(page, "you must play one").to_be_visible()
+    play(page, "3D")
+    feedback(page, "follows suit").to_be_visible()
+    snap(page, "lesson-3")
+
+
+def test_lesson_4_first_step(lesson_page) -> None:
+    page = lesson_page("l04_leading")
+    wait_for_table(page)
+    play(page, "6C")
+    feedback(page, "with no choice").to_be_visible()
+    play(page, "2C")
+    feedback(page, "opens every hand").to_be_visible()
+    snap(page, "lesson-4")
+
+
+def test_lesson_6_first_step(lesson_page) -> None:
+    page = lesson_page("l06_scoring")
+    page.get_by_role("radio", name="17", exact=True).wait_for()
+    choose(page, "5")
+    feedback(page, "She is worth **13**".replace("**", "")).to_be_visible()
+    choose(page, "17")
+    feedback(page, "4 + 13 = 17").to_be_visible()
+    snap(page, "lesson-6")
+
+
+def test_lesson_7_first_step_and_its_target_switch(lesson_page) -> None:
+    page = lesson_page("l07_game")
+    page.get_by_role("radio", name="The game goes on", exact=True).wait_for()
+    choose(page, "The game goes on")
+    feedback(page, "another hand is dealt").to_be_visible()
+    page.get_by_role("switch").click()
+    feedback(page, "the game ends after this hand").to_be_visible()
+    choose(page, "The lowest total wins now")
+    feedback(page, "reached the target of 50").to_be_visible()
+    snap(page, "lesson-7")
+
+
+def test_lesson_8_first_step(lesson_page) -> None:
+    page = lesson_page("l08_strategy")
+    wait_for_table(page)
+    play(page, "AD")
+    feedback(page, "13 points").to_be_visible()
+    play(page, "8D")
+    feedback(page, "ducks under the J♦").to_be_visible()
+    snap(page, "lesson-8")
+
+
+def test_lesson_9_first_step(lesson_page) -> None:
+    page = lesson_page("l09_play")
+    wait_for_table(page)
+    feedback(page, "Hand 1, passing").to_be_visible()
+    cards = page.locator(f"{T} .ht-hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    for code in cards[-3:]:
+        page.locator(f'{T} .ht-hand .card[data-card="{code}"]').click()
+    page.locator(f'{T} [data-action="pass"]').click()
+    expect(page.locator(f"{T} .ht-hand .card.received")).to_have_count(3)
+    snap(page, "lesson-9")
+
+
+def test_lesson_5_from_start_to_finish(lesson_page, lessons_home) -> None:
+    page = lesson_page("l05_first_trick")
+    wait_for_table(page)
+    # Step 1: a heart is refused on the first trick; the variant allows the Q♠.
+    play(page, "2H")
+    feedback(page, "on the **first trick**".replace("**", "")).to_be_visible()
+    snap(page, "lesson-5-step-1-refused")
+    page.get_by_role("switch").click()
+    expect(page.locator(f'{T} .ht-hand .card[data-card="QS"].legal')).to_have_count(1)
+    play(page, "QS")
+    feedback(page, "13 points for Right").to_be_visible()
+    snap(page, "lesson-5-step-1-variant")
+    next_step(page)
+    # Step 2: the disputed call, answered under the standard rule.
+    expect(page.get_by_role("heading", name=re.compile("Step 2 of 3"))).to_be_visible()
+    choose(page, "Yes")
+    feedback(page, "The engine refuses her").to_be_visible()
+    choose(page, "No")
+    feedback(page, "that is the variant, not the standard rule").to_be_visible()
+    next_step(page)
+    # Step 3: nothing but points.
+    expect(page.get_by_role("heading", name=re.compile("Step 3 of 3"))).to_be_visible()
+    choose(page, "Any of my cards")
+    feedback(page, "the first-trick rule gives way").to_be_visible()
+    snap(page, "lesson-5-step-3")
+    page.get_by_role("button", name="Finish lesson").click()
+    feedback(page, "Lesson 5 complete.").to_be_visible()
+    snap(page, "lesson-5-complete")
+    page.get_by_role("link", name=re.compile("6. Scoring and the moon")).click()
+    expect(page.get_by_role("heading", name="6. Scoring and the moon")).to_be_visible()
+    # The home page shows it, and the lesson reopens where it stopped (progress is on disk).
+    page.goto(page.url.split("?")[0] + "?file=index.py")
+    expect(
+        page.get_by_role("row", name=re.compile("The first trick")).get_by_text("✓ complete")
+    ).to_be_visible()
+    assert (lessons_home / "progress.sqlite3").exists()
+    page.goto(page.url.split("?")[0] + "?file=l05_first_trick.py")
+    expect(page.get_by_role("heading", name=re.compile("Step 3 of 3"))).to_be_visible()

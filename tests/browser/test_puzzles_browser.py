@@ -1,0 +1,78 @@
+"""The puzzles page in Chromium: solve a pass puzzle and a play puzzle, see the coach's verdict."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import ARTIFACTS, ROOT, _serve
+from trainer.puzzles import load_puzzle
+
+T = '[data-table="puzzle"]'
+
+
+@pytest.fixture(scope="module")
+def puzzles_url(tmp_path_factory):
+    home = tmp_path_factory.mktemp("puzzle-home")
+    yield from _serve("lessons/puzzles.py", "marimo-run-puzzles.log", {"HEARTS_TRAINER_HOME": str(home)})
+
+
+def open_kind(browser, url: str, label: str) -> tuple[Page, object]:
+    page = browser.new_context(viewport={"width": 1100, "height": 1500}).new_page()
+    page.set_default_timeout(20_000)
+    page.goto(url)
+    page.locator(f"{T} .ht-hand .card").first.wait_for()
+    first = page.get_by_text(re.compile(r"Puzzle (pass|play)-\d+"))
+    shown = re.search(r"Puzzle (\S+-\d+)", first.inner_text()).group(1)
+    page.locator("select").first.select_option(label=label)
+    kind = "pass" if "pass" in label else "play"
+    # Choosing the kind shows another puzzle: wait for it before reading which one it is.
+    prompt = page.get_by_text(re.compile(rf"Puzzle {kind}-\d+"))
+    expect(prompt).not_to_contain_text(shown)
+    puzzle_id = re.search(rf"Puzzle ({kind}-\d+)", prompt.inner_text()).group(1)
+    return page, load_puzzle(ROOT / "puzzles" / f"{puzzle_id}.toml")
+
+
+def click_card(page: Page, code: str) -> None:
+    card = page.locator(f'{T} .ht-hand .card[data-card="{code}"]')
+    card.click()
+    expect(card).to_have_class(re.compile(r"\bselected\b"))
+
+
+def test_a_play_puzzle_is_solved_and_the_coach_answers(browser, puzzles_url):
+    page, puzzle = open_kind(browser, puzzles_url, "What would you play?")
+    best = puzzle.answer.best
+    click_card(page, best)
+    page.locator(f'{T} .ht-hand .card[data-card="{best}"]').click()
+    expect(page.get_by_text("✅ Solved.")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Solved\. (Best|Good): "))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Your puzzle rating: \d+"))).to_contain_text("1 attempts, 1 solved")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "20-play-puzzle-solved.png"), full_page=True)
+    page.context.close()
+
+
+def test_a_pass_puzzle_is_solved_and_a_wrong_pass_gets_the_verdict(browser, puzzles_url):
+    page, puzzle = open_kind(browser, puzzles_url, "What would you pass?")
+    for code in puzzle.answer.best.split():
+        click_card(page, code)
+    page.locator(f'{T} [data-action="pass"]').click()
+    expect(page.get_by_text("✅ Solved.")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Your pass ranks 1 of \d+"))).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "21-pass-puzzle-solved.png"), full_page=True)
+
+    page.get_by_role("button", name="Next puzzle").click()
+    prompt = page.get_by_text(re.compile(r"Puzzle pass-\d+"))
+    expect(prompt).not_to_contain_text(puzzle.id)
+    following_id = re.search(r"(pass-\d+)", prompt.inner_text()).group(1)
+    following = load_puzzle(ROOT / "puzzles" / f"{following_id}.toml")
+    worst = following.answer.options[-1].option
+    for code in worst.codes:
+        click_card(page, code)
+    page.locator(f'{T} [data-action="pass"]').click()
+    expect(page.get_by_text("❌ Not this time")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Not this time.*(Blunder|Mistake|Inaccuracy): "))).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "22-pass-puzzle-missed.png"), full_page=True)
+    page.context.close()

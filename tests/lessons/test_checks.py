@@ -1,0 +1,215 @@
+"""Every lesson's checks on right and wrong answers: each wrong answer has its own message."""
+
+from __future__ import annotations
+
+import pytest
+
+from trainer.lessons.catalog import LESSONS
+from trainer.lessons.steps import evaluate
+
+Q = "Every heart (1 each) and the Q♠ (13)"
+MOON_ROW = ["", "QS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH", "", ""]
+
+# (lesson, step, variant ("" = the first), answer, expected code, right?)
+CASES = [
+    ("l01_game", "cards", "", "13", "right", True),
+    ("l01_game", "cards", "", "17", "three_players", False),
+    ("l01_game", "cards", "", "26", "points_not_cards", False),
+    ("l01_game", "cards", "", "12", "too_few", False),
+    ("l01_game", "points", "", Q, "right", True),
+    ("l01_game", "points", "", "Only the hearts", "forgot_queen", False),
+    ("l01_game", "points", "", "The hearts, the Q♠, the K♠ and the A♠", "black_maria", False),
+    ("l01_game", "points", "", "Every card above the 10", "high_cards", False),
+    ("l01_game", "total", "", "26", "right", True),
+    ("l01_game", "total", "", "14", "queen_as_one", False),
+    ("l01_game", "trick", "", "3D", "right", True),
+    ("l01_game", "trick", "", "AD", "won_trick", False),
+    ("l01_game", "trick", "", "JS", "must_follow_suit", False),
+    ("l01_game", "winner", "", "Across, with 58", "right", True),
+    ("l01_game", "winner", "", "Left, with 101", "highest", False),
+    ("l01_game", "winner", "", "Nobody yet: play another hand", "not_over", False),
+    ("l02_passing", "direction", "", "No pass (hold hand)", "right", True),
+    ("l02_passing", "direction", "", "Across", "across_is_third", False),
+    ("l02_passing", "direction", "House rule: no hold hand", "Left", "right", True),
+    ("l02_passing", "direction", "House rule: no hold hand", "No pass (hold hand)", "no_hold_variant", False),
+    ("l02_passing", "queen", "", ["QS", "AH", "KH"], "right", True),
+    ("l02_passing", "queen", "", ["AH", "KH", "JD"], "kept_queen", False),
+    ("l02_passing", "queen", "", ["QS", "2C", "AH"], "passed_low", False),
+    ("l02_passing", "queen", "", ["QS", "AH"], "wrong_pass_count", False),
+    ("l02_passing", "void", "", ["KD", "QD", "6D"], "right", True),
+    ("l02_passing", "void", "", ["KD", "QD", "10C"], "no_void", False),
+    ("l02_passing", "void", "", ["KD", "2S", "3S"], "passed_low_spades", False),
+    ("l02_passing", "receive", "", "Left holds her", "right", True),
+    ("l02_passing", "receive", "", "Anyone might", "forgot_pass", False),
+    ("l02_passing", "receive", "", "Right holds her", "wrong_seat", False),
+    ("l03_following", "follow", "", "3D", "right", True),
+    ("l03_following", "follow", "", "JS", "must_follow_suit", False),
+    ("l03_following", "dump", "", "QS", "right", True),
+    ("l03_following", "dump", "", "2H", "small_dump", False),
+    ("l03_following", "dump", "", "KS", "king_not_queen", False),
+    ("l03_following", "dump", "", "3D", "wasted", False),
+    ("l03_following", "heart_discard", "", "2H", "right", True),
+    ("l03_following", "heart_discard", "", "3D", "not_a_heart", False),
+    ("l03_following", "discard_rule", "", "Yes: the rule only stops you leading hearts", "right", True),
+    ("l03_following", "discard_rule", "", "No: not until hearts are broken", "lead_rule", False),
+    ("l03_following", "discard_rule", "", "Only if you hold nothing but hearts", "only_hearts", False),
+    ("l04_leading", "two_of_clubs", "", "2C", "right", True),
+    ("l04_leading", "two_of_clubs", "", "6C", "must_lead_lowest_club", False),
+    ("l04_leading", "five_players", "", "The 3♣", "right", True),
+    ("l04_leading", "five_players", "", "The 2♣", "removed", False),
+    ("l04_leading", "five_players", "", "Any club", "any_club", False),
+    ("l04_leading", "unbroken", "", "6C", "right", True),
+    ("l04_leading", "unbroken", "", "QS", "right_queen", True),
+    ("l04_leading", "unbroken", "", "JH", "hearts_not_broken", False),
+    ("l04_leading", "queen_lead", "", "Yes, at any time", "right", True),
+    ("l04_leading", "queen_lead", "", "Only once hearts are broken", "breaking", False),
+    ("l04_leading", "only_hearts", "", "Any of my hearts", "right", True),
+    ("l04_leading", "only_hearts", "", "Nothing: I must wait for hearts to be broken", "must_wait", False),
+    ("l04_leading", "queen_breaks", "", "JH", "hearts_not_broken", False),
+    ("l04_leading", "queen_breaks", "", "7C", "right", True),
+    ("l04_leading", "queen_breaks", "Variant: the Q♠ breaks hearts", "JH", "right_heart", True),
+    ("l04_leading", "queen_breaks", "Variant: the Q♠ breaks hearts", "7C", "missed_heart", False),
+    ("l05_first_trick", "no_points", "", "2H", "no_points_on_first_trick", False),
+    ("l05_first_trick", "no_points", "", "QS", "no_points_on_first_trick", False),
+    ("l05_first_trick", "no_points", "", "2D", "right", True),
+    ("l05_first_trick", "no_points", "Variant: points allowed on the first trick", "QS", "right_queen", True),
+    (
+        "l05_first_trick",
+        "no_points",
+        "Variant: points allowed on the first trick",
+        "2D",
+        "missed_queen",
+        False,
+    ),
+    ("l05_first_trick", "queen_dispute", "", "No", "right_refused", True),
+    ("l05_first_trick", "queen_dispute", "", "Yes", "standard_refuses", False),
+    (
+        "l05_first_trick",
+        "queen_dispute",
+        "Variant: points allowed on the first trick",
+        "Yes",
+        "right_allowed",
+        True,
+    ),
+    (
+        "l05_first_trick",
+        "queen_dispute",
+        "Variant: points allowed on the first trick",
+        "No",
+        "variant_allows",
+        False,
+    ),
+    ("l05_first_trick", "nothing_else", "", "Any of my cards", "right", True),
+    ("l05_first_trick", "nothing_else", "", "Only a heart, not the Q♠", "hearts_only", False),
+    ("l06_scoring", "totals", "", "17", "right", True),
+    ("l06_scoring", "totals", "", "5", "queen_as_one", False),
+    ("l06_scoring", "totals", "", "4", "forgot_queen", False),
+    ("l06_scoring", "calculator", "", MOON_ROW, "right", True),
+    ("l06_scoring", "calculator", "", ["QS", "AH", "", ""], "no_moon", False),
+    ("l06_scoring", "calculator", "", [MOON_ROW[1], "", "", ""], "wrong_shooter", False),
+    ("l06_scoring", "calculator", "", ["XX", "", "", ""], "bad_input", False),
+    ("l06_scoring", "calculator", "", ["QS", "QS", "", ""], "bad_input", False),
+    ("l06_scoring", "calculator", "Black Maria (K♠ 10, A♠ 7)", MOON_ROW, "no_moon", False),
+    ("l06_scoring", "failed_moon", "", "Left 25, you 1", "right", True),
+    ("l06_scoring", "failed_moon", "", "Left 0, everyone else 26", "counted_moon", False),
+    ("l06_scoring", "moon_rules", "", "Left scores 0 and everyone else 26", "right", True),
+    (
+        "l06_scoring",
+        "moon_rules",
+        "New moon (shooter −26)",
+        "Left scores 0 and everyone else 26",
+        "standard_moon",
+        False,
+    ),
+    (
+        "l06_scoring",
+        "moon_rules",
+        "New moon (shooter −26)",
+        "Left scores −26 and nobody else anything",
+        "right",
+        True,
+    ),
+    ("l06_scoring", "moon_rules", "Shooter's choice", "Left chooses one of those two", "right", True),
+    ("l06_scoring", "variants", "", "15", "right", True),
+    ("l06_scoring", "variants", "", "5", "count_omnibus", False),
+    ("l06_scoring", "variants", "Spot Hearts (hearts by rank)", "37", "right", True),
+    ("l06_scoring", "variants", "Spot Hearts (hearts by rank)", "25", "count_black", False),
+    ("l06_scoring", "variants", "Black Maria (K♠ 10, A♠ 7)", "25", "right", True),
+    ("l07_game", "end", "", "The game goes on", "right_goes_on", True),
+    ("l07_game", "end", "", "The highest total wins now", "highest", False),
+    ("l07_game", "end", "Short game: to 50", "The lowest total wins now", "right_over", True),
+    ("l07_game", "end", "Short game: to 50", "The game goes on", "missed_end", False),
+    ("l07_game", "hold", "", "No passing: play the cards dealt", "right", True),
+    ("l07_game", "hold", "", "Pass left", "wrong_direction", False),
+    ("l07_game", "tie", "", "You and Across share the win", "right_shared", True),
+    ("l07_game", "tie", "", "Left wins: the game ended on Left's score", "ender", False),
+    ("l07_game", "tie", "Ties play on", "Another hand is played to break the tie", "right_play_off", True),
+    ("l07_game", "tie", "Ties play on", "You and Across share the win", "shared_not_set", False),
+    ("l08_strategy", "duck", "", "8D", "right", True),
+    ("l08_strategy", "duck", "", "AD", "won", False),
+    ("l08_strategy", "duck", "", "3D", "wasted_low", False),
+    ("l08_strategy", "queen", "", "QS", "right", True),
+    ("l08_strategy", "queen", "", "5S", "kept_queen", False),
+    ("l08_strategy", "voids", "", "Right", "right", True),
+    ("l08_strategy", "voids", "", "Left", "followed", False),
+    ("l08_strategy", "voids", "", "Nobody yet", "missed", False),
+    ("l08_strategy", "moon", "", "Win a trick with a heart in it, even at a cost", "right", True),
+    ("l08_strategy", "moon", "", "Keep ducking: every point I avoid is good", "ducking", False),
+    ("l08_strategy", "moon", "", "Throw my Q♠ to Across at the next chance", "feeding", False),
+]
+
+
+@pytest.mark.parametrize(("lesson", "step", "variant", "answer", "code", "right"), CASES)
+def test_check(lesson, step, variant, answer, code, right) -> None:
+    verdict = LESSONS[lesson].step(step).judge(answer, variant)
+    assert (verdict.code, verdict.correct) == (code, right), verdict.message
+    assert verdict.message.strip()
+
+
+def test_every_checked_step_is_tested_right_and_wrong() -> None:
+    for lesson in LESSONS.values():
+        for step in lesson.checked_steps:
+            outcomes = {
+                right for key, name, _v, _a, _c, right in CASES if (key, name) == (lesson.key, step.key)
+            }
+            assert outcomes == {True, False}, f"{lesson.key}/{step.key} needs a right and a wrong answer"
+
+
+def test_each_wrong_answer_of_a_question_has_its_own_message() -> None:
+    for lesson in LESSONS.values():
+        for step in lesson.steps:
+            if step.kind != "choice":
+                continue
+            for variant in step.variant_names or [""]:
+                wrong = [v for v in (step.judge(a, variant) for a in step.choices) if not v.correct]
+                assert len({v.message for v in wrong}) == len(wrong), (lesson.key, step.key, variant)
+                assert sum(step.judge(a, variant).correct for a in step.choices) == 1, (lesson.key, step.key)
+
+
+@pytest.mark.parametrize(
+    ("lesson", "step", "variant", "best"),
+    [
+        ("l02_passing", "queen", "", {"QS", "AH", "KH"}),
+        ("l02_passing", "void", "", {"KD", "QD", "6D"}),
+        ("l03_following", "dump", "", {"QS"}),
+        ("l05_first_trick", "no_points", "Variant: points allowed on the first trick", {"QS"}),
+        ("l08_strategy", "duck", "", {"8D"}),
+        ("l08_strategy", "queen", "", {"QS"}),
+    ],
+)
+def test_the_evaluator_agrees_with_the_lesson(lesson, step, variant, best) -> None:
+    state = LESSONS[lesson].step(step).context(variant).state
+    option = evaluate(state, 0).best.option
+    codes = set(option.codes) if hasattr(option, "codes") else {option.code}
+    assert codes == best
+
+
+def test_judgements_answer_within_a_second() -> None:
+    import time
+
+    from trainer.lessons import steps
+
+    steps._evaluate_cached.cache_clear()
+    start = time.perf_counter()
+    LESSONS["l08_strategy"].step("duck").judge("3D")
+    assert time.perf_counter() - start < 1.0

@@ -1,0 +1,130 @@
+"""The lesson runner: table actions judged as a browser sends them, take-backs, progress, home."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from trainer.lessons.catalog import LESSONS, next_lesson
+from trainer.lessons.home import home_markdown, next_to_do
+from trainer.lessons.progress import Progress
+from trainer.lessons.runner import LessonRunner
+from trainer.store import Store
+
+
+@pytest.fixture
+def store(tmp_path):
+    return Store(tmp_path / "p.sqlite3")
+
+
+@pytest.fixture
+def runner_for(store, monkeypatch):
+    monkeypatch.setenv("HEARTS_BOT_DELAY", "0")
+    made = []
+
+    def make(key: str) -> LessonRunner:
+        runner = LessonRunner(LESSONS[key], store)
+        made.append(runner)
+        return runner
+
+    yield make
+    for runner in made:
+        runner.close()
+
+
+def browser_sends(runner: LessonRunner, message: dict) -> None:
+    runner.widget.set_state({"intent": {**message, "n": id(message)}})
+
+
+def test_an_illegal_card_is_refused_by_the_table_and_judged_by_the_lesson(runner_for) -> None:
+    runner = runner_for("l03_following")
+    news = []
+    runner.on_change(lambda: news.append(1))
+    before = runner.widget.session.hand.hand(0)
+    browser_sends(runner, {"type": "play", "card": "JS"})
+    assert runner.verdict.code == "must_follow_suit" and not runner.verdict.correct
+    assert runner.widget.error["reason"] == "must_follow_suit"
+    assert runner.widget.session.hand.hand(0) == before
+    assert news == [1]
+
+
+def test_a_wrong_legal_play_is_taken_back_and_a_right_one_stands(runner_for) -> None:
+    runner = runner_for("l08_strategy")
+    start = runner.widget.session.hand.cards_played
+    browser_sends(runner, {"type": "play", "card": "AD"})
+    assert runner.verdict.code == "won"
+    assert runner.widget.session.hand.cards_played == start  # the position is back
+    browser_sends(runner, {"type": "play", "card": "8D"})
+    assert runner.verdict.correct
+    assert runner.widget.session.hand.cards_played > start
+    kind, text = runner.feedback(None)
+    assert kind == "success" and "ducks" in text
+
+
+def test_a_pass_on_the_table_is_judged(runner_for) -> None:
+    runner = runner_for("l02_passing")
+    runner.go(1)
+    browser_sends(runner, {"type": "pass", "cards": ["AH", "KH", "JD"]})
+    assert runner.verdict.code == "kept_queen"
+    assert runner.widget.session.hand.phase.value == "passing"  # taken back: pass again
+    browser_sends(runner, {"type": "pass", "cards": ["QS", "AH", "KH"]})
+    assert runner.verdict.correct
+    assert runner.widget.session.hand.phase.value == "playing"
+
+
+def test_a_rule_switch_sets_the_same_position_under_the_other_rule(runner_for) -> None:
+    runner = runner_for("l05_first_trick")
+    assert runner.widget.session.hand.why_not_play("QS", 0) is not None
+    runner.set_variant(True)
+    assert runner.widget.session.hand.rules.no_points_on_first_trick is False
+    assert runner.widget.session.hand.why_not_play("QS", 0) is None
+    assert runner.feedback("")[0] == "neutral"
+
+
+def test_choices_are_recorded_and_the_lesson_resumes_where_it_stopped(runner_for, store) -> None:
+    runner = runner_for("l05_first_trick")
+    runner.go(1)
+    assert runner.feedback("Yes")[0] == "danger"
+    assert runner.feedback("No")[0] == "success"
+    assert "Almost" in runner.finish()
+    assert runner_for("l05_first_trick").index == 1
+
+
+def test_finishing_with_every_check_right_completes_the_lesson(runner_for, store) -> None:
+    runner = runner_for("l04_leading")
+    lesson = runner.lesson
+    for index, step in enumerate(lesson.steps):
+        runner.go(index)
+        right = {
+            "two_of_clubs": "2C",
+            "five_players": "The 3♣",
+            "unbroken": "6C",
+            "queen_lead": "Yes, at any time",
+            "only_hearts": "Any of my hearts",
+            "queen_breaks": "7C",
+        }[step.key]
+        assert runner.answer(right).correct
+    assert "complete" in runner.finish()
+    assert "l05_first_trick.py" in runner.finished_message
+    progress = Progress(store)
+    assert progress.of("l04_leading").completed
+    assert "✓ complete" in home_markdown(progress)
+    assert "l01_game.py" in next_to_do(progress)
+
+
+def test_every_lesson_links_to_the_next() -> None:
+    keys = list(LESSONS)
+    assert len(keys) == 9
+    for key, following in itertools.pairwise(keys):
+        assert next_lesson(key).key == following
+    assert next_lesson(keys[-1]) is None
+
+
+def test_lesson_9_sets_the_chosen_bots(runner_for) -> None:
+    runner = runner_for("l09_play")
+    runner.set_variant("Hard bots")
+    assert {bot.name for bot in runner.widget.session.bots.values()} == {"hard"}
+    assert runner.widget.table["seats"][1]["bot"] == "hard"
+    kind, text = runner.feedback(None)
+    assert kind == "danger" or "Hand 1" in text

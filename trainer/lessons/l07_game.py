@@ -1,0 +1,178 @@
+"""Lesson 7, a game to 100 (or 50): the running score, the hold hand, how a game ends, ties."""
+
+from __future__ import annotations
+
+from engine import Rules, TieRule, winners_if_over
+
+from .deals import game_hand, played_out
+from .steps import Context, Lesson, Step, Verdict, seat_word
+
+STANDARD = Rules()
+SHORT = Rules(target=50)
+PLAY_OFF = Rules(ties=TieRule.PLAY_OFF)
+
+# Four earlier hands, then the finished hand on the table (its scores are added by the table).
+EARLIER = ((6, 13, 4, 3), (2, 5, 16, 3), (20, 1, 3, 2), (13, 3, 6, 4))
+
+
+def _last_hand(rules: Rules):
+    return played_out(rules, 21)
+
+
+def _totals(rules: Rules) -> tuple[int, ...]:
+    last = _last_hand(rules).result.scores
+    return tuple(sum(row[s] for row in EARLIER) + last[s] for s in range(4))
+
+
+END_OPTIONS = ("The game goes on", "The lowest total wins now", "The highest total wins now")
+
+
+def check_game_end(answer: str, context: Context) -> Verdict:
+    totals = _totals(context.rules)
+    winners = winners_if_over(context.rules, totals)
+    target = context.rules.target
+    right = END_OPTIONS[1] if winners else END_OPTIONS[0]
+    names = " and ".join(seat_word(s) for s in winners)
+    if answer == right:
+        if winners:
+            return Verdict(
+                True,
+                f"Right: {max(totals)} reached the target of {target}, so the game ends "
+                f"with this hand, and **{names}** (lowest, {min(totals)}) "
+                "win(s).",
+                "right_over",
+            )
+        return Verdict(
+            True,
+            f"Right: the highest total is {max(totals)}, short of {target}, so another hand is dealt.",
+            "right_goes_on",
+        )
+    if answer == END_OPTIONS[2]:
+        return Verdict(False, "Points are bad: the **lowest** total wins, never the highest.", "highest")
+    if winners:
+        return Verdict(
+            False,
+            f"Someone has {max(totals)}, at or past the target of {target}: the game ends after this hand.",
+            "missed_end",
+        )
+    return Verdict(
+        False,
+        f"Nobody has reached {target} yet (highest {max(totals)}), so the game goes on. "
+        "Switch to the short game to see it end.",
+        "too_early",
+    )
+
+
+HOLD_OPTIONS = ("Pass left", "Pass across", "No passing: play the cards dealt")
+
+
+def check_hold(answer: str, context: Context) -> Verdict:
+    direction = context.rules.pass_direction(3).value
+    right = {"left": HOLD_OPTIONS[0], "across": HOLD_OPTIONS[1], "hold": HOLD_OPTIONS[2]}[direction]
+    if answer == right:
+        return Verdict(
+            True,
+            "Right: hand 4 of every cycle is a **hold hand**. No cards move, so your "
+            "hand is exactly what you were dealt: no escape for a bad Q♠.",
+            "right",
+        )
+    hand = "1" if answer == HOLD_OPTIONS[0] else "3"
+    return Verdict(
+        False,
+        f"{answer} is hand {hand}'s pass. Hands 1, 2 and 3 pass left, right and across; "
+        "hand 4 is the **hold hand**, "
+        "with no passing (the table shows no Pass button).",
+        "wrong_direction",
+    )
+
+
+TIE_TOTALS = (71, 104, 71, 90)
+TIE_OPTIONS = (
+    "You and Across share the win",
+    "Another hand is played to break the tie",
+    "Left wins: the game ended on Left's score",
+)
+
+
+def check_tie(answer: str, context: Context) -> Verdict:
+    winners = winners_if_over(context.rules, TIE_TOTALS)
+    right = TIE_OPTIONS[0] if winners else TIE_OPTIONS[1]
+    if answer == right:
+        if winners:
+            return Verdict(
+                True,
+                "Right: under the shared rule everyone tied on the lowest score wins together.",
+                "right_shared",
+            )
+        return Verdict(
+            True,
+            "Right: under the play-off rule more hands are dealt until one player alone is lowest.",
+            "right_play_off",
+        )
+    if answer == TIE_OPTIONS[2]:
+        return Verdict(
+            False, "Left reached 100 and ended the game, so Left **lost**: the lowest total wins.", "ender"
+        )
+    if winners:
+        return Verdict(
+            False,
+            "That is the play-off rule; the rule on the table now is the **shared** win.",
+            "play_off_not_set",
+        )
+    return Verdict(
+        False,
+        "That is the shared rule; with the play-off switched on, the tie is broken by playing on.",
+        "shared_not_set",
+    )
+
+
+LESSON = Lesson(
+    number=7,
+    key="l07_game",
+    title="A game to 100",
+    summary="The running score, the hold hand, how a game ends and what happens on a tie.",
+    steps=(
+        Step(
+            key="end",
+            title="The running score",
+            text=(
+                "Each hand's points are added to a running total (the score table on the table). After "
+                "a hand, if anyone has reached the **target**, the game is over: 100 in the classic "
+                "game, 50 in a short one. Switch between them."
+            ),
+            kind="choice",
+            position=_last_hand,
+            score_rows=EARLIER,
+            variants=(("Classic game: to 100", STANDARD), ("Short game: to 50", SHORT)),
+            variant_label="Short game (to 50)",
+            choices=END_OPTIONS,
+            check=check_game_end,
+            task="The table shows five hands played. What happens now?",
+        ),
+        Step(
+            key="hold",
+            title="The hold hand",
+            text="The passes go round left, right, across, and then...",
+            kind="choice",
+            position=lambda rules: game_hand(rules, 5, 3),
+            choices=HOLD_OPTIONS,
+            check=check_hold,
+            task="What happens on hand 4?",
+        ),
+        Step(
+            key="tie",
+            title="Ties",
+            text=(
+                "After the last hand the totals are: you 71, Left 104, Across 71, Right 90. Most tables "
+                "let tied players **share** the win; some play on until one is alone at the bottom."
+            ),
+            kind="choice",
+            position=_last_hand,
+            variants=(("Ties share the win", STANDARD), ("Ties play on", PLAY_OFF)),
+            variant_label="Play off ties",
+            choices=TIE_OPTIONS,
+            check=check_tie,
+            task="Who wins, under the rule on the table?",
+        ),
+    ),
+)

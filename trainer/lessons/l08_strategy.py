@@ -1,0 +1,215 @@
+"""Lesson 8, strategy in play: ducking, managing the Q♠, counting voids, spotting a moon, and a
+guided hand against Normal bots. Plays are judged by the evaluator."""
+
+from __future__ import annotations
+
+from engine import Rules, Suit, to_card
+
+from .deals import D_RIGHT_QUEEN, D_TRICK_1, S_QUEEN, D, deal, game_hand
+from .steps import Context, Lesson, Step, Verdict, evaluate, loss_words, refusal_verdict
+
+STANDARD = Rules()
+TOLERANCE = 0.5  # points a hand: closer than this to the evaluator's best counts as right
+
+
+def _judge(card: str, context: Context) -> tuple[float, str]:
+    evaluation = evaluate(context.state, context.seat)
+    return evaluation.loss_of(card), evaluation.best.option.name
+
+
+def check_duck(card: str, context: Context) -> Verdict:
+    state = context.state
+    if refused := refusal_verdict(state, card, context.seat, {"must_follow_suit": "Follow suit first."}):
+        return refused
+    loss, best = _judge(card, context)
+    after = state.copy()
+    after.play(card, context.seat)
+    if after.tricks[-1].winner == context.seat:
+        return Verdict(
+            False,
+            f"Your {to_card(card).name} wins the trick and the Q♠ in it: 13 points. **Duck**: play a "
+            f"diamond under the J♦ (the evaluator: {loss_words(loss)} lost).",
+            "won",
+        )
+    if loss <= TOLERANCE:
+        return Verdict(
+            True,
+            f"Right: the {to_card(card).name} ducks under the J♦; Across takes the Q♠. "
+            f"(Evaluator's pick: the {best}.)",
+            "right",
+        )
+    return Verdict(
+        False,
+        f"It ducks, but it spends a card you need later: {loss_words(loss)} worse than "
+        f"the {best}. Duck with the **highest** card that still loses, and keep your "
+        "low cards for later tricks.",
+        "wasted_low",
+    )
+
+
+def check_queen_under_king(card: str, context: Context) -> Verdict:
+    state = context.state
+    if refused := refusal_verdict(state, card, context.seat, {"must_follow_suit": "Spades were led."}):
+        return refused
+    loss, _best = _judge(card, context)
+    if card == "QS":
+        return Verdict(
+            True,
+            "Right: the K♠ is winning, so the **Q♠ goes under it** and Left takes her 13 "
+            "points. Holding the Q♠ with few spades, wait for the A♠ or K♠ to fall and "
+            "drop her on it.",
+            "right",
+        )
+    return Verdict(
+        False,
+        f"Keeping the Q♠ with one small spade left means she will catch you later. "
+        f"The K♠ is winning now: drop her on it (the 5♠ costs {loss_words(loss)}).",
+        "kept_queen",
+    )
+
+
+VOID_OPTIONS = ("Left", "Across", "Right", "Nobody yet")
+
+
+def check_void(answer: str, context: Context) -> Verdict:
+    view = context.state.view(context.seat)
+    void = [seat for seat in (1, 2, 3) if Suit.DIAMONDS in view.shown_void(seat)]
+    right = VOID_OPTIONS[void[0] - 1] if void else VOID_OPTIONS[3]
+    if answer == right:
+        return Verdict(
+            True,
+            "Right: Right threw the 10♥ on a diamond lead, so **Right has no diamonds**. "
+            "Remember it: if you lead diamonds, Right can throw anything on it, the Q♠ "
+            "included.",
+            "right",
+        )
+    if answer == VOID_OPTIONS[3]:
+        return Verdict(
+            False,
+            "Look at the trick: Right did not follow the diamond lead. Only a player with "
+            "no diamonds may do that.",
+            "missed",
+        )
+    return Verdict(
+        False,
+        f"{answer} followed suit with a diamond. The player who played a heart on a "
+        "diamond lead is the one who is void.",
+        "followed",
+    )
+
+
+MOON_OPTIONS = (
+    "Win a trick with a heart in it, even at a cost",
+    "Keep ducking: every point I avoid is good",
+    "Throw my Q♠ to Across at the next chance",
+)
+
+
+def check_moon_stop(answer: str, context: Context) -> Verdict:
+    if answer == MOON_OPTIONS[0]:
+        return Verdict(
+            True,
+            "Right: one heart in your pile is 1 point for you but breaks the moon, which "
+            "would cost you **26**.",
+            "right",
+        )
+    if answer == MOON_OPTIONS[1]:
+        return Verdict(
+            False,
+            "If Across takes every point card you score 26 instead of nothing. Ducking "
+            "helps the shooter: take one heart.",
+            "ducking",
+        )
+    return Verdict(
+        False,
+        "Giving the Q♠ to the shooter is exactly what the shooter needs: a moon needs "
+        "her too. Keep her away from Across and take a heart yourself.",
+        "feeding",
+    )
+
+
+def check_guided(session, context: Context) -> Verdict:
+    hand = session.hand
+    if not hand.is_over:
+        return Verdict(
+            False,
+            f"Trick {min(hand.trick_number, 13)} of 13. Use **Hint** when unsure: it "
+            "is the Hard bot's choice from your own view.",
+            "playing",
+        )
+    mine = hand.result.scores[0]
+    return Verdict(
+        True,
+        f"Hand over: you scored **{mine}**; the others {', '.join(str(s) for s in hand.result.scores[1:])}.",
+        "done",
+    )
+
+
+LESSON = Lesson(
+    number=8,
+    key="l08_strategy",
+    title="Strategy in play",
+    summary="Duck, manage the Q♠, count voids, stop a moon, then a guided hand against Normal bots.",
+    bots={1: "normal", 2: "normal", 3: "normal"},
+    steps=(
+        Step(
+            key="duck",
+            title="Duck",
+            text=(
+                "Left led the 9♦, Across played the J♦ and Right, out of diamonds, threw the **Q♠**. "
+                "You hold the A♦, 8♦, 5♦ and 3♦. **Ducking** means playing under the winning card "
+                "so someone else takes the "
+                "trick; the evaluator judges your choice by playing the rest out in many imagined deals."
+            ),
+            kind="play",
+            position=lambda rules: deal(D_RIGHT_QUEEN, rules, D_TRICK_1 + " 9D JD QS"),
+            check=check_duck,
+            task="Play your diamond.",
+        ),
+        Step(
+            key="queen",
+            title="Drop the Q♠ on the king",
+            text="Left won the first trick and leads the **K♠**. You hold the Q♠ and the 5♠ and nothing "
+            "else in spades. Across and Right followed low.",
+            kind="play",
+            position=lambda rules: deal(S_QUEEN, rules, "2C AC 7D 8S KS 2S 9S"),
+            check=check_queen_under_king,
+            task="Play your spade.",
+        ),
+        Step(
+            key="voids",
+            title="Count the voids",
+            text="Good players track who has run out of which suit. Look at the trick on the table.",
+            kind="choice",
+            position=lambda rules: deal(D, rules, D_TRICK_1 + " 9D KD 10H"),
+            choices=VOID_OPTIONS,
+            check=check_void,
+            task="Who has shown that they have no diamonds?",
+        ),
+        Step(
+            key="moon",
+            title="Spot and stop a moon",
+            text=(
+                "Halfway through a hand, Across has won every trick with points in it: the Q♠ and nine "
+                "hearts, and nobody else has a point. Across leads another high heart. Shooting the "
+                "moon is worth trying only with long, high hearts and control of the other suits; "
+                "stopping one is worth a point or two."
+            ),
+            kind="choice",
+            position=lambda rules: deal(D, rules, D_TRICK_1 + " 9D KD 10H"),
+            choices=MOON_OPTIONS,
+            check=check_moon_stop,
+            task="What should you do?",
+        ),
+        Step(
+            key="guided",
+            title="A guided hand",
+            text="Now a whole hand against three **Normal** bots. Pass, play, and press **Hint** for the "
+            "Hard bot's suggestion whenever you like.",
+            kind="game",
+            position=lambda rules: game_hand(rules, 8, 0),
+            check=check_guided,
+            task="Play the hand to the end.",
+        ),
+    ),
+)

@@ -1,0 +1,212 @@
+"""Runs one lesson for one notebook session: the table, the step the learner is on, the rule
+switch, the verdicts, and the progress on disk. The notebooks only lay this out.
+
+Actions on the table reach ``_on_intent`` (the browser sets the widget's ``intent`` trait; the
+widget applies it first, refusing anything illegal with the engine's reason). A play or pass
+that the step asked for is judged by the step's check; a wrong one that the engine allowed is
+taken back by putting the step's position on the table again, so the learner can try again
+at once. A right one stands, and the bots play on.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from trainer.store import Store, open_store
+from trainer.table import TableWidget
+
+from .catalog import LESSONS, next_lesson
+from .progress import Progress
+from .steps import Context, Lesson, Step, Verdict
+
+__all__ = ["LessonRunner", "open_lesson"]
+
+
+def _bot_delay() -> float:
+    return float(os.environ.get("HEARTS_BOT_DELAY", "0.7"))
+
+
+class LessonRunner:
+    def __init__(self, lesson: Lesson, store: Store | None = None, notice: str = "") -> None:
+        self.lesson = lesson
+        self.notice = notice
+        self.progress = Progress(store) if store is not None else None
+        delay = _bot_delay()
+        self.widget = TableWidget(
+            bots=dict(lesson.bots), bot_delay=delay, trick_pause=min(1.2, 2 * delay), table_id="lesson"
+        )
+        self.widget.observe(self._on_intent, names="intent")
+        self._listeners: list[Callable[[], None]] = []
+        saved = self.progress.of(lesson.key, len(lesson.steps)) if self.progress else None
+        self.index = min(saved.step, len(lesson.steps) - 1) if saved else 0
+        self.variant = ""
+        self.verdict: Verdict | None = None
+        self._answered: Any = None
+        self._context: Context | None = None
+        self.finished_message = ""
+        self.go(self.index)
+
+    # ----- where the learner is -----
+
+    @property
+    def step(self) -> Step:
+        return self.lesson.steps[self.index]
+
+    @property
+    def is_last(self) -> bool:
+        return self.index == len(self.lesson.steps) - 1
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        """Called after a verdict from the table (so a notebook can re-run its feedback)."""
+        self._listeners.append(callback)
+
+    def go(self, index: int) -> Step:
+        """Show step ``index`` (clamped): its position on the table under its first rules."""
+        self.index = max(0, min(index, len(self.lesson.steps) - 1))
+        self.variant = self.step.variant_names[0] if self.step.variants else ""
+        self.finished_message = ""
+        self._reset_answer()
+        self._apply_bots()
+        self._set_table()
+        if self.progress:
+            self.progress.reach(self.lesson.key, self.index, len(self.lesson.steps))
+        return self.step
+
+    def set_variant(self, variant: str | bool) -> None:
+        """Switch a rule on the table (a label, or a switch's True/False for two variants) and
+        set the same position up again under it."""
+        names = self.step.variant_names
+        if not names:
+            return
+        if isinstance(variant, bool):
+            variant = names[1] if variant and len(names) > 1 else names[0]
+        if variant not in names:
+            raise ValueError(f"{variant!r} is not one of {names}")
+        if variant == self.variant:
+            return
+        self.variant = variant
+        self._reset_answer()
+        self._apply_bots()
+        self._set_table()
+
+    def reset_table(self) -> None:
+        """Put the step's position back (the learner's "start again")."""
+        self._reset_answer()
+        self._set_table()
+
+    def _reset_answer(self) -> None:
+        self.verdict = None
+        self._answered = None
+        self._context = self.step.context(self.variant)
+
+    def _apply_bots(self) -> None:
+        step = self.step
+        if step.bots:
+            self.set_bots(step.bots[step.variant_names.index(self.variant)])
+        else:
+            self.widget.set_bots(dict(self.lesson.bots))
+
+    def _set_table(self) -> None:
+        step = self.step
+        context = self._context
+        if context is None or context.state is None:
+            return
+        self.widget.set_position(context.state.copy(), step.score_rows)
+        self.widget.open_seats = list(step.open_seats)
+
+    # ----- answers -----
+
+    def _on_intent(self, change: dict) -> None:
+        message = change.get("new") or {}
+        kind = self.step.kind
+        if kind not in ("play", "pass") or message.get("type") != kind:
+            return
+        if self.verdict is not None and self.verdict.correct:
+            return  # the step is done: the rest of the hand is free play
+        answer = message.get("card") if kind == "play" else list(message.get("cards") or [])
+        self.answer(answer)
+        if not self.verdict.correct and self.widget.error == {}:
+            self._set_table()  # the engine allowed it, the lesson did not: take it back
+        for listener in list(self._listeners):
+            listener()
+
+    def answer(self, answer: Any) -> Verdict:
+        """Judge an answer to the current step and record it (cached for a repeated answer)."""
+        step = self.step
+        if step.check is None:
+            raise ValueError(f"step {step.key} asks for no answer")
+        if step.kind == "game":
+            self.verdict = step.check(self.widget.session, self._context)
+            return self.verdict
+        key = tuple(answer) if isinstance(answer, list) else answer
+        if self.verdict is not None and key == self._answered:
+            return self.verdict
+        self.verdict = step.check(answer, self._context)
+        self._answered = key
+        if self.progress:
+            self.progress.answer(self.lesson.key, step.key, self.verdict.correct)
+        return self.verdict
+
+    def feedback(self, answer: Any = None) -> tuple[str, str]:
+        """(kind, markdown) for the feedback box: kind is "success", "danger" or "neutral"."""
+        step = self.step
+        if step.kind in ("choice", "calc") and answer not in (None, "", [], ()):
+            if not (step.kind == "calc" and not any(str(a).strip() for a in answer)):
+                self.answer(answer)
+        elif step.kind == "game":
+            self.answer(None)
+        if self.verdict is None:
+            return "neutral", step.task or "Read on, then press **Next step**."
+        return ("success" if self.verdict.correct else "danger"), self.verdict.message
+
+    # ----- laying out -----
+
+    def header_markdown(self) -> str:
+        lesson = self.lesson
+        return (
+            f"[← All lessons](?file=index.py) · Lesson {lesson.number} of {len(LESSONS)}\n\n"
+            f"# {lesson.number}. {lesson.title}\n\n*{lesson.summary}*"
+        )
+
+    def step_markdown(self) -> str:
+        step = self.step
+        where = f"Step {self.index + 1} of {len(self.lesson.steps)}"
+        return f"### {where}: {step.title}\n\n{step.text}"
+
+    def finish(self) -> str:
+        """The learner pressed Finish: complete the lesson if every check was answered right."""
+        lesson = self.lesson
+        if self.progress is None:
+            return "Progress is not being saved in this session."
+        done = self.progress.of(lesson.key, len(lesson.steps)).right
+        missing = [s for s in lesson.checked_steps if s.key not in done]
+        if missing:
+            names = ", ".join(f"step {lesson.steps.index(s) + 1} ({s.title})" for s in missing)
+            self.finished_message = f"Almost: answer {names} right to complete this lesson."
+        else:
+            self.progress.complete(lesson.key, len(lesson.steps))
+            self.finished_message = f"**Lesson {lesson.number} complete.** " + self.next_link()
+        return self.finished_message
+
+    def next_link(self) -> str:
+        following = next_lesson(self.lesson.key)
+        if following is None:
+            return "That was the last lesson: [back to all lessons](?file=index.py)."
+        return f"Next: [{following.number}. {following.title} →](?file={following.key}.py)"
+
+    def close(self) -> None:
+        self.widget.close()
+
+    def set_bots(self, level: str) -> None:
+        """Lesson 9: every other seat plays at ``level``."""
+        self.widget.set_bots(dict.fromkeys(self.widget.session.bots, level))
+
+
+def open_lesson(key: str, store: Store | None = None) -> LessonRunner:
+    """The runner a lesson notebook uses: its lesson, with progress in the learner's store."""
+    notice = ""
+    if store is None:
+        store, notice = open_store()
+    return LessonRunner(LESSONS[key], store, notice)
