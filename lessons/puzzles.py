@@ -35,6 +35,12 @@ def _(mo):
 
 @app.cell(hide_code=True)
 def _(board, mo):
+    mo.callout(mo.md(board.notice), kind="warn") if board.notice else None
+    return
+
+
+@app.cell(hide_code=True)
+def _(board, mo):
     kind = mo.ui.dropdown(options=list(board.KINDS), value="Pass or play", label="Puzzles")
     kind  # noqa: B018 (shows it)
     return (kind,)
@@ -81,6 +87,13 @@ def _(board, mo):
 def _(board, get_answers, mo):
     get_answers()
     mo.md(board.verdict_markdown())
+    return
+
+
+@app.cell(hide_code=True)
+def _(board, get_answers):
+    get_answers()
+    board.pass_chart()
     return
 
 

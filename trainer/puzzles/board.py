@@ -9,6 +9,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import ClassVar
 
+from engine import CardSet
+
+from ..coach.heatmap import pass_heatmap
 from ..table import TableWidget
 from .format import THEMES, load_library
 from .schedule import Progress
@@ -35,6 +38,10 @@ class PuzzleBoard:
         self.widget.on_event(self._on_event)
         self.last: Attempt | None = None
         self.error = ""
+        self.notice = ""
+        """A message for the learner about their saved progress ("" when all is well)."""
+        self.store = None
+        """The learner's store when progress is saved (``page.open_board``)."""
         self._listeners: list[Callable[[], None]] = []
 
     def on_change(self, callback: Callable[[], None]) -> None:
@@ -120,6 +127,13 @@ class PuzzleBoard:
             lines += ["", "| rank | pass | points lost |", "|---|---|---|", *rows]
             lines.append(f"\nYour pass ranks {verdict.grade.rank} of {verdict.grade.options}.")
         return "\n".join(lines)
+
+    def pass_chart(self):
+        """After a pass puzzle's answer: the heat map of every pass, the learner's outlined."""
+        attempt = self.last
+        if attempt is None or attempt.puzzle.kind != "pass":
+            return None
+        return pass_heatmap(attempt.verdict.evaluation, attempt.puzzle.view.hand, CardSet(attempt.choice))
 
     def status_markdown(self) -> str:
         progress = self.trainer.progress

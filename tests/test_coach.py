@@ -1,0 +1,143 @@
+"""The coach: bands with their thresholds, and explanations that come from the position."""
+
+import pytest
+
+from engine import CardSet, HandState, Rules
+from engine.evaluator import Evaluation, OptionValue, evaluate_pass
+from trainer.coach import Band, coach_pass, coach_play, grade
+from trainer.coach.grading import BAND_LIMITS, MIN_TOLERANCE
+from trainer.coach.heatmap import pass_pairs
+
+
+def evaluation_with(losses: dict[str, tuple[float, float]]) -> Evaluation:
+    options = tuple(
+        OptionValue(CardSet(code)[0], 1.0 + loss, 5.0, loss - 4.0, 0.3, 0.0, 0.0, loss, error, 500)
+        for code, (loss, error) in losses.items()
+    )
+    return Evaluation("play", 0, options, 1, 500, 0.1)
+
+
+@pytest.mark.parametrize(
+    ("loss", "error", "band"),
+    [
+        (0.0, 0.0, Band.BEST),
+        (0.4, 0.1, Band.BEST),  # within the 0.5-point tolerance
+        (0.9, 0.5, Band.BEST),  # within twice its standard error: cannot be told from the best
+        (0.9, 0.1, Band.GOOD),
+        (2.0, 0.2, Band.INACCURACY),
+        (5.0, 0.5, Band.MISTAKE),
+        (13.0, 1.0, Band.BLUNDER),
+    ],
+)
+def test_losses_fall_into_the_documented_bands(loss, error, band):
+    evaluation = evaluation_with({"AS": (0.0, 0.0), "2C": (loss, error)})
+    result = grade(evaluation, "2C")
+    assert result.band is band
+    assert result.correct is (band is Band.BEST)
+    assert MIN_TOLERANCE == 0.5 and [limit for _, limit in BAND_LIMITS] == [1.0, 2.5, 6.0]
+
+
+def test_grade_reports_the_rank_and_the_best():
+    evaluation = evaluation_with({"AS": (0.0, 0.0), "KS": (1.5, 0.2), "2C": (7.0, 0.5)})
+    result = grade(evaluation, "KS")
+    assert result.rank == 2 and result.options == 3 and result.best.option.code == "AS"
+
+
+def unguarded_queen_pass() -> HandState:
+    hand = CardSet("QS 2S AH KH QH 2C 3C 4C 5D 6D 7D 8D 9D")
+    rest = [card for card in CardSet(range(52)) if card not in hand]
+    return HandState.from_deal(
+        [hand, CardSet(rest[:13]), CardSet(rest[13:26]), CardSet(rest[26:])], Rules(), "left"
+    )
+
+
+def test_keeping_an_unguarded_queen_is_explained_as_such():
+    verdict = coach_pass(unguarded_queen_pass().view(0), "2C 3C 4C", seed=1)
+    assert verdict.grade.band in (Band.MISTAKE, Band.BLUNDER)
+    text = verdict.text
+    assert "Q♠ has only 1 other spade" in text
+    assert "Low cards such as 2♣ 3♣ 4♣ are your protection" in text
+    assert "ranks" in verdict.numbers
+
+
+def test_the_best_pass_is_praised_and_ranks_first():
+    state = unguarded_queen_pass()
+    evaluation = evaluate_pass(state.view(0), seed=1)
+    verdict = coach_pass(state.view(0), evaluation.best.option, evaluation)
+    assert verdict.grade.correct and verdict.headline.startswith("Best:")
+    assert "It ranks 1 of 286 passes" in verdict.numbers
+
+
+def test_not_dumping_the_queen_when_void_is_explained_from_the_position():
+    from engine.evaluator import evaluate_play
+
+    explained = 0
+    for seed in range(300):
+        state = HandState.from_seed(seed, Rules(), "hold")
+        while not state.is_over:
+            view = state.view(state.to_move)
+            trick = state.current_trick
+            void = trick.cards and not view.hand.of_suit(trick.led_suit) and len(state.tricks) > 0
+            if void and "QS" in view.legal_cards and len(view.legal_cards) > 1:
+                break
+            state.play(state.legal_cards()[0])
+        if state.is_over:
+            continue
+        evaluation = evaluate_play(view, samples=96, seed=seed)
+        if evaluation.best.option.code != "QS":
+            continue
+        worse = [v.option for v in evaluation.options if v.loss > 3]
+        if not worse:
+            continue
+        verdict = coach_play(view, worse[0], evaluation)
+        assert not verdict.grade.correct
+        assert "the moment to give the Q♠ (13 points) to someone else" in verdict.text, verdict.text
+        explained += 1
+        if explained == 3:
+            break
+    assert explained == 3
+
+
+def test_winning_a_trick_that_could_be_ducked_is_explained():
+    # Find positions where the evaluator's best card ducks under the winning card and another
+    # card would win the trick clearly worse; the coach must say exactly that.
+    from engine.evaluator import evaluate_play
+
+    explained = 0
+    for seed in range(150):
+        state = HandState.from_seed(seed, Rules(), "hold")
+        for _ in range(5 + seed % 20):
+            state.play(state.legal_cards()[seed % len(state.legal_cards())])
+        trick = state.current_trick
+        if not trick.cards or state.is_over:
+            continue
+        view = state.view(state.to_move)
+        led = trick.led_suit
+        winning = max(card for card in trick.cards if card.suit == led)
+        over = [card for card in view.legal_cards if card.suit == led and card > winning]
+        under = [card for card in view.legal_cards if card.suit == led and card < winning]
+        if not over or not under:
+            continue
+        evaluation = evaluate_play(view, samples=96, seed=seed)
+        best = evaluation.best.option
+        if best not in under:
+            continue
+        worse = [card for card in over if evaluation.value_of(card).loss > 1.5]
+        if not worse:
+            continue
+        verdict = coach_play(view, worse[0], evaluation)
+        assert f"{worse[0]} wins the trick" in verdict.text, verdict.text
+        assert f"{best} ducks under the {winning}" in verdict.text, verdict.text
+        explained += 1
+    assert explained >= 3
+
+
+def test_the_pass_heat_map_covers_every_pair_and_marks_the_best_pass():
+    state = unguarded_queen_pass()
+    evaluation = evaluate_pass(state.view(0), seed=1)
+    data = pass_pairs(evaluation, state.view(0).hand)
+    assert len(data) == 13 + 13 * 12 // 2
+    best = list(evaluation.best.option)
+    pair = data[(data["first"] == str(best[0])) & (data["second"] == str(best[1]))]
+    assert pair["best_loss"].iloc[0] == 0
+    assert (data["passes"] == data.apply(lambda r: 66 if r["first"] == r["second"] else 11, axis=1)).all()
