@@ -156,6 +156,12 @@ CASES = [
     ("l08_strategy", "moon", "", "Win a trick with a heart in it, even at a cost", "right", True),
     ("l08_strategy", "moon", "", "Keep ducking: every point I avoid is good", "ducking", False),
     ("l08_strategy", "moon", "", "Throw my Q♠ to Across at the next chance", "feeding", False),
+    ("l08_strategy", "stop_moon", "", "KH", "right", True),
+    ("l08_strategy", "stop_moon", "", "KC", "mistake", False),
+    ("l08_strategy", "stop_moon", "", "5D", "not_in_hand", False),
+    ("l08_strategy", "shoot", "", "2C 7C 2D", "right", True),
+    ("l08_strategy", "shoot", "", "QS QH AH", "blunder", False),
+    ("l08_strategy", "shoot", "", "2C 7C", "wrong_pass_count", False),
 ]
 
 

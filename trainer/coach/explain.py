@@ -64,6 +64,13 @@ def _name(option: object) -> str:
     return str(option)
 
 
+def _seat_name(view: PlayerView, seat: int) -> str:
+    """Seats as the learner sees them: Left, Across and Right at a table of four."""
+    if view.players == 4:
+        return ("You", "Left", "Across", "Right")[(seat - view.seat) % 4]
+    return f"Seat {seat}"
+
+
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
@@ -77,7 +84,7 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
     moon_gap = g.chosen.moon_against - g.best.moon_against
     if moon_gap > 0.05 and chosen.threat is not None:
         reasons.append(
-            f"Seat {chosen.threat} has taken every point so far: {c} lets the moon through in "
+            f"{_seat_name(view, chosen.threat)} has taken every point so far: {c} lets the moon through in "
             f"{100 * g.chosen.moon_against:.0f}% of deals, {b} in {100 * g.best.moon_against:.0f}%."
         )
     if g.best.moon_for - g.chosen.moon_for > 0.05:
@@ -104,7 +111,7 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
     if c.code == "QS" and chosen.takes_lead and not chosen.discarding:
         reasons.append("The Q♠ wins this trick: you would take your own queen.")
     if chosen.leading and chosen.voids_in_led_suit and not best.voids_in_led_suit:
-        seats = ", ".join(f"seat {s}" for s in chosen.voids_in_led_suit)
+        seats = ", ".join(_seat_name(view, s) for s in chosen.voids_in_led_suit)
         reasons.append(
             f"{seats} {'has' if len(chosen.voids_in_led_suit) == 1 else 'have'} shown no "
             f"{c.suit.noun}: leading them lets points be dumped on your trick."
@@ -162,6 +169,13 @@ def coach_play(
 
 def _pass_reasons(chosen: PassFacts, best: PassFacts, g: Grade) -> list[str]:
     reasons: list[str] = []
+    if g.best.moon_for - g.chosen.moon_for > 0.1:
+        reasons.append(
+            f"This hand can take every trick: keeping the right cards, you shoot the moon in "
+            f"{100 * g.best.moon_for:.0f}% of the imagined deals, against "
+            f"{100 * g.chosen.moon_for:.0f}% after passing {chosen.cards}."
+        )
+        return reasons
     guards = _count(best.spades_held - 1, "other spade")
     if best.passes_queen and not chosen.passes_queen:
         reasons.append(
@@ -196,7 +210,13 @@ def _pass_reasons(chosen: PassFacts, best: PassFacts, g: Grade) -> list[str]:
         cards = " ".join(str(c) for c in chosen.low_cards_passed)
         reasons.append(f"Low cards such as {cards} are your protection: they let you duck. Keep them.")
     if not reasons and g.correct:
-        reasons.append("It gets rid of the cards most likely to cost you points.")
+        if g.best.moon_for > 0.3:
+            reasons.append(
+                f"You keep the cards that win every trick: the moon comes in {100 * g.best.moon_for:.0f}% "
+                "of the imagined deals."
+            )
+        else:
+            reasons.append("It gets rid of the cards most likely to cost you points.")
     return reasons
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine import Rules, Suit, to_card
 
 from .deals import D_RIGHT_QUEEN, D_TRICK_1, S_QUEEN, D, deal, game_hand
+from .from_puzzles import puzzle_step
 from .steps import Context, Lesson, Step, Verdict, evaluate, loss_words, refusal_verdict
 
 STANDARD = Rules()
@@ -149,7 +150,7 @@ LESSON = Lesson(
     number=8,
     key="l08_strategy",
     title="Strategy in play",
-    summary="Duck, manage the Q♠, count voids, stop a moon, then a guided hand against Normal bots.",
+    summary="Duck, manage the Q♠, count voids, stop a moon, shoot one, then a guided hand.",
     bots={1: "normal", 2: "normal", 3: "normal"},
     steps=(
         Step(
@@ -200,6 +201,29 @@ LESSON = Lesson(
             choices=MOON_OPTIONS,
             check=check_moon_stop,
             task="What should you do?",
+        ),
+        puzzle_step(
+            "play-011",
+            key="stop_moon",
+            title="Stop a moon at the table",
+            text=(
+                "A real hand: **Right has taken every point so far** (14 of them) and leads a "
+                "diamond. You have no diamonds, so you may throw anything. A heart that someone "
+                "other than Right takes breaks the moon; a heart Right takes feeds it."
+            ),
+            task="Play your card.",
+        ),
+        puzzle_step(
+            "pass-005",
+            key="shoot",
+            title="When to shoot the moon",
+            text=(
+                "A moon needs **long, high hearts and control of the other suits**, so that you "
+                "win every trick once you start. This hand has them. The usual pass (your "
+                "highest cards) would throw the moon away; the evaluator shoots with this hand "
+                "in most of the imagined deals if you keep the right cards."
+            ),
+            task="Choose three cards and press **Pass**.",
         ),
         Step(
             key="guided",
