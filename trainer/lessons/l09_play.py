@@ -8,6 +8,14 @@ from .deals import game_hand
 from .steps import Context, Lesson, Step, Verdict, seat_word
 
 STANDARD = Rules()
+SHORT = Rules(target=50)
+LEVELS = ("easy", "normal", "hard")
+# One choice per opponent level and game length: the classic game to 100, or a short one to 50.
+VARIANTS = tuple(
+    (f"{level.capitalize()} bots" + ("" if rules is STANDARD else ", game to 50"), rules)
+    for rules in (STANDARD, SHORT)
+    for level in LEVELS
+)
 
 
 def check_game(session, context: Context) -> Verdict:
@@ -37,7 +45,7 @@ LESSON = Lesson(
     number=9,
     key="l09_play",
     title="Play a full game",
-    summary="A whole game to 100 against Easy, Normal or Hard bots, with hints when you want them.",
+    summary="A whole game to 100 (or 50) against Easy, Normal or Hard bots, with hints when you want them.",
     steps=(
         Step(
             key="game",
@@ -46,13 +54,14 @@ LESSON = Lesson(
                 "Everything together: pass, play, count and watch for moons. **Easy** bots play "
                 "legal cards with little thought; **Normal** bots follow sound habits (duck, dump the "
                 "Q♠, block moons); **Hard** bots think with the evaluator. Choosing a level deals a "
-                "new game. The game ends after the hand in which someone reaches 100."
+                "new game. The game ends after the hand in which someone reaches 100 (or 50 in a "
+                "short game); the lowest total wins, and a tie for lowest shares the win."
             ),
             kind="game",
             position=lambda rules: game_hand(rules, 2024, 0),
-            variants=(("Easy bots", STANDARD), ("Normal bots", STANDARD), ("Hard bots", STANDARD)),
-            variant_label="Opponents",
-            bots=("easy", "normal", "hard"),
+            variants=VARIANTS,
+            variant_label="Opponents and game length",
+            bots=LEVELS * 2,
             check=check_game,
             task="Play the game to the end.",
         ),
