@@ -156,6 +156,11 @@ CASES = [
     ("l08_strategy", "moon", "", "Win a trick with a heart in it, even at a cost", "right", True),
     ("l08_strategy", "moon", "", "Keep ducking: every point I avoid is good", "ducking", False),
     ("l08_strategy", "moon", "", "Throw my Q♠ to Across at the next chance", "feeding", False),
+    ("l08_strategy", "low_spades", "", "7S", "right", True),
+    ("l08_strategy", "low_spades", "", "4S", "right", True),
+    ("l08_strategy", "low_spades", "", "AD", "high_lead", False),
+    ("l08_strategy", "low_spades", "", "8D", "missed_spades", False),
+    ("l08_strategy", "low_spades", "", "2H", "hearts_not_broken", False),
     ("l08_strategy", "stop_moon", "", "KH", "right", True),
     ("l08_strategy", "stop_moon", "", "KC", "mistake", False),
     ("l08_strategy", "stop_moon", "", "5D", "not_in_hand", False),
@@ -201,6 +206,7 @@ def test_each_wrong_answer_of_a_question_has_its_own_message() -> None:
         ("l05_first_trick", "no_points", "Variant: points allowed on the first trick", {"QS"}),
         ("l08_strategy", "duck", "", {"8D"}),
         ("l08_strategy", "queen", "", {"QS"}),
+        ("l08_strategy", "low_spades", "", {"7S"}),
     ],
 )
 def test_the_evaluator_agrees_with_the_lesson(lesson, step, variant, best) -> None:

@@ -3,7 +3,7 @@ guided hand against Normal bots. Plays are judged by the evaluator."""
 
 from __future__ import annotations
 
-from engine import Rules, Suit, to_card
+from engine import HandState, Rules, Suit, to_card
 
 from .deals import D_RIGHT_QUEEN, D_TRICK_1, S_QUEEN, D, deal, game_hand
 from .from_puzzles import puzzle_step
@@ -66,6 +66,48 @@ def check_queen_under_king(card: str, context: Context) -> Verdict:
         f"Keeping the Q♠ with one small spade left means she will catch you later. "
         f"The K♠ is winning now: drop her on it (the 5♠ costs {loss_words(loss)}).",
         "kept_queen",
+    )
+
+
+LOW_SPADES_PLAYS = "2C QC 4C 5C 3D 4D 7C 2D"
+"""Seeded deal 35, two tricks in: you win the second and lead, holding 4♠ 5♠ 7♠ and the Q♠ is out."""
+
+
+def low_spades_position(rules: Rules) -> HandState:
+    state = HandState.from_seed(35, rules, "hold")
+    for card in LOW_SPADES_PLAYS.split():
+        state.play(card)
+    return state
+
+
+def check_low_spades(card: str, context: Context) -> Verdict:
+    state = context.state
+    explain = {"hearts_not_broken": "No heart has been played yet, so a heart cannot be led."}
+    if refused := refusal_verdict(state, card, context.seat, explain):
+        return refused
+    loss, best = _judge(card, context)
+    played = to_card(card)
+    if played.suit is Suit.SPADES and loss <= TOLERANCE:
+        return Verdict(
+            True,
+            f"Right: the {played.name} cannot win against the Q♠, K♠ or A♠. Lead spades while "
+            f"you are safe in them and whoever holds the queen may have to play her, or hold "
+            f"her till the end. (Evaluator's pick: the {best}.)",
+            "right",
+        )
+    if played.rank >= 12:
+        return Verdict(
+            False,
+            f"The {played.name} wins this trick and keeps the lead with you: {loss_words(loss)} "
+            "lost. Lead a **low spade** instead: it cannot win against the queen's friends, and it "
+            "forces out the spades of whoever holds her.",
+            "high_lead",
+        )
+    return Verdict(
+        False,
+        f"The {played.name} is safe enough, but it wastes the chance: {loss_words(loss)} lost. "
+        "Your **low spades** are the weapon against the Q♠: lead them to make her holder follow.",
+        "missed_spades",
     )
 
 
@@ -176,6 +218,19 @@ LESSON = Lesson(
             position=lambda rules: deal(S_QUEEN, rules, "2C AC 7D 8S KS 2S 9S"),
             check=check_queen_under_king,
             task="Play your spade.",
+        ),
+        Step(
+            key="low_spades",
+            title="Lead low spades to flush the queen",
+            text=(
+                "You won the trick and lead. The **Q♠ is still out** and you hold the 4♠, 5♠ and 7♠, "
+                "none of which can win against the Q♠, K♠ or A♠. Keeping low spades is what makes "
+                "you safe in spades; leading them makes the others spend theirs."
+            ),
+            kind="play",
+            position=low_spades_position,
+            check=check_low_spades,
+            task="Lead a card.",
         ),
         Step(
             key="voids",
