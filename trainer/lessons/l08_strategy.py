@@ -111,6 +111,52 @@ def check_low_spades(card: str, context: Context) -> Verdict:
     )
 
 
+COUNT_PLAYS = "4S 3S 2S JS 6D 8D 8C 5D 5S 6S 8S QS"
+"""From the low-spades position: two spade leads later the Q♠ has fallen."""
+COUNT_OPTIONS = ("4", "5", "8", "You cannot tell")
+
+
+def count_position(rules: Rules) -> HandState:
+    state = low_spades_position(rules)
+    for card in COUNT_PLAYS.split():
+        state.play(card)
+    return state
+
+
+def check_count(answer: str, context: Context) -> Verdict:
+    view = context.state.view(context.seat)
+    played = sum(1 for card in view.played_cards if card.suit is Suit.SPADES)
+    mine = view.hand.count(Suit.SPADES)
+    out = 13 - played - mine
+    if answer == str(out):
+        return Verdict(
+            True,
+            f"Right: {played} spades have been played and you hold {mine}, so the others have "
+            f"**{out}** between them. Counting a suit tells you when your low card is safe and "
+            "when a high one will be the last standing.",
+            "right",
+        )
+    if answer == str(13 - played):
+        return Verdict(
+            False,
+            f"That counts your own {mine} spade{'s' if mine != 1 else ''} too. The question is the "
+            "others': take away the spades you hold.",
+            "counted_mine",
+        )
+    if answer == str(played):
+        return Verdict(
+            False,
+            f"{played} spades have been **played**. The others hold what is neither played nor in your hand.",
+            "counted_played",
+        )
+    return Verdict(
+        False,
+        f"You can: every card played is on the record. 13 spades, {played} played, {mine} in your "
+        "hand: the rest are out.",
+        "gave_up",
+    )
+
+
 VOID_OPTIONS = ("Left", "Across", "Right", "Nobody yet")
 
 
@@ -192,7 +238,7 @@ LESSON = Lesson(
     number=8,
     key="l08_strategy",
     title="Strategy in play",
-    summary="Duck, manage the Q♠, count voids, stop a moon, shoot one, then a guided hand.",
+    summary="Duck, low spades and the Q♠, count cards and voids, stop and shoot moons, then a guided hand.",
     bots={1: "normal", 2: "normal", 3: "normal"},
     steps=(
         Step(
@@ -231,6 +277,19 @@ LESSON = Lesson(
             position=low_spades_position,
             check=check_low_spades,
             task="Lead a card.",
+        ),
+        Step(
+            key="count",
+            title="Count the cards",
+            text=(
+                "Three tricks later the **Q♠ has fallen**. Good players keep count of each suit: "
+                "13 cards, minus those played, minus your own, are in the other hands."
+            ),
+            kind="choice",
+            position=count_position,
+            choices=COUNT_OPTIONS,
+            check=check_count,
+            task="How many spades do the other three players hold between them?",
         ),
         Step(
             key="voids",
