@@ -174,6 +174,21 @@ def card_mask(cards: str | Iterable[Card | int | str]) -> int:
     return mask
 
 
+def trick_taker(trick: list[int] | tuple[int, ...]) -> tuple[int, int]:
+    """(position in the trick of the card taking it, mask of the trick's cards). Within a suit a
+    higher card is a higher number, so the taker is the largest card of the led suit."""
+    high = trick[0]
+    suit_end = (high // 13 + 1) * 13
+    best = 0
+    mask = 0
+    for position, card in enumerate(trick):
+        mask |= 1 << card
+        if high < card < suit_end:
+            high = card
+            best = position
+    return best, mask
+
+
 def iter_mask(mask: int) -> Iterator[Card]:
     """The cards of a mask, lowest first."""
     while mask:

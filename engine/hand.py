@@ -22,6 +22,7 @@ from .cards import (
     iter_mask,
     parse_cards,
     to_card,
+    trick_taker,
 )
 from .deal import deal_from_seed
 from .reasons import IllegalAction, Reason, Refusal
@@ -83,9 +84,7 @@ class Trick:
         """The seat taking the trick so far (the highest card of the led suit)."""
         if not self.cards:
             return None
-        led = self.cards[0] // 13
-        best = max(range(len(self.cards)), key=lambda i: self.cards[i] if self.cards[i] // 13 == led else -1)
-        return (self.leader + best) % self.players
+        return (self.leader + trick_taker(self.cards)[0]) % self.players
 
     def card_of(self, seat: int) -> Card | None:
         for player, card in self.plays:
@@ -577,17 +576,7 @@ class HandState:
         if len(trick) < self.players:
             self._to_move = (seat + 1) % self.players
             return
-        # Within a suit a higher card is a higher number, so the winner is the largest card
-        # of the led suit.
-        high = trick[0]
-        suit_end = (high // 13 + 1) * 13
-        best = 0
-        mask = 0
-        for position, c in enumerate(trick):
-            mask |= 1 << c
-            if high < c < suit_end:
-                high = c
-                best = position
+        best, mask = trick_taker(trick)
         winner = (self._leader + best) % self.players
         self._taken[winner] |= mask
         self._won[winner] += 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from .cards import HEARTS_MASK, SUIT_MASKS, Suit
+from .cards import HEARTS_MASK, SUIT_MASKS, Suit, trick_taker
 from .hand import HandState, Phase
 from .policy import choose_card, moon_runner
 from .rules import QUEEN_OF_SPADES
@@ -97,15 +97,7 @@ def playout_result(
         if len(trick) < players:
             seat = seat + 1 if seat + 1 < players else 0
             continue
-        high = trick[0]
-        suit_end = (high // 13 + 1) * 13
-        best = 0
-        mask = 0
-        for position, c in enumerate(trick):
-            mask |= 1 << c
-            if high < c < suit_end:
-                high = c
-                best = position
+        best, mask = trick_taker(trick)
         leader = seat = (leader + best) % players
         taken[seat] |= mask
         won[seat] += 1

@@ -27,7 +27,7 @@ from __future__ import annotations
 from .cards import HEARTS_MASK, SUIT_MASKS, Suit
 from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES
 
-__all__ = ["MOON_RUN", "choose_card", "highest_by_rank", "lowest_by_rank", "moon_runner"]
+__all__ = ["MOON_RUN", "choose_card", "discard", "highest_by_rank", "lowest_by_rank", "moon_runner"]
 
 MOON_RUN = 5
 """Point cards one seat must hold, and nobody else any, for the policy to go for the moon."""
@@ -126,6 +126,12 @@ def choose_card(
         non_hearts = legal & ~HEARTS_MASK
         if non_hearts:
             return highest_by_rank(non_hearts)
+    return discard(legal, queen_out)
+
+
+def discard(legal: int, queen_out: bool) -> int:
+    """What to throw when void: the Q♠, then the A♠/K♠ while she is out, then the highest
+    heart, then the highest card."""
     if legal & _QUEEN_BIT:
         return QUEEN_OF_SPADES
     if queen_out and legal & _HIGH_SPADES:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .cards import CardSet, iter_mask, parse_cards, to_card
+from .cards import CardSet, iter_mask, parse_cards, to_card, trick_taker
 from .hand import DealError, HandState, Phase, _to_mask
 from .rules import STANDARD, PassDirection, Rules
 
@@ -79,9 +79,7 @@ def setup_position(
             before_play[seat] |= 1 << card
             seat = (seat + 1) % players
         if len(trick) == players:
-            led = trick[0] // 13
-            best = max(range(players), key=lambda i: trick[i] if trick[i] // 13 == led else -1)
-            seat = (seat + best) % players
+            seat = (seat + trick_taker(trick)[0]) % players
 
     dealt = before_play
     if direction is not PassDirection.HOLD and rules.pass_count:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..cards import HEARTS_MASK, SUIT_MASKS, Card, CardSet, Suit
 from ..passing import rule_of_thumb_pass
-from ..policy import highest_by_rank, lowest_by_rank
+from ..policy import discard, highest_by_rank, lowest_by_rank
 from ..rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES
 from ..scoring import MoonChoice
 from ..view import PlayerView
@@ -107,13 +107,7 @@ class NormalBot:
 
     def _discard(self, legal: int, queen_out: bool, threat: int | None) -> int:
         if threat is None:
-            if legal & _QUEEN_BIT:
-                return QUEEN_OF_SPADES
-            if queen_out and legal & _HIGH_SPADES:
-                return _top(legal & _HIGH_SPADES)
-            if legal & HEARTS_MASK:
-                return _top(legal & HEARTS_MASK)
-            return highest_by_rank(legal)
+            return discard(legal, queen_out)
         # Someone is shooting: keep hearts (one may win a trick back) and shed other high cards.
         non_hearts = legal & ~HEARTS_MASK
         return highest_by_rank(non_hearts or legal)
