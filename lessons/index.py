@@ -8,13 +8,13 @@ app = marimo.App(width="medium", app_title="Hearts Trainer: lessons")
 def _():
     import marimo as mo
 
-    from trainer.lessons.home import home_markdown, next_to_do
+    from trainer.lessons.home import home_markdown, more_markdown, next_to_do
     from trainer.lessons.progress import Progress
     from trainer.store import open_store
 
     store, notice = open_store()
     progress = Progress(store)
-    return home_markdown, mo, next_to_do, notice, progress
+    return home_markdown, mo, more_markdown, next_to_do, notice, progress
 
 
 @app.cell(hide_code=True)
@@ -44,6 +44,12 @@ def _(home_markdown, mo, progress):
 @app.cell(hide_code=True)
 def _(mo, next_to_do, progress):
     mo.md(f"### {next_to_do(progress)}")
+    return
+
+
+@app.cell(hide_code=True)
+def _(mo, more_markdown):
+    mo.md(more_markdown())
     return
 
 

@@ -16,6 +16,7 @@ import contextlib
 import os
 import pathlib
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 
@@ -49,6 +50,77 @@ MIGRATIONS: list[tuple[str, str]] = [
             correct_at TEXT,
             PRIMARY KEY (lesson, step)
         );
+        """,
+    ),
+    (
+        "puzzles, games and graded decisions: the learner's puzzle rating, each puzzle's record "
+        "(rating, Leitner box, when due), every puzzle attempt, finished games against bots, and "
+        "every graded decision from a lesson, a puzzle or a game",
+        """
+        CREATE TABLE puzzle_learner (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            rating REAL NOT NULL,
+            deviation REAL NOT NULL,
+            volatility REAL NOT NULL,
+            attempts INTEGER NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        CREATE TABLE puzzle_records (
+            puzzle TEXT PRIMARY KEY,
+            rating REAL NOT NULL,
+            deviation REAL NOT NULL,
+            volatility REAL NOT NULL,
+            attempts INTEGER NOT NULL,
+            solved INTEGER NOT NULL,
+            box INTEGER NOT NULL,
+            due INTEGER,
+            updated_at TEXT NOT NULL
+        );
+        CREATE TABLE puzzle_attempts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            puzzle TEXT NOT NULL,
+            choice TEXT NOT NULL,
+            solved INTEGER NOT NULL,
+            counted INTEGER NOT NULL,
+            band TEXT NOT NULL,
+            loss REAL NOT NULL,
+            learner_rating REAL NOT NULL,
+            puzzle_rating REAL NOT NULL,
+            at TEXT NOT NULL
+        );
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            key TEXT NOT NULL UNIQUE,
+            seat INTEGER NOT NULL,
+            opponents TEXT NOT NULL,
+            record TEXT NOT NULL,
+            totals TEXT NOT NULL,
+            finished_at TEXT NOT NULL,
+            reviewed_at TEXT,
+            review TEXT
+        );
+        CREATE TABLE decisions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            source TEXT NOT NULL CHECK (source IN ('lesson', 'puzzle', 'game')),
+            ref TEXT NOT NULL DEFAULT '',
+            game_id INTEGER REFERENCES games (id),
+            hand_index INTEGER,
+            kind TEXT NOT NULL CHECK (kind IN ('pass', 'play')),
+            seat INTEGER NOT NULL,
+            position TEXT NOT NULL,
+            choice TEXT NOT NULL,
+            best TEXT NOT NULL,
+            loss REAL NOT NULL,
+            loss_error REAL NOT NULL,
+            band TEXT NOT NULL,
+            themes TEXT NOT NULL,
+            phase TEXT NOT NULL,
+            pass_direction TEXT NOT NULL,
+            trick INTEGER NOT NULL,
+            at TEXT NOT NULL
+        );
+        CREATE INDEX decisions_by_source ON decisions (source, at);
+        CREATE INDEX decisions_by_game ON decisions (game_id, hand_index)
         """,
     ),
 ]
@@ -85,7 +157,10 @@ class Store:
         self.path = pathlib.Path(path) if path is not None else default_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+            # One connection, shared by the notebook's threads (bots play on timer threads): every
+            # use holds ``_lock``. Other processes wait up to ``timeout`` s for a write lock.
+            self._lock = threading.RLock()
+            self._db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
             self._check_readable()
         except sqlite3.DatabaseError as error:
             with contextlib.suppress(Exception):
@@ -148,20 +223,24 @@ class Store:
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[_Tx]:
-        """``with store.transaction() as db: db.execute(...)``: all or nothing."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield _Tx(self._db)
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+        """``with store.transaction() as db: db.execute(...)``: all or nothing. ``BEGIN IMMEDIATE``
+        takes the write lock at once, so two notebooks (or processes) writing take turns."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield _Tx(self._db)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
 
     def query(self, sql: str, params: tuple = ()) -> list[tuple]:
-        return self._db.execute(sql, params).fetchall()
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
 
 class _Tx:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .catalog import LESSONS
 from .progress import Progress
 
-__all__ = ["home_markdown"]
+__all__ = ["home_markdown", "more_markdown", "next_to_do"]
 
 
 def _status(progress: Progress | None, key: str, steps: int) -> str:
@@ -35,3 +35,12 @@ def next_to_do(progress: Progress | None) -> str:
         if progress is None or not progress.of(lesson.key, len(lesson.steps)).completed:
             return f"[Continue: {lesson.number}. {lesson.title} →](?file={lesson.key}.py)"
     return "Every lesson is complete. Play a game in [lesson 9](?file=l09_play.py)."
+
+
+def more_markdown() -> str:
+    """Links to the pages beside the lessons: puzzles, and the review of where points go."""
+    return (
+        "**More:** [Puzzles](?file=puzzles.py): real positions where the natural choice costs points · "
+        "[Your review](?file=review.py): where your points go, by theme and phase, and a review of "
+        "your last game"
+    )

@@ -27,7 +27,8 @@ def check_game(session, context: Context) -> Verdict:
             True,
             ("**You won!** " if won else f"**{names} won.** ")
             + f"Final totals: {', '.join(f'{seat_word(s)} {t}' for s, t in enumerate(totals))}. "
-            "Press **New hand** on the table for another game.",
+            "Press **New hand** on the table for another game, or review this one decision by "
+            "decision on [your review page](?file=review.py).",
             "game_over",
         )
     hand = session.hand

@@ -14,12 +14,14 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from trainer.store import Store, open_store
-from trainer.table import TableWidget
+from trainer.progress.decisions import graded_decision, record_decisions
+from trainer.progress.games import game_record, save_game
+from trainer.store import Store, StoreError, open_store
+from trainer.table import TableSession, TableWidget
 
 from .catalog import LESSONS, next_lesson
 from .progress import Progress
-from .steps import Context, Lesson, Step, Verdict
+from .steps import Context, Lesson, Step, Verdict, evaluated
 
 __all__ = ["LessonRunner", "open_lesson"]
 
@@ -38,6 +40,11 @@ class LessonRunner:
             bots=dict(lesson.bots), bot_delay=delay, trick_pause=min(1.2, 2 * delay), table_id="lesson"
         )
         self.widget.observe(self._on_intent, names="intent")
+        self.store = store
+        self.saved_game: int | None = None
+        """The id of the last game kept for review (lesson 9)."""
+        if store is not None:
+            self.widget.session.on_game_over = self._keep_game
         self._listeners: list[Callable[[], None]] = []
         saved = self.progress.of(lesson.key, len(lesson.steps)) if self.progress else None
         self.index = min(saved.step, len(lesson.steps) - 1) if saved else 0
@@ -147,7 +154,37 @@ class LessonRunner:
         self._answered = key
         if self.progress:
             self.progress.answer(self.lesson.key, step.key, self.verdict.correct)
+            self._keep_decision(answer)
         return self.verdict
+
+    def _keep_decision(self, answer: Any) -> None:
+        """A pass or play the step judged with the evaluator is kept as a graded decision."""
+        context = self._context
+        if self.step.kind not in ("play", "pass") or context is None or context.state is None:
+            return
+        evaluation = evaluated(context.state, context.seat)
+        if evaluation is None:
+            return
+        try:
+            decision = graded_decision(
+                context.state,
+                context.seat,
+                answer,
+                evaluation,
+                source="lesson",
+                ref=f"{self.lesson.key}/{self.step.key}",
+            )
+        except (KeyError, ValueError):
+            return  # not one of the options valued (an illegal card): nothing to grade
+        record_decisions(self.store, [decision])
+
+    def _keep_game(self, session: TableSession) -> None:
+        """A game played here from its first hand has ended: keep it for the review page."""
+        record = game_record(session.game_hands, session.seat, session.opponents)
+        try:
+            self.saved_game = save_game(self.store, record, session.game_key)
+        except StoreError as error:
+            self.notice = str(error)
 
     def feedback(self, answer: Any = None) -> tuple[str, str]:
         """(kind, markdown) for the feedback box: kind is "success", "danger" or "neutral"."""

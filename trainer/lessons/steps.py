@@ -35,6 +35,7 @@ __all__ = [
     "card_names",
     "deal_with",
     "evaluate",
+    "evaluated",
     "hand_with",
     "refusal_verdict",
     "seat_word",
@@ -235,7 +236,24 @@ def evaluate(
     )
     _STATES[key] = state.copy()
     kind = "pass" if state.phase.value == "passing" else "play"
-    return _evaluate_cached(key, kind, seat, seed, tuple(tuple(sorted(c)) for c in include))
+    evaluation = _evaluate_cached(key, kind, seat, seed, tuple(tuple(sorted(c)) for c in include))
+    _EVALUATED[key, seat] = evaluation
+    return evaluation
+
+
+_EVALUATED: dict[tuple, Evaluation] = {}
+
+
+def evaluated(state: HandState, seat: int = 0) -> Evaluation | None:
+    """The evaluation a check last asked for at this very position and seat, or None when the
+    check judged without the evaluator (a rule question)."""
+    key = (
+        repr(state.rules),
+        tuple(state.dealt_hand(s).mask for s in range(state.players)),
+        state.pass_direction.value,
+        tuple(repr(action) for action in state.history),
+    )
+    return _EVALUATED.get((key, seat))
 
 
 def loss_words(loss: float) -> str:

@@ -7,6 +7,7 @@ Each action returns the events it caused, so the widget can announce and broadca
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterable, Mapping
 
 from engine import (
@@ -68,6 +69,12 @@ class TableSession:
                 choice = (bots or {}).get(other, "easy")
                 self.bots[other] = make_bot(choice, seed + other) if isinstance(choice, str) else choice
         self.score_rows: list[tuple[int, ...]] = []
+        self.game_hands: list[HandState] = []
+        """The finished hands of this game, when every one was played at this table (a game set
+        up part-way through, with earlier score rows, keeps none)."""
+        self.game_key = uuid.uuid4().hex
+        self.on_game_over: Callable[[TableSession], None] | None = None
+        """Called when a game played here from its first hand ends (to keep it for review)."""
         self.hand_index = 0
         self.hand = self._deal(0)
         self.selected: tuple[str, ...] = ()
@@ -114,6 +121,7 @@ class TableSession:
         self.rules = hand.rules
         self.hand = hand
         self.score_rows = rows
+        self._new_game()
         self.hand_index = len(rows)
         self._record(hand)
         self._clear_marks()
@@ -127,6 +135,7 @@ class TableSession:
             if self.winners:
                 self.seed += 1
                 self.score_rows = []
+                self._new_game()
                 self.hand_index = 0
             else:
                 self.hand_index += 1
@@ -141,6 +150,18 @@ class TableSession:
         # A finished hand is scored once, when the table moves on (or shows the score table).
         if hand.result is not None and len(self.score_rows) == self.hand_index:
             self.score_rows.append(hand.result.scores)
+            if len(self.game_hands) == len(self.score_rows) - 1:
+                self.game_hands.append(hand.copy())
+                if self.winners and self.on_game_over is not None:
+                    self.on_game_over(self)
+
+    def _new_game(self) -> None:
+        self.game_hands = []
+        self.game_key = uuid.uuid4().hex
+
+    @property
+    def opponents(self) -> dict[int, str]:
+        return {seat: getattr(bot, "name", "bot") for seat, bot in self.bots.items()}
 
     def _clear_marks(self) -> None:
         self.selected = ()
@@ -236,6 +257,7 @@ class TableSession:
                 # Bot passes made before the learner's stay: they choose without seeing it.
                 self.hand.take_back_to(index)
                 del self.score_rows[self.hand_index :]  # the hand is no longer finished
+                del self.game_hands[self.hand_index :]
                 self._clear_marks()
                 return [{"type": "take_back", "text": "Taken back: your move again."}]
         raise TableError("nothing_to_take_back", "There is nothing of yours to take back in this hand.")

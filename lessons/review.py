@@ -1,0 +1,222 @@
+import marimo
+
+__generated_with = "0.25.2"
+app = marimo.App(width="medium", app_title="Hearts Trainer: your review")
+
+
+@app.cell(hide_code=True)
+def _():
+    import marimo as mo
+
+    from trainer.review.page import (
+        game_markdown,
+        moments_markdown,
+        open_review,
+        review_markdown,
+        scoresheet_for,
+        stored_review_markdown,
+    )
+
+    data = open_review()
+    return (
+        data,
+        game_markdown,
+        mo,
+        moments_markdown,
+        review_markdown,
+        scoresheet_for,
+        stored_review_markdown,
+    )
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    get_reviews, set_reviews = mo.state(0)
+    return get_reviews, set_reviews
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    mo.md(r"""
+    [← All lessons](?file=index.py)
+
+    # Where your points go
+
+    Every pass and play you make in a lesson, a puzzle or a game is graded by the evaluator and
+    kept on this computer. The charts show where the points go; below them, review your last
+    game against the bots decision by decision.
+    """)
+    return
+
+
+@app.cell(hide_code=True)
+def _(data, mo):
+    mo.callout(mo.md(data.notice), kind="warn") if data.notice else None
+    return
+
+
+@app.cell(hide_code=True)
+def _(data, get_reviews, mo):
+    get_reviews()  # a finished review adds its decisions
+    charts = {view.key: view for view in data.charts()}
+    mo.md(data.counts_markdown())
+    return (charts,)
+
+
+@app.cell(hide_code=True)
+def _(charts, mo):
+    _view = charts["theme"]
+    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")])
+    return
+
+
+@app.cell(hide_code=True)
+def _(charts, mo):
+    _view = charts["phase"]
+    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")])
+    return
+
+
+@app.cell(hide_code=True)
+def _(charts, mo):
+    _view = charts["direction"]
+    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")])
+    return
+
+
+@app.cell(hide_code=True)
+def _(charts, mo):
+    _view = charts["accuracy"]
+    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")])
+    return
+
+
+@app.cell(hide_code=True)
+def _(charts, mo):
+    _view = charts["points"]
+    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")])
+    return
+
+
+@app.cell(hide_code=True)
+def _(charts, mo):
+    _view = charts["areas"]
+    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")])
+    return
+
+
+@app.cell(hide_code=True)
+def _(data, get_reviews, mo):
+    get_reviews()
+    from trainer.progress.export import table_csv
+
+    decisions_csv = mo.download(
+        data=table_csv(data.store, "decisions").encode("utf-8"),
+        filename="hearts-decisions.csv",
+        mimetype="text/csv",
+        label="Export every graded decision (CSV)",
+    )
+    decisions_csv  # noqa: B018 (the cell's output)
+    return
+
+
+@app.cell(hide_code=True)
+def _(data, game_markdown, mo):
+    game = data.last_game
+    mo.md("## Game review\n\n" + game_markdown(game))
+    return (game,)
+
+
+@app.cell(hide_code=True)
+def _(game, mo):
+    review_button = mo.ui.run_button(label="Review my last game", kind="success")
+    review_button if game is not None else None  # noqa: B018 (the cell's output)
+    return (review_button,)
+
+
+@app.cell(hide_code=True)
+def _(data, game, mo, review_button, set_reviews, stored_review_markdown):
+    mo.stop(game is None or not review_button.value, mo.md(stored_review_markdown(game)))
+    from trainer.review.game import decision_points, review_game
+
+    _total = sum(len(decision_points(hand, game.seat)) for hand in game.hands)
+    with mo.status.progress_bar(
+        total=_total, title="Reviewing your game", subtitle="hand 1", remove_on_exit=True
+    ) as _bar:
+        review = review_game(game, progress=lambda done, total, label: _bar.update(subtitle=label))
+    data.keep(review)
+    set_reviews(lambda n: n + 1)
+    return (review,)
+
+
+@app.cell(hide_code=True)
+def _(mo, review, review_markdown):
+    mo.md(review_markdown(review))
+    return
+
+
+@app.cell(hide_code=True)
+def _(mo, moments_markdown, review):
+    moments = review.key_moments()
+    mo.md(moments_markdown(moments))
+    return (moments,)
+
+
+@app.cell(hide_code=True)
+def _(mo, moments):
+    moment_choice = mo.ui.dropdown(
+        options={m.label: index for index, m in enumerate(moments)},
+        label="Replay a key moment as a puzzle",
+    )
+    moment_choice if moments else None  # noqa: B018 (the cell's output)
+    return (moment_choice,)
+
+
+@app.cell(hide_code=True)
+def _(mo, moment_choice, moments):
+    mo.stop(moment_choice.value is None)
+    from trainer.review.replay import replay_board
+
+    board = replay_board(moments[moment_choice.value])
+    get_answers, set_answers = mo.state(0)
+    board.on_change(lambda: set_answers(lambda n: n + 1))
+    mo.md(board.prompt_markdown())
+    return board, get_answers
+
+
+@app.cell(hide_code=True)
+def _(board, mo):
+    replay_table = mo.ui.anywidget(board.widget)
+    replay_table  # noqa: B018 (the cell's output)
+    return
+
+
+@app.cell(hide_code=True)
+def _(board, get_answers, mo):
+    get_answers()
+    mo.md(board.verdict_markdown())
+    return
+
+
+@app.cell(hide_code=True)
+def _(game, mo, scoresheet_for):
+    mo.stop(game is None)
+    mo.vstack([mo.md("## Score sheet"), mo.Html(scoresheet_for(game, page=False))])
+    return
+
+
+@app.cell(hide_code=True)
+def _(game, mo, scoresheet_for):
+    mo.stop(game is None)
+    sheet_download = mo.download(
+        data=scoresheet_for(game).encode("utf-8"),
+        filename="hearts-score-sheet.html",
+        mimetype="text/html",
+        label="Printable score sheet",
+    )
+    sheet_download  # noqa: B018 (the cell's output)
+    return
+
+
+if __name__ == "__main__":
+    app.run()

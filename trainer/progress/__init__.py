@@ -1,0 +1,1 @@
+"""Everything the learner does, kept: graded decisions, puzzle progress, finished games, CSV export."""

@@ -1,0 +1,120 @@
+"""Finished games against bots, kept so they can be reviewed.
+
+A game record is plain JSON: the learner's seat, the opponents' levels, and every hand as a
+hand record (``engine.hand_to_record``: its deal and every action), in order::
+
+    {"format": "hearts-trainer/table-game", "version": 1, "seat": 0,
+     "opponents": {"1": "normal", ...}, "hands": [{hand record}, ...]}
+
+Each hand carries its own deal, so a game from a lesson whose first hand was set up by hand is
+kept as exactly as a seeded one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine import HandState, hand_from_record, hand_to_record
+
+from ..store import Store
+from .decisions import now
+
+__all__ = ["GAME_FORMAT", "SavedGame", "game_record", "last_game", "load_game", "load_games", "save_game"]
+
+GAME_FORMAT = "hearts-trainer/table-game"
+
+
+def game_record(hands: Sequence[HandState], seat: int, opponents: Mapping[int, str] | None = None) -> dict:
+    """A finished game's record: its hands in order, as the learner at ``seat`` played them."""
+    return {
+        "format": GAME_FORMAT,
+        "version": 1,
+        "seat": seat,
+        "opponents": {str(s): level for s, level in (opponents or {}).items()},
+        "hands": [hand_to_record(hand) for hand in hands],
+    }
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    id: int
+    key: str
+    seat: int
+    opponents: dict[str, str]
+    hands: tuple[HandState, ...]
+    totals: tuple[int, ...]
+    finished_at: str
+    reviewed_at: str | None
+    review: dict | None
+    """The review's summary figures, once reviewed (``trainer.review``)."""
+
+    @property
+    def score_rows(self) -> list[tuple[int, ...]]:
+        return [hand.result.scores for hand in self.hands]
+
+
+def _totals(hands: Sequence[HandState]) -> tuple[int, ...]:
+    totals = [0] * hands[0].players
+    for hand in hands:
+        for seat, points in enumerate(hand.result.scores):
+            totals[seat] += points
+    return tuple(totals)
+
+
+def save_game(store: Store, record: dict, key: str) -> int:
+    """Keep a finished game (or replace the one saved under ``key``); its id."""
+    if record.get("format") != GAME_FORMAT:
+        raise ValueError(f"not a game record: format {record.get('format')!r}")
+    hands = [hand_from_record(hand) for hand in record["hands"]]
+    if not hands or not all(hand.is_over for hand in hands):
+        raise ValueError("only a game whose every hand is finished can be kept")
+    totals = json.dumps(list(_totals(hands)))
+    with store.transaction() as db:
+        db.execute(
+            "INSERT INTO games (key, seat, opponents, record, totals, finished_at) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET record = excluded.record, totals = excluded.totals, "
+            "finished_at = excluded.finished_at, reviewed_at = NULL, review = NULL",
+            (key, record["seat"], json.dumps(record["opponents"]), json.dumps(record), totals, now()),
+        )
+        game_id = db.execute("SELECT id FROM games WHERE key = ?", (key,)).fetchone()[0]
+        db.execute("DELETE FROM decisions WHERE source = 'game' AND game_id = ?", (game_id,))
+    return game_id
+
+
+_COLUMNS = "id, key, seat, opponents, record, totals, finished_at, reviewed_at, review"
+
+
+def _saved(row: tuple[Any, ...]) -> SavedGame:
+    game_id, key, seat, opponents, record, totals, finished_at, reviewed_at, review = row
+    hands = tuple(hand_from_record(hand) for hand in json.loads(record)["hands"])
+    return SavedGame(
+        game_id,
+        key,
+        seat,
+        json.loads(opponents),
+        hands,
+        tuple(json.loads(totals)),
+        finished_at,
+        reviewed_at,
+        json.loads(review) if review else None,
+    )
+
+
+def load_games(store: Store) -> list[SavedGame]:
+    """Every kept game, oldest first."""
+    return [_saved(row) for row in store.query(f"SELECT {_COLUMNS} FROM games ORDER BY finished_at, id")]
+
+
+def load_game(store: Store, game_id: int) -> SavedGame:
+    rows = store.query(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,))
+    if not rows:
+        raise KeyError(f"no game {game_id}")
+    return _saved(rows[0])
+
+
+def last_game(store: Store) -> SavedGame | None:
+    rows = store.query(f"SELECT {_COLUMNS} FROM games ORDER BY finished_at DESC, id DESC LIMIT 1")
+    return _saved(rows[0]) if rows else None

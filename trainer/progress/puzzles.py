@@ -1,0 +1,99 @@
+"""Puzzle progress on disk: the learner's Glicko-2 rating, each puzzle's record (its rating, Leitner
+box and when it is due) and every attempt; a first try at a puzzle is also kept as a graded
+decision (source ``puzzle``), so the charts count it with lessons and games.
+
+``save_attempt`` is what ``PuzzleTrainer``'s ``on_attempt`` hook calls: all of it is written in
+one transaction, so an attempt is kept whole or not at all.
+"""
+
+from __future__ import annotations
+
+from ..puzzles.rating import Rating
+from ..puzzles.schedule import Progress, PuzzleRecord
+from ..puzzles.trainer import Attempt
+from ..store import Store
+from .decisions import graded_decision, insert, now
+
+__all__ = ["load_progress", "save_attempt"]
+
+
+def load_progress(store: Store) -> Progress:
+    """The learner's saved puzzle progress (a fresh ``Progress`` when there is none)."""
+    progress = Progress()
+    rows = store.query("SELECT rating, deviation, volatility, attempts FROM puzzle_learner WHERE id = 1")
+    if rows:
+        rating, deviation, volatility, attempts = rows[0]
+        progress.learner = Rating(rating, deviation, volatility)
+        progress.attempts = attempts
+    for puzzle, rating, deviation, volatility, attempts, solved, box, due in store.query(
+        "SELECT puzzle, rating, deviation, volatility, attempts, solved, box, due FROM puzzle_records"
+    ):
+        progress.records[puzzle] = PuzzleRecord(
+            Rating(rating, deviation, volatility), attempts, solved, box, due
+        )
+    return progress
+
+
+def save_attempt(store: Store, attempt: Attempt, progress: Progress) -> None:
+    """Keep an attempt and the progress it led to (all or nothing)."""
+    puzzle = attempt.puzzle
+    record = progress.record_for(puzzle)
+    learner = progress.learner
+    grade = attempt.verdict.grade
+    at = now()
+    with store.transaction() as db:
+        db.execute(
+            "INSERT INTO puzzle_attempts (puzzle, choice, solved, counted, band, loss, learner_rating, "
+            "puzzle_rating, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                puzzle.id,
+                attempt.choice,
+                int(attempt.solved),
+                int(attempt.counted),
+                grade.band.value,
+                grade.loss,
+                learner.rating,
+                record.rating.rating,
+                at,
+            ),
+        )
+        if not attempt.counted:
+            return
+        db.execute(
+            "INSERT INTO puzzle_learner (id, rating, deviation, volatility, attempts, updated_at) "
+            "VALUES (1, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET rating = excluded.rating, "
+            "deviation = excluded.deviation, volatility = excluded.volatility, "
+            "attempts = excluded.attempts, updated_at = excluded.updated_at",
+            (learner.rating, learner.deviation, learner.volatility, progress.attempts, at),
+        )
+        db.execute(
+            "INSERT INTO puzzle_records (puzzle, rating, deviation, volatility, attempts, solved, box, due, "
+            "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (puzzle) DO UPDATE SET "
+            "rating = excluded.rating, deviation = excluded.deviation, volatility = excluded.volatility, "
+            "attempts = excluded.attempts, solved = excluded.solved, box = excluded.box, "
+            "due = excluded.due, updated_at = excluded.updated_at",
+            (
+                puzzle.id,
+                record.rating.rating,
+                record.rating.deviation,
+                record.rating.volatility,
+                record.attempts,
+                record.solved,
+                record.box,
+                record.due,
+                at,
+            ),
+        )
+        insert(
+            db,
+            graded_decision(
+                puzzle.state,
+                puzzle.seat,
+                attempt.choice,
+                attempt.verdict.evaluation,
+                source="puzzle",
+                ref=puzzle.id,
+                themes=puzzle.themes,
+                at=at,
+            ),
+        )

@@ -1,0 +1,1 @@
+"""Game review, the printable score sheet and the mistake charts."""

@@ -1,0 +1,151 @@
+"""What the review notebook shows, as text: the notebook (``lessons/review.py``) only lays it out.
+
+``open_review()`` reads the learner's store: every graded decision (for the charts) and the
+finished games (the last one is offered for review).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..progress.decisions import Decision, load_decisions
+from ..progress.games import SavedGame, load_games
+from ..store import Store, open_store
+from .charts import ChartView, all_charts
+from .game import GameReview, Moment, save_review
+from .scoresheet import scoresheet_html
+
+__all__ = ["ReviewData", "open_review", "review_markdown", "scoresheet_for", "stored_review_markdown"]
+
+SEATS = ("You", "Left", "Across", "Right")
+
+
+@dataclass
+class ReviewData:
+    store: Store
+    notice: str
+    decisions: list[Decision]
+    games: list[SavedGame]
+
+    @property
+    def last_game(self) -> SavedGame | None:
+        return self.games[-1] if self.games else None
+
+    def counts_markdown(self) -> str:
+        decisions, games = len(self.decisions), len(self.games)
+        return (
+            f"**{decisions} graded decision{'' if decisions == 1 else 's'}** and "
+            f"**{games} finished game{'' if games == 1 else 's'}** kept."
+        )
+
+    def charts(self) -> list[ChartView]:
+        return all_charts(self.decisions, self.games)
+
+    def reload(self) -> None:
+        self.decisions = load_decisions(self.store)
+        self.games = load_games(self.store)
+
+    def keep(self, review: GameReview) -> None:
+        """Save a finished review and read the history again (the charts then include it)."""
+        save_review(self.store, review)
+        self.reload()
+
+
+def open_review(store: Store | None = None) -> ReviewData:
+    notice = ""
+    if store is None:
+        store, notice = open_store()
+    return ReviewData(store, notice, load_decisions(store), load_games(store))
+
+
+def seat_names(players: int, seat: int) -> list[str]:
+    if players == 4:
+        return [SEATS[(s - seat) % 4] for s in range(players)]
+    return ["You" if s == seat else f"Seat {s}" for s in range(players)]
+
+
+def game_markdown(game: SavedGame | None) -> str:
+    if game is None:
+        return (
+            "**No finished game yet.** Play one to the end in "
+            "[lesson 9](?file=l09_play.py); it is kept here for review."
+        )
+    names = seat_names(len(game.totals), game.seat)
+    totals = ", ".join(f"{name} {total}" for name, total in zip(names, game.totals, strict=True))
+    levels = sorted(set(game.opponents.values()))
+    return (
+        f"**Your last game** ({game.finished_at.replace('T', ' ')}, {len(game.hands)} hands against "
+        f"{' and '.join(levels) or 'bots'} bots): {totals}."
+    )
+
+
+def stored_review_markdown(game: SavedGame | None) -> str:
+    if game is None:
+        return ""
+    if game.review is None:
+        return (
+            "Press **Review my last game**: the evaluator goes through every pass and play (under a minute)."
+        )
+    r = game.review
+    return (
+        f"Reviewed {game.reviewed_at.replace('T', ' ')}: accuracy **{r['accuracy']:.0f}%**, "
+        f"**{r['loss_per_hand']:.1f}** expected points lost a hand. Review it again to see the key "
+        "moments and replay them as puzzles."
+    )
+
+
+def review_markdown(review: GameReview) -> str:
+    """The review's figures: accuracy, loss per hand, luck against skill, hand by hand."""
+    bands = review.bands()
+    lines = [
+        f"### Accuracy {review.accuracy:.0f}% · {review.loss_per_hand:.1f} points lost a hand",
+        f"{review.decisions} decisions: {bands['best'] + bands['good']} best or good, "
+        f"{bands['inaccuracy']} inaccuracies, {bands['mistake']} mistakes, {bands['blunder']} blunders.",
+        "",
+        "**Luck and skill.** *Cards*: what your hand was expected to score with best play (above 0 is a "
+        "bad hand). *Decisions*: expected points your choices lost. *Luck*: how the hidden cards and the "
+        "others' play fell. They add up to the *result*: your points minus the others' average.",
+        "",
+        "| hand | pass | your points | cards | decisions | luck | result |",
+        "|---:|:---|---:|---:|---:|---:|---:|",
+    ]
+    for hand in review.hands:
+        lines.append(
+            f"| {hand.index + 1} | {hand.pass_direction} | {hand.points} | {hand.cards:+.1f} | "
+            f"{hand.decisions_loss:+.1f} | {hand.luck:+.1f} | {hand.result:+.1f} |"
+        )
+    lines.append(
+        f"| **all** | | **{review.points}** | **{review.cards:+.1f}** | **{review.total_loss:+.1f}** | "
+        f"**{review.luck:+.1f}** | **{review.result:+.1f}** |"
+    )
+    return "\n".join(lines)
+
+
+def moments_markdown(moments: list[Moment]) -> str:
+    if not moments:
+        return "**No key moments**: every decision was best or good."
+    rows = [
+        "### Key moments",
+        "",
+        "| | where | you chose | best | lost | band |",
+        "|---:|:---|:---|:---|---:|:---|",
+    ]
+    for number, m in enumerate(moments, start=1):
+        d = m.decision
+        where = f"hand {m.hand_index + 1}, " + ("the pass" if d.kind == "pass" else f"trick {d.trick}")
+        rows.append(f"| {number} | {where} | {d.choice} | {d.best} | {d.loss:.1f} | {d.band} |")
+    return "\n".join(rows)
+
+
+def scoresheet_for(game: SavedGame, page: bool = True) -> str:
+    names = seat_names(len(game.totals), game.seat)
+    low = min(game.totals)
+    return scoresheet_html(
+        game.score_rows,
+        names,
+        title="Hearts score sheet",
+        subtitle=f"Game finished {game.finished_at.replace('T', ' ')}",
+        directions=[hand.pass_direction.value for hand in game.hands],
+        winners=[s for s, total in enumerate(game.totals) if total == low],
+        page=page,
+    )
