@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .cards import Card, CardSet, iter_mask
+from .cards import Card, CardSet, iter_mask, to_card
 from .hand import HandState, Phase
 from .passing import rule_of_thumb_pass
 from .playout import playout_result
@@ -81,9 +81,11 @@ class Evaluation:
         return self.options[0]
 
     def value_of(self, option: Card | CardSet | str | Sequence) -> OptionValue:
-        wanted = option if isinstance(option, (Card, CardSet)) else None
-        if wanted is None:
-            wanted = CardSet(option) if self.kind == "pass" else Card(CardSet([option])[0])
+        """The value of one option: a card (or its text) for a play, cards for a pass."""
+        if isinstance(option, (Card, CardSet)):
+            wanted = option
+        else:
+            wanted = CardSet(option) if self.kind == "pass" else to_card(option)
         for value in self.options:
             if value.option == wanted:
                 return value
