@@ -192,3 +192,17 @@ def test_a_whole_hand_against_bots_reaches_the_score_table(page: Page, shot) -> 
     page.keyboard.press("n")
     expect(page.locator(f'{T} [data-role="hand-number"]')).to_have_text("Hand 2")
     expect(page.locator(f'{T} [data-role="pass"]')).to_have_text("Pass: right")
+
+
+def test_the_four_colour_deck_recolours_clubs_and_diamonds(page: Page, shot) -> None:
+    club = page.locator(f"{T} .ht-hand .card .face.clubs").first
+    diamond = page.locator(f"{T} .ht-hand .card .face.diamonds").first
+    spade = page.locator(f"{T} .ht-hand .card .face.spades").first
+    before = [locator.evaluate("el => getComputedStyle(el).color") for locator in (club, diamond, spade)]
+    page.locator(f"{T} .ht-check input").check()
+    expect(page.locator(T)).to_have_class(re.compile(r"\bfour-colour\b"))
+    after = [locator.evaluate("el => getComputedStyle(el).color") for locator in (club, diamond, spade)]
+    assert after[0] != before[0] and after[1] != before[1]  # clubs green, diamonds blue
+    assert after[2] == before[2]  # spades stay black
+    assert len({after[0], after[1], after[2]}) == 3
+    shot(page, "09-four-colours")
