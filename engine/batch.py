@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from .cards import HEARTS_MASK, SUIT_MASKS, Suit
+from .compiled import RulesCode, run_policy
 from .hand import HandState, Phase
-from .policy import MOON_RUN
 from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, MoonRule, Rules
 
 __all__ = ["Batch"]
@@ -164,65 +164,6 @@ class Batch:
             free |= others == _QUEEN_BIT
         return np.where(free, hand, others)
 
-    def moon_runner(self) -> np.ndarray:
-        """``engine.policy.moon_runner`` for every game."""
-        counts = np.bitwise_count(self.taken & np.int64(self.rules.point_mask)).astype(np.int64)
-        holders = (counts > 0).sum(axis=1)
-        runner = counts.argmax(axis=1)
-        return np.where((holders == 1) & (counts.max(axis=1) >= MOON_RUN), runner, -1)
-
-    def heuristic_cards(self, legal: np.ndarray) -> np.ndarray:
-        """``engine.policy.choose_card`` for every game."""
-        hand = self.hands[self.rows, self.to_move]
-        queen_out = (self.hands & _QUEEN_BIT).any(axis=1)
-        runner = self.moon_runner()
-        shooting = runner == self.to_move
-        points = np.int64(self.rules.point_mask)
-        if not self.trick_length:
-            low_spades = legal & _LOW_SPADES
-            flush = queen_out & (low_spades != 0) & ((hand & (_QUEEN_BIT | _HIGH_SPADES)) == 0)
-            normal = np.where(flush, _bottom(_nonzero(low_spades)), lowest_by_rank(legal))
-            return np.where(shooting, highest_by_rank(legal), normal)
-        length = self.trick_length
-        trick = self.trick[:, :length]
-        led = self.trick[:, 0] // 13
-        following = (legal & _SUITS[led]) != 0
-        in_led = (trick // 13) == led[:, None]
-        winning_position = np.where(in_led, trick, -1).argmax(axis=1)
-        winning = trick[self.rows, winning_position]
-        top = _top(legal)
-        # Following suit.
-        under = legal & ((_ONE << winning) - 1)
-        if length == self.players - 1:
-            not_queen = legal & ~_QUEEN_BIT
-            over = np.where(not_queen != 0, _top(_nonzero(not_queen)), QUEEN_OF_SPADES)
-        else:
-            over = _bottom(legal)
-        follow_card = np.where(under != 0, _top(_nonzero(under)), over)
-        trick_points = (np.bitwise_or.reduce(_ONE << trick, axis=1) & points) != 0
-        runner_winning = (runner >= 0) & ((self.leader + winning_position) % self.players == runner)
-        take_back = legal & ~((_ONE << winning) - 1) & ~_QUEEN_BIT
-        block = runner_winning & trick_points & (take_back != 0)
-        follow_card = np.where(block, _bottom(_nonzero(take_back)), follow_card)
-        follow_card = np.where(shooting, np.where(top > winning, top, _bottom(legal)), follow_card)
-        # Discarding.
-        high_spades = legal & _HIGH_SPADES
-        hearts = legal & _HEARTS
-        discard = np.where(
-            (legal & _QUEEN_BIT) != 0,
-            QUEEN_OF_SPADES,
-            np.where(
-                queen_out & (high_spades != 0),
-                _top(_nonzero(high_spades)),
-                np.where(hearts != 0, _top(_nonzero(hearts)), highest_by_rank(legal)),
-            ),
-        )
-        non_hearts = legal & ~_HEARTS
-        discard = np.where((runner >= 0) & (non_hearts != 0), highest_by_rank(_nonzero(non_hearts)), discard)
-        quiet = legal & ~points
-        discard = np.where(shooting, lowest_by_rank(np.where(quiet != 0, quiet, legal)), discard)
-        return np.where(following, follow_card, discard)
-
     def random_cards(self, legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal card for every game."""
         skip = (rng.random(self.size) * np.bitwise_count(legal)).astype(np.int64)
@@ -263,11 +204,31 @@ class Batch:
         """Play every game to its end; returns the scores, shape (games, players)."""
         if policy == "random" and rng is None:
             raise ValueError("random play-outs need an rng")
+        if policy == "heuristic":
+            self._run_heuristic()
+            return self.scores()
         while not self.is_over:
-            legal = self.legal()
-            cards = self.heuristic_cards(legal) if policy == "heuristic" else self.random_cards(legal, rng)
-            self.play(cards)
+            self.play(self.random_cards(self.legal(), rng))
         return self.scores()
+
+    def _run_heuristic(self) -> None:
+        """Every game to its end with ``engine.policy``, compiled (``engine.compiled``)."""
+        if self.is_over:
+            return
+        rules = self.rules
+        run_policy(
+            self.hands,
+            self.trick,
+            self.trick_length,
+            self.leader,
+            self.tricks_done,
+            self.broken,
+            self.taken,
+            self.won,
+            RulesCode.of(rules),
+        )
+        self.trick_length = 0
+        self.tricks_done = rules.hand_size
 
     def shooters(self) -> np.ndarray:
         """The seat that took every point card in each game, or -1."""

@@ -1,20 +1,30 @@
 """The evaluator: every option of a pass or play decision, valued in expected points.
 
 For a seat's view it imagines many deals of the hidden cards that fit what the seat knows
-(``engine.sampling``), plays each option out in every one of them with the play-out policy
-(``engine.policy``, many at once through ``engine.batch`` when numpy is there), and reports
-per option: the seat's expected points for the hand, the other seats' average, their
-difference (what wins games, and what makes a moon worth its risk: the ranking key, lower is
-better), its standard error, the chance of a moon for and against, and the expected loss
-against the best option, with the standard error of that loss. Every option is played in the
-same imagined deals, so the losses are paired comparisons and much tighter than the values.
+(``engine.sampling``), plays each option out in every one of them (``engine.outcomes``: the
+play-out policy, compiled where numba is there, or an exact solution late in the hand) and
+reports per option: every seat's expected points for the hand, the seat's own and the other
+seats' average, their difference (what wins games, and what makes a moon worth its risk: the
+ranking key, lower is better), its standard error, each seat's chance of shooting the moon, and
+the expected loss against the best option with its standard error and interval. Every option
+is played in the same imagined deals, so the losses are paired comparisons and much tighter
+than the values.
 
-Passing has C(13, 3) = 286 choices: all are screened on a few deals and the better ones
-evaluated on more and more (successive halving; see ``PASS_STAGES``).
+A verdict is a function of the position, the seed and the budget in deals. Asked to *judge*
+one option against band ``limits``, the evaluator keeps adding rounds of deals until the
+interval of that option's loss (``Z`` standard errors either side, against every other option)
+lies inside one band, or the budget is spent (then ``Evaluation.decided`` is False). A time
+limit is only a safety stop, and ``Evaluation.clock_stopped`` says when it fired.
+
+Passing has C(13, 3) = 286 choices: all are screened on a few deals and the better ones on more
+and more (successive halving, ``PASS_STAGES``); the finalists, and any pass to judge, are then
+valued on fresh deals that played no part in choosing them, so the best pass's value is not
+flattered by its selection.
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import random
@@ -23,23 +33,41 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .cards import Card, CardSet, iter_mask, to_card
-from .hand import HandState, Phase
-from .passing import rule_of_thumb_pass
-from .playout import playout_result
-from .sampling import sample_world
+from .hand import Phase
+from .outcomes import HAVE_COMPILED, Outcomes, PlayWorlds, pass_deals, pass_outcomes, play_outcomes
 from .view import PlayerView
 
 try:
     import numpy as np
-
-    from .batch import Batch
 except ImportError:  # pragma: no cover - the engine also runs without numpy, more slowly
     np = None
 
-__all__ = ["PASS_STAGES", "Evaluation", "OptionValue", "evaluate_pass", "evaluate_play"]
+__all__ = [
+    "EXACT_CARDS",
+    "PASS_STAGES",
+    "ROUND",
+    "Evaluation",
+    "OptionValue",
+    "Z",
+    "evaluate_pass",
+    "evaluate_play",
+]
 
 Progress = Callable[[int, int], None]
-_CHUNK = 64
+
+ROUND = 64
+"""Deals added at a time: the stopping rule is checked after each round."""
+
+Z = 2.5
+"""Standard errors either side of a loss: its interval (wide enough to stay true when the
+sampling stops at the first round that looks settled)."""
+
+EXACT_CARDS = 4
+"""Solve each imagined deal exactly once every seat holds at most this many cards."""
+
+PASS_STAGES = ((128, 48), (512, 12), (1024, 4))
+"""Successive halving for passes: every pass is played on 128 imagined deals, the best 48 on 512
+more, the best 12 on 1,024 more; the best 4 are the finalists, valued afresh."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +90,15 @@ class OptionValue:
     loss_error: float
     """Standard error of ``loss``, from the same deals played both ways."""
     samples: int
+    seat_points: tuple[float, ...] = ()
+    """Expected points of every seat."""
+    moon_by_seat: tuple[float, ...] = ()
+    """Every seat's chance of shooting the moon."""
+    loss_low: float = 0.0
+    loss_high: float = 0.0
+    """The interval of ``loss``: ``Z`` standard errors either side of the paired loss against
+    each rival, widest. The judged option and the best are compared with every option valued
+    on their deals, the others with the best only."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +112,14 @@ class Evaluation:
     samples: int
     """Imagined deals behind the leading options' values."""
     seconds: float
+    method: str = "policy"
+    """"policy" (play-outs by ``engine.policy``) or "exact" (every deal solved exactly)."""
+    judged: Card | CardSet | None = None
+    """The option the budget was spent on settling, if any."""
+    decided: bool = True
+    """The judged option's loss interval lies inside one band of the limits asked for."""
+    clock_stopped: bool = False
+    """The safety time limit ended the evaluation before its budget in deals."""
 
     @property
     def best(self) -> OptionValue:
@@ -82,10 +127,7 @@ class Evaluation:
 
     def value_of(self, option: Card | CardSet | str | Sequence) -> OptionValue:
         """The value of one option: a card (or its text) for a play, cards for a pass."""
-        if isinstance(option, (Card, CardSet)):
-            wanted = option
-        else:
-            wanted = CardSet(option) if self.kind == "pass" else to_card(option)
+        wanted = _as_option(self.kind, option)
         for value in self.options:
             if value.option == wanted:
                 return value
@@ -95,26 +137,86 @@ class Evaluation:
         return self.value_of(option).loss
 
 
+def _as_option(kind: str, option: object) -> Card | CardSet:
+    if isinstance(option, (Card, CardSet)):
+        return option
+    return CardSet(option) if kind == "pass" else to_card(option)
+
+
 class _Tally:
-    """Per option and per imagined deal: the seat's score, the others' average, and moons."""
+    """Per option and per imagined deal: the seat's score minus the others' average; and per
+    option, every seat's points and moons summed."""
 
-    def __init__(self, count: int) -> None:
-        self.own: list[list[float]] = [[] for _ in range(count)]
-        self.others: list[list[float]] = [[] for _ in range(count)]
-        self.moon_for: list[int] = [0] * count
-        self.moon_against: list[int] = [0] * count
+    def __init__(self, count: int, players: int, seat: int) -> None:
+        self.players = players
+        self.seat = seat
+        self.differences: list[list[float]] = [[] for _ in range(count)]
+        self.points = [[0] * players for _ in range(count)]
+        self.moons = [[0] * players for _ in range(count)]
 
-    def add(self, option: int, scores: Sequence[int], shooter: int, seat: int) -> None:
-        own = scores[seat]
-        self.own[option].append(own)
-        self.others[option].append((sum(scores) - own) / (len(scores) - 1))
-        if shooter == seat:
-            self.moon_for[option] += 1
-        elif shooter >= 0:
-            self.moon_against[option] += 1
+    def add_rows(self, indices: Sequence[int], deals: int, outcomes: Outcomes) -> None:
+        """Outcomes of options ``indices`` (option-major rows, ``deals`` per option)."""
+        scores, shooters = outcomes
+        seat, others = self.seat, self.players - 1
+        if np is not None and isinstance(scores, np.ndarray):
+            own = scores[:, seat]
+            differences = (own - (scores.sum(axis=1) - own) / others).tolist()
+            for block, index in enumerate(indices):
+                rows = slice(block * deals, (block + 1) * deals)
+                self.differences[index].extend(differences[block * deals : (block + 1) * deals])
+                totals = scores[rows].sum(axis=0).tolist()
+                self.points[index] = [a + b for a, b in zip(self.points[index], totals, strict=True)]
+                moons = np.bincount(shooters[rows] + 1, minlength=self.players + 1)[1:].tolist()
+                self.moons[index] = [a + b for a, b in zip(self.moons[index], moons, strict=True)]
+            return
+        for row, (score, shooter) in enumerate(zip(scores, shooters, strict=True)):
+            index = indices[row // deals]
+            own = score[seat]
+            self.differences[index].append(own - (sum(score) - own) / others)
+            totals = self.points[index]
+            for player, points in enumerate(score):
+                totals[player] += points
+            if shooter >= 0:
+                self.moons[index][shooter] += 1
 
-    def differences(self, option: int) -> list[float]:
-        return [own - other for own, other in zip(self.own[option], self.others[option], strict=True)]
+    def count(self, option: int) -> int:
+        return len(self.differences[option])
+
+    def mean(self, option: int) -> float:
+        values = self.differences[option]
+        return sum(values) / len(values)
+
+
+class _Pairs:
+    """Running sums of one option's paired differences against each rival, so the stopping
+    rule costs the same after the thousandth deal as after the first."""
+
+    def __init__(self, tally: _Tally, option: int, rivals: Sequence[int]) -> None:
+        self.tally, self.option = tally, option
+        self.rivals = [rival for rival in rivals if rival != option]
+        self.sums = [0.0] * len(self.rivals)
+        self.squares = [0.0] * len(self.rivals)
+        self.count = 0
+
+    def update(self) -> tuple[float, float]:
+        """Take in the deals added since the last call; the loss's interval (low, high)."""
+        mine = self.tally.differences[self.option]
+        start, self.count = self.count, len(mine)
+        low = high = 0.0
+        for k, rival in enumerate(self.rivals):
+            theirs = self.tally.differences[rival]
+            total, squares = self.sums[k], self.squares[k]
+            for index in range(start, self.count):
+                gap = mine[index] - theirs[index]
+                total += gap
+                squares += gap * gap
+            self.sums[k], self.squares[k] = total, squares
+            mean = total / self.count
+            variance = max(squares / self.count - mean * mean, 0.0) * self.count / max(self.count - 1, 1)
+            error = math.sqrt(variance / self.count)
+            low = max(low, mean - Z * error)
+            high = max(high, mean + Z * error)
+        return low, high
 
 
 def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
@@ -126,63 +228,97 @@ def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(variance / count)
 
 
-def _play_out(states: list[HandState], cards: Sequence[int], vectorized: bool) -> list[tuple]:
-    """Play each option card in each state, then play out; (option, state) -> (scores, shooter)."""
-    if vectorized:
-        batch = Batch.from_states(states).tile(len(cards))
-        batch.play(np.repeat(np.array(cards, dtype=np.int64), len(states)))
-        scores = batch.run("heuristic").tolist()
-        shooters = batch.shooters().tolist()
-        return list(zip(scores, shooters, strict=True))
-    results = []
-    for card in cards:
-        for state in states:
-            world = state.copy()
-            world.play(card)
-            result = playout_result(world, None)
-            results.append((result.scores, -1 if result.shooter is None else result.shooter))
-    return results
+def _paired(tally: _Tally, option: int, other: int) -> tuple[float, float]:
+    """Mean and standard error of ``option``'s difference minus ``other``'s, on the deals both
+    were played in (the first ones of each: options share deals in the order they saw them)."""
+    mine, theirs = tally.differences[option], tally.differences[other]
+    return _mean_and_error([a - b for a, b in zip(mine, theirs, strict=False)])
 
 
-def _use_numpy(vectorized: bool | None) -> bool:
-    if vectorized and np is None:
-        raise RuntimeError("vectorized evaluation needs numpy")
-    return np is not None if vectorized is None else vectorized
+def loss_interval(tally: _Tally, option: int, rivals: Sequence[int]) -> tuple[float, float, float, float]:
+    """(loss, its standard error, low, high) of ``option`` against the best of ``rivals``: the
+    largest paired loss, and the interval ``Z`` errors either side of each paired loss, widest."""
+    loss, error, low, high = 0.0, 0.0, 0.0, 0.0
+    for other in rivals:
+        if other == option:
+            continue
+        mean, se = _paired(tally, option, other)
+        if mean > loss:
+            loss, error = mean, se
+        low = max(low, mean - Z * se)
+        high = max(high, mean + Z * se)
+    return loss, error, low, high
 
 
-def _public_play(view: PlayerView) -> tuple[list, list[int], int, bool]:
-    tricks = [(trick.leader, tuple(int(c) for c in trick.cards), trick.winner) for trick in view.tricks]
-    current = view.current_trick
-    return tricks, [int(c) for c in current.cards], current.leader, view.hearts_broken
+def band_index(loss: float, limits: Sequence[float]) -> int:
+    """Which band of ``limits`` a loss falls in: 0 up to the first limit (inclusive), and so on."""
+    return bisect.bisect_left(limits, loss)
 
 
-def _rank(
-    tally: _Tally, options: Sequence, best_first: Sequence[int], samples: Sequence[int]
-) -> tuple[OptionValue, ...]:
-    best = best_first[0]
-    best_differences = tally.differences(best)
-    ranked = []
-    for index in best_first:
-        differences = tally.differences(index)
-        difference, error = _mean_and_error(differences)
-        paired = [d - b for d, b in zip(differences, best_differences, strict=False)]
-        loss, loss_error = _mean_and_error(paired) if index != best else (0.0, 0.0)
-        count = len(differences)
-        ranked.append(
-            OptionValue(
-                option=options[index],
-                points=sum(tally.own[index]) / count,
-                others=sum(tally.others[index]) / count,
-                difference=difference,
-                standard_error=error,
-                moon_for=tally.moon_for[index] / count,
-                moon_against=tally.moon_against[index] / count,
-                loss=max(loss, 0.0),
-                loss_error=loss_error,
-                samples=samples[index],
-            )
-        )
-    return tuple(ranked)
+def is_settled(low: float, high: float, limits: Sequence[float]) -> bool:
+    return band_index(low, limits) == band_index(high, limits)
+
+
+def _value(
+    tally: _Tally,
+    index: int,
+    option: Card | CardSet,
+    loss: tuple[float, float, float, float],
+) -> OptionValue:
+    count = tally.count(index)
+    difference, error = _mean_and_error(tally.differences[index])
+    seat = tally.seat
+    points = tuple(total / count for total in tally.points[index])
+    moons = tuple(moon / count for moon in tally.moons[index])
+    own = points[seat]
+    return OptionValue(
+        option=option,
+        points=own,
+        others=(sum(points) - own) / (len(points) - 1),
+        difference=difference,
+        standard_error=error,
+        moon_for=moons[seat],
+        moon_against=sum(moons) - moons[seat],
+        loss=loss[0],
+        loss_error=loss[1],
+        samples=count,
+        seat_points=points,
+        moon_by_seat=moons,
+        loss_low=loss[2],
+        loss_high=loss[3],
+    )
+
+
+def _next_round(done: int, budget: int, minimum: int) -> int:
+    """Deals in the next round: at least ``ROUND``, up to ``minimum`` at first, then half as
+    many again as so far (the rule is checked a few times per doubling, not after every deal)."""
+    wanted = minimum - done if done < minimum else max(ROUND, done // 2)
+    return max(1, min(wanted, budget - done))
+
+
+def _how(view: PlayerView, vectorized: bool | None, exact_cards: int | None) -> str:
+    if vectorized and not HAVE_COMPILED:
+        raise RuntimeError("compiled evaluation needs numpy and numba")
+    limit = EXACT_CARDS if exact_cards is None else exact_cards
+    if view.phase is Phase.PLAYING and max(view.hand_sizes) <= limit:
+        return "exact"
+    if vectorized is None:
+        return "compiled" if HAVE_COMPILED else "python"
+    return "compiled" if vectorized else "python"
+
+
+class _Clock:
+    def __init__(self, seconds: float | None) -> None:
+        self.start = time.perf_counter()
+        self.seconds = seconds
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    @property
+    def expired(self) -> bool:
+        return self.seconds is not None and self.elapsed >= self.seconds
 
 
 def evaluate_play(
@@ -193,87 +329,67 @@ def evaluate_play(
     seed: int = 0,
     progress: Progress | None = None,
     vectorized: bool | None = None,
+    judge: Card | str | None = None,
+    limits: Sequence[float] = (),
+    min_samples: int = ROUND,
+    exact_cards: int | None = None,
+    exact_samples: int | None = None,
 ) -> Evaluation:
-    """Value every legal card for the seat to move. Stops after ``samples`` imagined deals or
-    once ``seconds`` have passed (after at least one round of deals)."""
+    """Value every legal card for the seat to move on up to ``samples`` imagined deals.
+
+    With ``judge`` (a card) and band ``limits``, stop as soon as that card's loss interval lies
+    inside one band (after at least ``min_samples`` deals). ``seconds`` is a safety stop.
+    ``vectorized`` forces the compiled (True) or pure-Python (False) play-outs; ``exact_cards``
+    overrides ``EXACT_CARDS`` (0: never solve exactly); ``exact_samples`` caps the deals when
+    the position is solved exactly (each deal costs far more than a play-out)."""
     if view.phase is not Phase.PLAYING or not view.is_my_turn:
         raise ValueError(f"seat {view.seat} has no card to play now")
-    fast = _use_numpy(vectorized)
-    start = time.perf_counter()
-    rng = random.Random(seed)
+    how = _how(view, vectorized, exact_cards)
+    if how == "exact" and exact_samples is not None:
+        samples = min(samples, exact_samples)
+    clock = _Clock(seconds)
+    source = PlayWorlds(
+        view, seed, "python" if how == "python" else ("compiled" if HAVE_COMPILED else "python")
+    )
     options = list(view.legal_cards)
-    tally = _Tally(len(options))
-    tricks, trick, leader, broken = _public_play(view)
+    cards = [int(card) for card in options]
+    everyone = range(len(options))
+    judged = None if judge is None else options.index(_as_option("play", judge))
+    tally = _Tally(len(options), view.players, view.seat)
+    pairs = None if judged is None else _Pairs(tally, judged, everyone)
     done = 0
+    decided = judged is None
     while done < samples:
-        chunk = min(_CHUNK, samples - done)
-        states = [
-            HandState._imagined(view.rules, sample_world(view, rng), tricks, trick, leader, broken)
-            for _ in range(chunk)
-        ]
-        results = _play_out(states, [int(card) for card in options], fast)
-        for row, (scores, shooter) in enumerate(results):
-            tally.add(row // chunk, scores, shooter, view.seat)
+        chunk = _next_round(done, samples, min_samples)
+        worlds = source.next(chunk)
+        tally.add_rows(everyone, chunk, play_outcomes(view, worlds, cards, how))
         done += chunk
         if progress:
             progress(done, samples)
-        if seconds is not None and time.perf_counter() - start >= seconds:
+        if pairs is not None and done >= min_samples:
+            decided = is_settled(*pairs.update(), limits)
+            if decided:
+                break
+        if clock.expired:
             break
-    order = sorted(range(len(options)), key=lambda i: (sum(tally.differences(i)), i))
-    ranked = _rank(tally, options, order, [done] * len(options))
-    return Evaluation("play", view.seat, ranked, seed, done, time.perf_counter() - start)
-
-
-def _pass_worlds(view: PlayerView, count: int, rng: random.Random) -> list[tuple[list[int], list[int]]]:
-    """Imagined deals for a pass: every seat's hand, and what each other seat passes."""
-    worlds = []
-    for _ in range(count):
-        hands = sample_world(view, rng)
-        passes = [
-            rule_of_thumb_pass(hand, view.rules.pass_count) if seat != view.seat else 0
-            for seat, hand in enumerate(hands)
-        ]
-        worlds.append((hands, passes))
-    return worlds
-
-
-def _after_pass(view: PlayerView, candidate: int, hands: list[int], passes: list[int]) -> HandState:
-    players = view.players
-    offset = view.pass_direction.offset(players)
-    passes = list(passes)
-    passes[view.seat] = candidate
-    after = [(hands[s] & ~passes[s]) | passes[(s - offset) % players] for s in range(players)]
-    lowest = view.rules.lowest_club
-    leader = next(seat for seat, hand in enumerate(after) if hand >> lowest & 1)
-    return HandState._imagined(view.rules, after, [], [], leader, False)
-
-
-def _simulate_passes(
-    view: PlayerView,
-    candidates: Sequence[int],
-    worlds: list,
-    tally: _Tally,
-    indices: Sequence[int],
-    fast: bool,
-) -> None:
-    """Play every candidate pass out in every world, adding to ``tally`` at ``indices``."""
-    states = [_after_pass(view, candidates[i], hands, passes) for i in indices for hands, passes in worlds]
-    if fast:
-        batch = Batch.from_states(states)
-        results = zip(batch.run("heuristic").tolist(), batch.shooters().tolist(), strict=True)
-    else:
-        results = []
-        for state in states:
-            result = playout_result(state, None)
-            results.append((result.scores, -1 if result.shooter is None else result.shooter))
-    for row, (scores, shooter) in enumerate(results):
-        tally.add(indices[row // len(worlds)], scores, shooter, view.seat)
-
-
-PASS_STAGES = ((32, 48), (96, 12))
-"""Successive halving for passes: every pass is played on 32 imagined deals, the best 48 on 96
-more, and the best 12 on the full budget. All survivors of a stage share its deals, so every
-option's value can be compared, paired, with the winner's on the deals they both saw."""
+    clock_stopped = done < samples and not (judged is not None and decided)
+    order = sorted(everyone, key=lambda i: (tally.mean(i), i))
+    ranked = []
+    for index in order:
+        rivals = everyone if index in (judged, order[0]) else [order[0]]
+        ranked.append(_value(tally, index, options[index], loss_interval(tally, index, rivals)))
+    return Evaluation(
+        "play",
+        view.seat,
+        tuple(ranked),
+        seed,
+        done,
+        clock.elapsed,
+        how if how == "exact" else "policy",
+        None if judged is None else options[judged],
+        decided,
+        clock_stopped,
+    )
 
 
 def evaluate_pass(
@@ -286,50 +402,84 @@ def evaluate_pass(
     stages: Sequence[tuple[int, int]] = PASS_STAGES,
     include: Sequence[CardSet | str] = (),
     vectorized: bool | None = None,
+    judge: CardSet | str | Sequence | None = None,
+    limits: Sequence[float] = (),
+    min_samples: int = ROUND,
 ) -> Evaluation:
     """Value every possible pass. ``stages`` screens them in rounds of (deals, survivors); the
-    finalists are then played out on ``samples`` more deals (or until ``seconds`` have passed).
-    Passes in ``include`` (a learner's choice, say) are evaluated to the end whatever their
-    screening. Options are ranked finalists first, then by the stage they reached."""
+    survivors of the last stage (the finalists), the passes in ``include`` and the ``judge``d
+    pass are then valued on up to ``samples`` fresh deals. With ``judge`` and ``limits`` the
+    fresh deals stop once the judged pass's loss interval lies inside one band. Options are
+    ranked: those valued on fresh deals by that value, then the rest by the stage they reached
+    (their losses there are paired with the best pass's on the screening deals)."""
     if view.phase is not Phase.PASSING or view.passed is not None:
         raise ValueError(f"seat {view.seat} has no pass to choose now")
-    fast = _use_numpy(vectorized)
-    start = time.perf_counter()
+    how = _how(view, vectorized, 0)
+    clock = _Clock(seconds)
     rng = random.Random(seed)
     cards = list(iter_mask(view.hand.mask))
     candidates = [
         sum(1 << c for c in combo) for combo in itertools.combinations(cards, view.rules.pass_count)
     ]
     options = [CardSet(mask) for mask in candidates]
+    judged = None if judge is None else candidates.index(_as_option("pass", judge).mask)
     forced = {candidates.index(CardSet(option).mask) for option in include}
-    tally = _Tally(len(candidates))
+    if judged is not None:
+        forced.add(judged)
+    screen = _Tally(len(candidates), view.players, view.seat)
     reached = [0] * len(candidates)
     alive = list(range(len(candidates)))
     total = sum(deals for deals, _ in stages) + samples
     done = 0
-
-    def mean(index: int) -> float:
-        return sum(tally.differences(index)) / len(tally.own[index])
-
     for deals, keep in stages:
-        _simulate_passes(view, candidates, _pass_worlds(view, deals, rng), tally, alive, fast)
+        worlds = pass_deals(view, rng.getrandbits(64), deals, how)
+        screen.add_rows(alive, deals, pass_outcomes(view, [candidates[i] for i in alive], worlds, how))
         done += deals
         if progress:
             progress(done, total)
-        survivors = sorted(alive, key=lambda i: (mean(i), i))[:keep]
-        for index in survivors:
-            reached[index] += 1  # a forced pass keeps the place its own value earns
-        alive = sorted(set(survivors) | forced)
-    final = 0
-    while final < samples:
-        chunk = min(_CHUNK, samples - final)
-        _simulate_passes(view, candidates, _pass_worlds(view, chunk, rng), tally, alive, fast)
-        final += chunk
+        alive = sorted(alive, key=lambda i: (screen.mean(i), i))[:keep]
+        for index in alive:
+            reached[index] += 1
+    finalists = sorted(set(alive) | forced)
+    final = _Tally(len(candidates), view.players, view.seat)
+    pairs = None if judged is None else _Pairs(final, judged, finalists)
+    fresh = 0
+    decided = judged is None
+    while fresh < samples:
+        chunk = _next_round(fresh, samples, min_samples)
+        worlds = pass_deals(view, rng.getrandbits(64), chunk, how)
+        final.add_rows(finalists, chunk, pass_outcomes(view, [candidates[i] for i in finalists], worlds, how))
+        fresh += chunk
         if progress:
-            progress(done + final, total)
-        if seconds is not None and time.perf_counter() - start >= seconds:
+            progress(done + fresh, total)
+        if pairs is not None and fresh >= min_samples:
+            decided = is_settled(*pairs.update(), limits)
+            if decided:
+                break
+        if clock.expired:
             break
-    order = sorted(range(len(candidates)), key=lambda i: (-reached[i], mean(i), i))
-    counts = [len(tally.own[i]) for i in range(len(candidates))]
-    ranked = _rank(tally, options, order, counts)
-    return Evaluation("pass", view.seat, ranked, seed, counts[order[0]], time.perf_counter() - start)
+    clock_stopped = fresh < samples and not (judged is not None and decided)
+    order = sorted(finalists, key=lambda i: (final.mean(i), i))
+    best = order[0]
+    ranked = []
+    for index in order:
+        rivals = finalists if index in (judged, best) else [best]
+        ranked.append(_value(final, index, options[index], loss_interval(final, index, rivals)))
+    rest = sorted(
+        (i for i in range(len(candidates)) if i not in finalists),
+        key=lambda i: (-reached[i], screen.mean(i), i),
+    )
+    for index in rest:
+        ranked.append(_value(screen, index, options[index], loss_interval(screen, index, [best])))
+    return Evaluation(
+        "pass",
+        view.seat,
+        tuple(ranked),
+        seed,
+        fresh,
+        clock.elapsed,
+        "policy",
+        None if judged is None else options[judged],
+        decided,
+        clock_stopped,
+    )

@@ -11,7 +11,8 @@ import random
 
 from .cards import HEARTS_MASK, SUIT_MASKS, Suit, trick_taker
 from .hand import HandState, Phase
-from .policy import choose_card, moon_runner
+from .moon import moon_candidate, moon_cards
+from .policy import choose_card
 from .rules import QUEEN_OF_SPADES
 from .scoring import HandResult, MoonChoice, score_hand
 
@@ -62,7 +63,11 @@ def playout_result(
     hearts_for_queen = rules.hearts_instead_of_queen
     uniform = rng.random if rng else None
     queen_out = any(hand >> QUEEN_OF_SPADES & 1 for hand in hands)
-    point_mask = rules.point_mask
+    moon_mask = moon_cards(rules)
+    unplayed = 0
+    for hand in hands:
+        unplayed |= hand
+    runner, runner_cards = moon_candidate(taken, moon_mask)
     suit_masks = SUIT_MASKS
 
     while done < hand_size:
@@ -86,11 +91,23 @@ def playout_result(
                 legal &= legal - 1
             card = (legal & -legal).bit_length() - 1
         else:
-            runner = moon_runner(taken, point_mask)
-            card = choose_card(hand, legal, trick, players, queen_out, seat, leader, runner, point_mask)
+            card = choose_card(
+                hand,
+                legal,
+                trick,
+                players,
+                queen_out,
+                seat,
+                leader,
+                runner,
+                moon_mask,
+                runner_cards,
+                unplayed ^ hand,
+            )
             if card == QUEEN_OF_SPADES:
                 queen_out = False
         hands[seat] = hand ^ (1 << card)
+        unplayed ^= 1 << card
         if card >= 39 or (card == QUEEN_OF_SPADES and queen_breaks):
             broken = True
         trick.append(card)
@@ -103,4 +120,6 @@ def playout_result(
         won[seat] += 1
         trick = []
         done += 1
+        if mask & moon_mask:
+            runner, runner_cards = moon_candidate(taken, moon_mask)
     return score_hand(rules, taken, won, moon_choice if rules.moon == "shooters_choice" else None)

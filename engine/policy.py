@@ -2,7 +2,7 @@
 
 Search plays thousands of imagined hands to their end; how well those imagined players play
 decides how good the search's verdicts are. This policy plays the way a sound club player does
-by reflex, using only its own hand and the cards already played:
+by reflex, using only its own hand, the cards already played and who took them:
 
 - following suit: duck under the winning card with the highest card that still ducks; if it
   cannot duck, play its highest card when it is last to play (the trick is its anyway), else
@@ -12,11 +12,19 @@ by reflex, using only its own hand and the cards already played:
 - leading: a low spade to flush the queen when it holds no spade above the J♠, else its lowest
   card.
 
-And it knows the moon. A seat that has taken every point card taken so far, at least
-``MOON_RUN`` of them, goes for the moon: it wins every trick it can (its highest card) and
-discards its lowest non-point card. The others then block: following suit, they take a trick
-the shooter is winning when it holds points, with their lowest card that beats the shooter's;
-discarding, they keep their hearts.
+And it plays the moon on both sides (``engine.moon`` says who is running and how far):
+
+- blockers: from the runner's first moon card, a seat takes a point trick the runner is winning
+  when that is cheap (``CHEAP_BLOCK``), with its lowest card that beats the runner's (never the
+  Q♠), and never discards points onto the runner's trick; once the runner holds ``MOON_RUN``
+  moon cards it blocks at any price: it takes any trick the runner is winning (the lead is
+  worth having), leads its highest heart, and keeps its points while the runner is still to
+  play; discarding onto a trick someone else wins once the runner has played, it throws points
+  as usual: points with another player end the moon.
+- the runner, from ``MOON_RUN`` moon cards (or sooner, when its hand has no losers left), wins
+  every trick it can (its highest card) and discards its lowest card that is no point, for as
+  long as the moon can still be made; once it must let a trick with points go, it plays the
+  ordinary policy again.
 
 ``choose_card`` is the reference; ``engine.batch`` applies the same rules to many hands at once
 and is tested to agree card for card.
@@ -25,12 +33,10 @@ and is tested to agree card for card.
 from __future__ import annotations
 
 from .cards import HEARTS_MASK, SUIT_MASKS, Suit
+from .moon import CHEAP_BLOCK, MOON_GUARD, MOON_RUN, NOBODY, losers
 from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES
 
-__all__ = ["MOON_RUN", "choose_card", "discard", "highest_by_rank", "lowest_by_rank", "moon_runner"]
-
-MOON_RUN = 5
-"""Point cards one seat must hold, and nobody else any, for the policy to go for the moon."""
+__all__ = ["choose_card", "discard", "highest_by_rank", "lowest_by_rank"]
 
 _SPADES = SUIT_MASKS[Suit.SPADES]
 _QUEEN_BIT = 1 << QUEEN_OF_SPADES
@@ -69,20 +75,6 @@ def highest_by_rank(mask: int) -> int:
     raise ValueError("empty mask")
 
 
-def moon_runner(taken: list[int], point_mask: int) -> int:
-    """The seat going for the moon: it has taken every point card taken so far, and at least
-    ``MOON_RUN`` of them; -1 when there is none."""
-    runner = -1
-    for seat, mask in enumerate(taken):
-        if mask & point_mask:
-            if runner >= 0:
-                return -1
-            runner = seat
-    if runner >= 0 and (taken[runner] & point_mask).bit_count() >= MOON_RUN:
-        return runner
-    return -1
-
-
 def choose_card(
     hand: int,
     legal: int,
@@ -92,29 +84,51 @@ def choose_card(
     seat: int = 0,
     leader: int = 0,
     runner: int = -1,
-    point_mask: int = 0,
+    moon_mask: int = 0,
+    runner_cards: int = 0,
+    outstanding: int = 0,
 ) -> int:
-    """The policy's card. ``queen_out``: the Q♠ has not been played yet; ``runner``: the seat
-    going for the moon (see ``moon_runner``), -1 for none."""
-    if runner == seat:
-        return _shoot(legal, trick, point_mask)
+    """The policy's card. ``queen_out``: the Q♠ has not been played yet; ``runner`` and
+    ``runner_cards``: the seat that has taken every moon card so far and how many it holds
+    (``engine.moon.moon_candidate``); ``moon_mask``: the moon cards; ``outstanding``: the
+    cards neither played nor in this hand."""
+    running = runner_cards >= MOON_RUN
+    guarding = runner_cards >= MOON_GUARD
+    if (runner == seat and running) or (
+        moon_mask and runner in (seat, NOBODY) and not losers(hand, outstanding, players)
+    ):
+        card = _shoot(legal, trick, moon_mask)
+        if card >= 0:
+            return card
+    blocking = runner >= 0 and runner != seat
     if not trick:
+        if blocking and guarding and legal & HEARTS_MASK:
+            return _top(legal & HEARTS_MASK)  # a heart the runner may not be able to beat
         low_spades = legal & _LOW_SPADES
         if queen_out and low_spades and not hand & (_QUEEN_BIT | _HIGH_SPADES):
             return _bottom(low_spades)
         return lowest_by_rank(legal)
     led = trick[0] // 13
-    led_mask = SUIT_MASKS[led]
-    if legal & led_mask:
-        winning = max(card for card in trick if card // 13 == led)
-        if runner >= 0 and (leader + trick.index(winning)) % players == runner:
+    suit_end = 13 * led + 13
+    winning = trick[0]
+    position = 0
+    trick_mask = 0
+    for index, card in enumerate(trick):
+        trick_mask |= 1 << card
+        if winning < card < suit_end:
+            winning = card
+            position = index
+    runner_winning = blocking and (leader + position) % players == runner
+    if legal & SUIT_MASKS[led]:
+        if runner_winning:
             over = legal & ~((1 << winning) - 1) & ~_QUEEN_BIT
-            trick_mask = 0
-            for card in trick:
-                trick_mask |= 1 << card
-            if over and trick_mask & point_mask:
-                return _bottom(over)
+            taken = trick_mask & moon_mask
+            cheap = taken and not taken & ~HEARTS_MASK and taken.bit_count() <= CHEAP_BLOCK
+            if over and (guarding or cheap):
+                return _bottom(over)  # take the trick (and the lead) from the runner
         under = legal & ((1 << winning) - 1)
+        if runner_winning and under & ~_QUEEN_BIT:
+            under &= ~_QUEEN_BIT  # the queen would feed the runner's moon
         if under:
             return _top(under)
         if len(trick) == players - 1:
@@ -122,10 +136,11 @@ def choose_card(
                 return _top(legal & ~_QUEEN_BIT)
             return QUEEN_OF_SPADES
         return _bottom(legal)
-    if runner >= 0:
-        non_hearts = legal & ~HEARTS_MASK
-        if non_hearts:
-            return highest_by_rank(non_hearts)
+    if blocking and (runner_winning or (guarding and (runner - leader) % players > len(trick))):
+        # The runner would collect what is thrown (it wins the trick, or is still to play).
+        quiet = legal & ~moon_mask
+        if quiet:
+            return highest_by_rank(quiet)
     return discard(legal, queen_out)
 
 
@@ -141,13 +156,20 @@ def discard(legal: int, queen_out: bool) -> int:
     return highest_by_rank(legal)
 
 
-def _shoot(legal: int, trick: list[int], point_mask: int) -> int:
+def _shoot(legal: int, trick: list[int], moon_mask: int) -> int:
+    """The runner's card, or -1 when this trick ends the moon (it cannot win a trick with
+    points in it) and ordinary play should take over."""
     if not trick:
         return highest_by_rank(legal)
     led = trick[0] // 13
+    winning = max(card for card in trick if card // 13 == led)
+    points = any(moon_mask >> card & 1 for card in trick)
     if legal & SUIT_MASKS[led]:
-        winning = max(card for card in trick if card // 13 == led)
         top = _top(legal)
-        return top if top > winning else _bottom(legal)
-    quiet = legal & ~point_mask
+        if top > winning:
+            return top
+        return -1 if points else _bottom(legal)
+    if points:
+        return -1
+    quiet = legal & ~moon_mask
     return lowest_by_rank(quiet or legal)

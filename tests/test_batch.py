@@ -1,12 +1,14 @@
-"""The numpy batch play-out applies the engine's rules and the policy's choices exactly."""
+"""The batch play-out (numpy, and the policy compiled with numba) applies the engine's rules and
+the policy's choices exactly."""
 
 import numpy as np
 import pytest
 
-from engine import CARDS, HandState, Phase, Rules
+from engine import CARDS, CardSet, HandState, Phase, Rules
 from engine.batch import Batch
+from engine.moon import moon_candidate, moon_cards
 from engine.playout import heuristic_playout
-from engine.policy import choose_card, moon_runner
+from engine.policy import choose_card
 from engine.rules import PRESETS, QUEEN_OF_SPADES
 
 
@@ -16,8 +18,12 @@ def play_by_policy(state: HandState) -> tuple[int, ...]:
         hand = state.hand(state.to_move).mask
         queen_out = any(state.hand(seat).mask >> QUEEN_OF_SPADES & 1 for seat in range(state.players))
         trick = [int(card) for card in state.current_trick.cards]
-        point_mask = state.rules.point_mask
-        runner = moon_runner([state.taken(seat).mask for seat in range(state.players)], point_mask)
+        moon_mask = moon_cards(state.rules)
+        taken = [state.taken(seat).mask for seat in range(state.players)]
+        runner, runner_cards = moon_candidate(taken, moon_mask)
+        unplayed = 0
+        for seat in range(state.players):
+            unplayed |= state.hand(seat).mask
         card = choose_card(
             hand,
             state.legal_mask,
@@ -27,7 +33,9 @@ def play_by_policy(state: HandState) -> tuple[int, ...]:
             state.to_move,
             state.current_trick.leader,
             runner,
-            point_mask,
+            moon_mask,
+            runner_cards,
+            unplayed ^ hand,
         )
         state.play(CARDS[card])
     if state.phase is Phase.MOON_CHOICE:
@@ -53,16 +61,70 @@ VARIANTS = {
 }
 
 
+def moon_positions(rules: Rules, count: int, cards_played: int) -> list[HandState]:
+    """Deals skewed towards moons: one seat gets the Q♠, the top spades and most hearts, so
+    runners, blockers and shooters who give up all show up."""
+    states = []
+    deck = [card for card in CardSet(rules.deck_mask)]
+    players, size = rules.players, rules.hand_size
+    for seed in range(count):
+        order = [
+            "AH",
+            "KH",
+            "QH",
+            "JH",
+            "10H",
+            "9H",
+            "AS",
+            "KS",
+            "QS",
+            "AC",
+            "AD",
+            "KC",
+            "KD",
+            "8H",
+            "7H",
+            "QC",
+            "QD",
+            "6H",
+        ]
+        strong = [card for code in order for card in deck if card.code == code]
+        strong = strong[seed % 3 :][: size - seed % 4]
+        rest = [card for card in deck if card not in strong]
+        rest = rest[seed % len(rest) :] + rest[: seed % len(rest)]
+        hands = [list(strong)] + [[] for _ in range(players - 1)]
+        for card in rest:
+            seat = min((s for s in range(players) if len(hands[s]) < size), key=lambda s: (len(hands[s]), s))
+            hands[seat].append(card)
+        shift = seed % players
+        state = HandState.from_deal(
+            [CardSet(hands[(s - shift) % players]) for s in range(players)], rules, "hold"
+        )
+        for _ in range(cards_played):
+            state.play(state.legal_cards()[seed % len(state.legal_cards())])
+        states.append(state)
+    return states
+
+
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 @pytest.mark.parametrize("cards_played", [0, 3, 9])
 def test_batch_heuristic_playout_matches_the_engine_and_the_scalar_policy(name, cards_played):
     rules = VARIANTS[name]
-    states = positions(rules, 40, cards_played)
+    states = positions(rules, 40, cards_played) + moon_positions(rules, 24, cards_played)
     batch_scores = Batch.from_states(states).run("heuristic")
     for row, state in enumerate(states):
         expected = play_by_policy(state.copy())
         assert tuple(batch_scores[row]) == expected, (name, row)
         assert heuristic_playout(state) == expected, (name, row)
+
+
+def test_the_skewed_deals_reach_the_moon_rules_both_ways():
+    """Runners that make it and runners that are stopped both occur, so the comparison above
+    covers the shooter's and the blockers' branches."""
+    batch = Batch.from_states(moon_positions(Rules(), 24, 0))
+    batch.run("heuristic")
+    shooters = batch.shooters()
+    assert 0 < (shooters >= 0).sum() < len(shooters)
 
 
 @pytest.mark.parametrize("name", ["standard", "black_maria", "no_breaking", "any_club_hearts_for_queen"])

@@ -3,38 +3,63 @@
 import pytest
 
 from engine import CardSet, HandState, Rules
-from engine.evaluator import Evaluation, OptionValue, evaluate_pass
+from engine.evaluator import Evaluation, OptionValue, Z, evaluate_pass
 from trainer.coach import Band, coach_pass, coach_play, grade
-from trainer.coach.grading import BAND_LIMITS, MIN_TOLERANCE
+from trainer.coach.grading import LIMITS, MAX_TOLERANCE, TOLERANCE
 from trainer.coach.heatmap import pass_pairs
 
 
 def evaluation_with(losses: dict[str, tuple[float, float]]) -> Evaluation:
     options = tuple(
-        OptionValue(CardSet(code)[0], 1.0 + loss, 5.0, loss - 4.0, 0.3, 0.0, 0.0, loss, error, 500)
+        OptionValue(
+            CardSet(code)[0],
+            1.0 + loss,
+            5.0,
+            loss - 4.0,
+            0.3,
+            0.0,
+            0.0,
+            loss,
+            error,
+            500,
+            loss_low=max(0.0, loss - Z * error),
+            loss_high=loss + Z * error,
+        )
         for code, (loss, error) in losses.items()
     )
     return Evaluation("play", 0, options, 1, 500, 0.1)
 
 
 @pytest.mark.parametrize(
-    ("loss", "error", "band"),
+    ("loss", "error", "label"),
     [
-        (0.0, 0.0, Band.BEST),
-        (0.4, 0.1, Band.BEST),  # within the 0.5-point tolerance
-        (0.9, 0.5, Band.BEST),  # within twice its standard error: cannot be told from the best
-        (0.9, 0.1, Band.GOOD),
-        (2.0, 0.2, Band.INACCURACY),
-        (5.0, 0.5, Band.MISTAKE),
-        (13.0, 1.0, Band.BLUNDER),
+        (0.0, 0.0, "best"),
+        (0.4, 0.02, "best"),  # within the 0.5-point tolerance, and surely so
+        (0.9, 0.5, "best-inaccuracy"),  # the interval spans three bands: said so, not guessed
+        (0.8, 0.05, "good"),
+        (0.9, 0.1, "good-inaccuracy"),  # close to the 1-point limit: undecided
+        (2.0, 0.2, "inaccuracy"),
+        (5.0, 0.3, "mistake"),
+        (13.0, 1.0, "blunder"),
     ],
 )
-def test_losses_fall_into_the_documented_bands(loss, error, band):
+def test_losses_fall_into_the_documented_bands_or_between_two(loss, error, label):
     evaluation = evaluation_with({"AS": (0.0, 0.0), "2C": (loss, error)})
     result = grade(evaluation, "2C")
-    assert result.band is band
-    assert result.correct is (band is Band.BEST)
-    assert MIN_TOLERANCE == 0.5 and [limit for _, limit in BAND_LIMITS] == [1.0, 2.5, 6.0]
+    assert result.label == label
+    assert result.decided is ("-" not in label)
+    assert result.correct is (result.band is Band.BEST)
+    assert LIMITS == (0.5, 1.0, 2.5, 6.0)
+
+
+def test_the_best_tolerance_never_widens_with_the_error_bars():
+    """A choice losing 0.6 points is not best, however uncertain: the old rule (twice the
+    standard error) called losses of 1 to 3 points best."""
+    assert TOLERANCE <= MAX_TOLERANCE == 0.75
+    for error in (0.05, 0.3, 1.0, 2.0):
+        result = grade(evaluation_with({"AS": (0.0, 0.0), "2C": (0.6, error)}), "2C")
+        assert result.band is Band.GOOD and not result.correct
+        assert result.tolerance == TOLERANCE
 
 
 def test_grade_reports_the_rank_and_the_best():

@@ -6,6 +6,9 @@ import random
 
 from ..cards import Card, CardSet
 from ..evaluator import evaluate_pass, evaluate_play
+from ..moon import moon_cards, moon_threat
+from ..policy import choose_card
+from ..rules import QUEEN_OF_SPADES
 from ..scoring import MoonChoice
 from ..view import PlayerView
 from .normal import choose_moon_by_totals
@@ -15,7 +18,12 @@ __all__ = ["HardBot"]
 
 class HardBot:
     """Chooses the option with the best expected score difference to the other players, by
-    the evaluator, within a time budget per decision."""
+    the evaluator. Its budget is in imagined deals, so a seed gives the same game on any
+    machine; the seconds are only a safety stop on a badly overloaded one.
+
+    Against a seat that has taken every moon card so far it blocks by reflex, as the play-out
+    policy does (``engine.policy``): the evaluator assumes every seat blocks that way later in
+    the hand, so a search that put the block off would count on blocks nobody makes."""
 
     name = "hard"
 
@@ -24,9 +32,9 @@ class HardBot:
         seed: int = 0,
         *,
         play_samples: int = 256,
-        play_seconds: float = 0.2,
-        pass_samples: int = 320,
-        pass_seconds: float = 3.0,
+        pass_samples: int = 256,
+        play_seconds: float | None = 5.0,
+        pass_seconds: float | None = 20.0,
     ) -> None:
         self.rng = random.Random(seed)
         self.play_samples = play_samples
@@ -44,6 +52,9 @@ class HardBot:
         legal = view.legal_cards
         if len(legal) == 1:
             return legal[0]
+        block = moon_block(view)
+        if block is not None:
+            return block
         evaluation = evaluate_play(
             view, samples=self.play_samples, seconds=self.play_seconds, seed=self.rng.getrandbits(32)
         )
@@ -51,3 +62,27 @@ class HardBot:
 
     def choose_moon(self, view: PlayerView) -> MoonChoice:
         return choose_moon_by_totals(view)
+
+
+def moon_block(view: PlayerView) -> Card | None:
+    """The policy's blocking card when another seat has taken every moon card so far and the
+    policy's moon rules decide this play (they choose another card than with no runner)."""
+    threat = moon_threat(view)
+    if threat is None:
+        return None
+    trick = [int(card) for card in view.current_trick.cards]
+    played = view.played_cards.mask
+    args = (
+        view.hand.mask,
+        view.legal_cards.mask,
+        trick,
+        view.players,
+        not played >> QUEEN_OF_SPADES & 1,
+        view.seat,
+        view.current_trick.leader,
+    )
+    outstanding = view.unseen_cards.mask
+    blocking = choose_card(*args, threat.seat, moon_cards(view.rules), threat.cards, outstanding)
+    if blocking == choose_card(*args):
+        return None
+    return Card(blocking)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from ..cards import HEARTS_MASK, SUIT_MASKS, Card, CardSet, Suit
+from ..moon import CHEAP_BLOCK, MoonThreat, moon_cards, moon_threat
 from ..passing import rule_of_thumb_pass
 from ..policy import discard, highest_by_rank, lowest_by_rank
 from ..rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES
 from ..scoring import MoonChoice
 from ..view import PlayerView
 
-__all__ = ["NormalBot", "moon_threat"]
+__all__ = ["NormalBot"]
 
 _QUEEN_BIT = 1 << QUEEN_OF_SPADES
 _HIGH_SPADES = (1 << ACE_OF_SPADES) | (1 << KING_OF_SPADES)
@@ -24,21 +25,15 @@ def _bottom(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def moon_threat(view: PlayerView) -> int | None:
-    """Another seat that has taken every point so far, enough of them to be trying for the moon."""
-    taking = [seat for seat, points in enumerate(view.points_taken) if points > 0]
-    if len(taking) == 1 and taking[0] != view.seat and view.points_taken[taking[0]] >= 6:
-        return taking[0]
-    return None
-
-
 class NormalBot:
     """Passes by the rule of thumb; plays by the rules a careful learner follows:
 
     follow low and duck under the winning card; when void, dump the Q♠, then the A♠/K♠ while
     the queen is out, then high hearts; lead low, from a suit nobody has shown void in; lead
-    low spades to flush the queen when that is safe; and when one opponent has taken every
-    point so far, take a point trick to stop the moon.
+    low spades to flush the queen when that is safe; and block a moon as ``engine.moon`` and the
+    play-out policy do: when one opponent has taken every moon card so far, take a point trick
+    it is winning where that is cheap, and throw no points onto a trick it wins; once it is
+    running, take any trick from it, lead high hearts, and keep points while it may still win.
     """
 
     name = "normal"
@@ -60,11 +55,13 @@ class NormalBot:
         queen_out = not view.played_cards.mask & _QUEEN_BIT
         threat = moon_threat(view)
         if not trick:
+            if threat is not None and threat.guarded and legal & HEARTS_MASK:
+                return Card(_top(legal & HEARTS_MASK))  # a heart the shooter may not beat
             return Card(self._lead(view, legal, queen_out))
         led = trick[0] // 13
         if legal & SUIT_MASKS[led]:
             return Card(self._follow(view, legal, trick, led, queen_out, threat))
-        return Card(self._discard(legal, queen_out, threat))
+        return Card(self._discard(view, legal, trick, queen_out, threat))
 
     def _lead(self, view: PlayerView, legal: int, queen_out: bool) -> int:
         hand = view.hand.mask
@@ -81,19 +78,30 @@ class NormalBot:
         return lowest_by_rank(non_hearts or safe or legal)
 
     def _follow(
-        self, view: PlayerView, legal: int, trick: list[int], led: int, queen_out: bool, threat: int | None
+        self,
+        view: PlayerView,
+        legal: int,
+        trick: list[int],
+        led: int,
+        queen_out: bool,
+        threat: MoonThreat | None,
     ) -> int:
         winning = max(card for card in trick if card // 13 == led)
         trick_mask = sum(1 << card for card in trick)
         has_points = bool(trick_mask & view.rules.point_mask)
         last = len(trick) == view.players - 1
         leader_seat = view.current_trick.winner
-        if threat is not None and has_points and leader_seat == threat:
+        if threat is not None and leader_seat == threat.seat:
+            moon_taken = trick_mask & moon_cards(view.rules)
+            cheap = moon_taken and not moon_taken & ~HEARTS_MASK and moon_taken.bit_count() <= CHEAP_BLOCK
             over = legal & ~((1 << winning) - 1) & ~_QUEEN_BIT
-            if over:
-                return _bottom(over)  # take the points away from the shooter
+            if over and (threat.guarded or cheap):
+                return _bottom(over)  # take the trick (and the lead) from the shooter
         under = legal & ((1 << winning) - 1)
-        if led == Suit.SPADES and legal & _QUEEN_BIT and winning in (KING_OF_SPADES, ACE_OF_SPADES):
+        runner_wins = threat is not None and leader_seat == threat.seat
+        if runner_wins and under & ~_QUEEN_BIT:
+            under &= ~_QUEEN_BIT  # the queen would feed the runner's moon
+        elif led == Suit.SPADES and legal & _QUEEN_BIT and winning in (KING_OF_SPADES, ACE_OF_SPADES):
             return QUEEN_OF_SPADES  # the king or ace is out: give her to its owner
         if under:
             return _top(under)
@@ -105,12 +113,18 @@ class NormalBot:
             return _bottom(legal)
         return _bottom(legal) if not last else _top(legal & ~_QUEEN_BIT or legal)
 
-    def _discard(self, legal: int, queen_out: bool, threat: int | None) -> int:
-        if threat is None:
-            return discard(legal, queen_out)
-        # Someone is shooting: keep hearts (one may win a trick back) and shed other high cards.
-        non_hearts = legal & ~HEARTS_MASK
-        return highest_by_rank(non_hearts or legal)
+    def _discard(
+        self, view: PlayerView, legal: int, trick: list[int], queen_out: bool, threat: MoonThreat | None
+    ) -> int:
+        if threat is not None:
+            winner = view.current_trick.winner
+            to_play = (threat.seat - view.current_trick.leader) % view.players > len(trick)
+            if winner == threat.seat or (threat.guarded and to_play):
+                # The runner would collect what is thrown: shed high cards that are no points.
+                quiet = legal & ~moon_cards(view.rules)
+                if quiet:
+                    return highest_by_rank(quiet)
+        return discard(legal, queen_out)
 
 
 def choose_moon_by_totals(view: PlayerView) -> MoonChoice:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import CardSet, PlayerView, Suit
-from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
+from engine.evaluator import Evaluation
 
+from .depth import judge_pass, judge_play
 from .features import PassFacts, PlayFacts, pass_facts, play_facts
 from .grading import Band, Grade, grade
 
@@ -42,6 +43,12 @@ class Verdict:
 
 
 def _headline(g: Grade, chosen: str, best: str) -> str:
+    if not g.decided:
+        low, high = g.span
+        return (
+            f"Between {low.value} and {high.value}: {chosen} costs about {g.loss:.1f} points against "
+            f"{best} (somewhere from {g.low:.1f} to {g.high:.1f}); a deeper look could not settle it."
+        )
     if g.correct:
         if g.chosen.option == g.best.option:
             return f"{HEADLINES[g.band]}: {chosen} is the best choice here."
@@ -153,9 +160,9 @@ def _praise_play(facts: PlayFacts) -> str:
 
 
 def coach_play(
-    view: PlayerView, card: object, evaluation: Evaluation | None = None, samples: int = 256, seed: int = 0
+    view: PlayerView, card: object, evaluation: Evaluation | None = None, seed: int = 0
 ) -> Verdict:
-    evaluation = evaluation or evaluate_play(view, samples=samples, seed=seed)
+    evaluation = evaluation or judge_play(view, card, seed)
     g = grade(evaluation, card)
     chosen, best = play_facts(view, g.chosen.option), play_facts(view, g.best.option)
     reasons = _play_reasons(view, chosen, best, g)
@@ -221,10 +228,10 @@ def _pass_reasons(chosen: PassFacts, best: PassFacts, g: Grade) -> list[str]:
 
 
 def coach_pass(
-    view: PlayerView, cards: object, evaluation: Evaluation | None = None, samples: int = 320, seed: int = 0
+    view: PlayerView, cards: object, evaluation: Evaluation | None = None, seed: int = 0
 ) -> Verdict:
     chosen_cards = cards if isinstance(cards, CardSet) else CardSet(cards)
-    evaluation = evaluation or evaluate_pass(view, samples=samples, seed=seed, include=[chosen_cards])
+    evaluation = evaluation or judge_pass(view, chosen_cards, seed)
     g = grade(evaluation, chosen_cards)
     chosen, best = pass_facts(view, g.chosen.option), pass_facts(view, g.best.option)
     reasons = _pass_reasons(chosen, best, g)

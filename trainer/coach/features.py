@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Card, CardSet, PlayerView, Suit, parse_card
-from engine.bots.normal import moon_threat
+from engine.moon import moon_threat
 
 __all__ = ["PassFacts", "PlayFacts", "pass_facts", "play_facts"]
 
@@ -46,6 +46,11 @@ class PlayFacts:
     tricks_left: int
 
 
+def _threat_seat(view: PlayerView) -> int | None:
+    threat = moon_threat(view)
+    return None if threat is None else threat.seat
+
+
 def play_facts(view: PlayerView, card: Card | str) -> PlayFacts:
     card = card if isinstance(card, Card) else parse_card(card)
     trick = view.current_trick
@@ -73,7 +78,7 @@ def play_facts(view: PlayerView, card: Card | str) -> PlayFacts:
         holds_queen=QUEEN in view.hand,
         queen_out=QUEEN not in view.played_cards,
         spades_held=view.hand.count(Suit.SPADES),
-        threat=moon_threat(view),
+        threat=_threat_seat(view),
         voids_in_led_suit=tuple(s for s in still_to_play if led in view.shown_void(s)),
         tricks_left=len(view.hand),
     )

@@ -66,7 +66,7 @@ def _codes(answer: object) -> list[str]:
 
 
 def _evaluator_note(state: HandState, cards: list[str]) -> str:
-    evaluation = evaluate(state, 0, include=[cards])
+    evaluation = evaluate(state, 0, choice=cards)
     best = evaluation.best.option
     mine = evaluation.value_of(cards)
     if mine.option == best:

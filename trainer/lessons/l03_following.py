@@ -38,7 +38,7 @@ def check_dump(card: str, context: Context) -> Verdict:
     state = context.state
     if refused := refusal_verdict(state, card, context.seat):
         return refused
-    evaluation = evaluate(state, context.seat)
+    evaluation = evaluate(state, context.seat, choice=card)
     loss = evaluation.loss_of(card)
     note = f" (The evaluator: {loss_words(loss)} worse than its choice, the {evaluation.best.option.name}.)"
     if card == "QS":

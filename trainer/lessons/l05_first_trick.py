@@ -25,7 +25,7 @@ def check_first_discard(card: str, context: Context) -> Verdict:
     state = context.state
     if refused := refusal_verdict(state, card, context.seat, FIRST):
         return refused
-    evaluation = evaluate(state, context.seat)
+    evaluation = evaluate(state, context.seat, choice=card)
     loss = evaluation.loss_of(card)
     best = evaluation.best.option
     name = to_card(card).name

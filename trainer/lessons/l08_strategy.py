@@ -5,24 +5,27 @@ from __future__ import annotations
 
 from engine import HandState, Rules, Suit, to_card
 
+from ..coach.grading import grade
 from .deals import D_RIGHT_QUEEN, D_TRICK_1, S_QUEEN, D, deal, game_hand
 from .from_puzzles import puzzle_step
 from .steps import Context, Lesson, Step, Verdict, evaluate, loss_words, refusal_verdict
 
 STANDARD = Rules()
-TOLERANCE = 0.5  # points a hand: closer than this to the evaluator's best counts as right
 
 
-def _judge(card: str, context: Context) -> tuple[float, str]:
-    evaluation = evaluate(context.state, context.seat)
-    return evaluation.loss_of(card), evaluation.best.option.name
+def _judge(card: str, context: Context) -> tuple[float, str, bool]:
+    """The coach's verdict on ``card``: points lost, the best card's name, and whether the coach
+    calls it best (the same tolerance as puzzles and the review)."""
+    evaluation = evaluate(context.state, context.seat, choice=card)
+    verdict = grade(evaluation, card)
+    return verdict.loss, evaluation.best.option.name, verdict.correct
 
 
 def check_duck(card: str, context: Context) -> Verdict:
     state = context.state
     if refused := refusal_verdict(state, card, context.seat, {"must_follow_suit": "Follow suit first."}):
         return refused
-    loss, best = _judge(card, context)
+    loss, best, correct = _judge(card, context)
     after = state.copy()
     after.play(card, context.seat)
     if after.tricks[-1].winner == context.seat:
@@ -32,11 +35,11 @@ def check_duck(card: str, context: Context) -> Verdict:
             f"diamond under the J♦ (the evaluator: {loss_words(loss)} lost).",
             "won",
         )
-    if loss <= TOLERANCE:
+    if correct:
         return Verdict(
             True,
             f"Right: the {to_card(card).name} ducks under the J♦; Across takes the Q♠. "
-            f"(Evaluator's pick: the {best}.)",
+            f"(Evaluator's pick: the {best}; yours costs {loss_words(loss)}.)",
             "right",
         )
     return Verdict(
@@ -52,7 +55,7 @@ def check_queen_under_king(card: str, context: Context) -> Verdict:
     state = context.state
     if refused := refusal_verdict(state, card, context.seat, {"must_follow_suit": "Spades were led."}):
         return refused
-    loss, _best = _judge(card, context)
+    loss, _best, _correct = _judge(card, context)
     if card == "QS":
         return Verdict(
             True,
@@ -85,9 +88,9 @@ def check_low_spades(card: str, context: Context) -> Verdict:
     explain = {"hearts_not_broken": "No heart has been played yet, so a heart cannot be led."}
     if refused := refusal_verdict(state, card, context.seat, explain):
         return refused
-    loss, best = _judge(card, context)
+    loss, best, correct = _judge(card, context)
     played = to_card(card)
-    if played.suit is Suit.SPADES and loss <= TOLERANCE:
+    if played.suit is Suit.SPADES and correct:
         return Verdict(
             True,
             f"Right: the {played.name} cannot win against the Q♠, K♠ or A♠. Lead spades while "

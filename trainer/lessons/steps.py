@@ -27,6 +27,8 @@ from engine import CARDS, CardSet, HandState, Rules, parse_card, to_card
 from engine.cards import card_mask
 from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 
+from ..coach.depth import judge
+
 __all__ = [
     "Context",
     "Lesson",
@@ -211,9 +213,13 @@ def refusal_verdict(
 
 
 @lru_cache(maxsize=64)
-def _evaluate_cached(record: tuple, kind: str, seat: int, seed: int, include: tuple) -> Evaluation:
+def _evaluate_cached(
+    record: tuple, kind: str, seat: int, seed: int, include: tuple, choice: tuple | None
+) -> Evaluation:
     state = _STATES[record]
     view = state.view(seat)
+    if choice is not None:
+        return judge(view, " ".join(choice), seed)  # the coach's own verdict, at the coach's depth
     if kind == "pass":
         return evaluate_pass(view, samples=SAMPLES, seed=seed, include=[CardSet(c) for c in include])
     return evaluate_play(view, samples=SAMPLES, seed=seed)
@@ -223,11 +229,17 @@ _STATES: dict[tuple, HandState] = {}
 
 
 def evaluate(
-    state: HandState, seat: int = 0, seed: int = 1, include: Sequence[Sequence[str]] = ()
+    state: HandState,
+    seat: int = 0,
+    seed: int = 1,
+    include: Sequence[Sequence[str]] = (),
+    choice: str | Sequence[str] | None = None,
 ) -> Evaluation:
     """The evaluator's values for the seat's pass or play, seeded so the same position always
-    gets the same answer; cached per position. ``include``: passes to value fully (the
-    learner's)."""
+    gets the same answer; cached per position. With the learner's ``choice`` (a card, or the
+    cards of a pass) it is the coach's verdict (``trainer.coach.depth.judge``): sampled until
+    that choice's band is decided, as puzzles and the review judge it. ``include``: passes to
+    value fully."""
     key = (
         repr(state.rules),
         tuple(state.dealt_hand(s).mask for s in range(state.players)),
@@ -236,7 +248,10 @@ def evaluate(
     )
     _STATES[key] = state.copy()
     kind = "pass" if state.phase.value == "passing" else "play"
-    evaluation = _evaluate_cached(key, kind, seat, seed, tuple(tuple(sorted(c)) for c in include))
+    chosen = None
+    if choice is not None:
+        chosen = (choice,) if isinstance(choice, str) else tuple(sorted(choice))
+    evaluation = _evaluate_cached(key, kind, seat, seed, tuple(tuple(sorted(c)) for c in include), chosen)
     _EVALUATED[key, seat] = evaluation
     return evaluation
 

@@ -1,11 +1,12 @@
 """The puzzle miner: ``python -m trainer.puzzles.mine --out puzzles --passes 5 --plays 5``.
 
 It plays hands with four Normal bots (the rules a careful learner follows) and looks at every
-decision. Where the evaluator finds that the natural-looking choice (the Normal bot's) loses to
-the best option by a clear margin, it evaluates the position again, deeply, and keeps it only if
-the accepted answers (those within the grading tolerance of the best) beat every other option
-by more than three standard errors of the difference and ``MIN_MARGIN`` points. It then writes a puzzle
-file with the themes the position implies and an explanation from the coach.
+decision. Where a quick evaluation finds that the natural-looking choice (the Normal bot's)
+loses to the best option by a clear margin, it values every option again on fresh deals and
+keeps the position only if it passes the acceptance rule (``trainer.puzzles.verify``): the
+accepted answers within the coach's tolerance of the best, every other option at least
+``MIN_LOSS`` points and three standard errors worse. It then writes a puzzle file with the
+themes the position implies and an explanation from the coach.
 """
 
 from __future__ import annotations
@@ -13,39 +14,21 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
-from engine import CardSet, HandState, Phase, PlayerView, Rules, deal_game_hand
+from engine import HandState, Phase, PlayerView, Rules, deal_game_hand
 from engine.bots import make_bot
-from engine.evaluator import PASS_STAGES, Evaluation, evaluate_pass, evaluate_play
+from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from ..coach import coach_pass, coach_play
-from ..coach.grading import tolerance_for
 from .format import THEMES, answer_from_evaluation, position_state, save_puzzle
 from .themes import pass_themes, play_themes
+from .verify import MIN_ERRORS, MIN_LOSS, Check, text_of, verify_position
 
-__all__ = ["Candidate", "decisions", "mine", "verify"]
+__all__ = ["decisions", "mine", "puzzle_data"]
 
 SCREEN_SAMPLES = {"pass": 192, "play": 192}
-DEEP_SAMPLES = {"pass": 1200, "play": 1500}
 MIN_NATURAL_LOSS = 1.5
-MAX_RECHECKS = 48
-MIN_MARGIN = 0.75
-"""Every option outside the accepted ones must lose at least this much (and 3 standard errors)."""
-
-
-@dataclass
-class Candidate:
-    kind: str
-    seat: int
-    natural: object
-    evaluation: Evaluation
-    accepted: list[str]
-    margin: float
-    """Smallest (loss / its standard error) among the rejected options."""
-    include: list[str]
-    """Passes evaluated at full depth whatever their screening (to reproduce the evaluation)."""
 
 
 def decisions(rules: Rules, seed: int, hands: int) -> Iterator[tuple[str, HandState, int, object]]:
@@ -71,55 +54,14 @@ def decisions(rules: Rules, seed: int, hands: int) -> Iterator[tuple[str, HandSt
                 state.play(choice)
 
 
-def _evaluate(kind: str, view: PlayerView, samples: int, seed: int, include: list) -> Evaluation:
+def _screen(kind: str, view: PlayerView, seed: int, natural: object) -> Evaluation:
     if kind == "pass":
-        return evaluate_pass(view, samples=samples, seed=seed, include=include)
-    return evaluate_play(view, samples=samples, seed=seed)
-
-
-def _unsettled(evaluation: Evaluation) -> list:
-    """Options the evaluation cannot yet place: accepted on few deals, or rejected without a
-    clear, significant margin."""
-    full = evaluation.samples
-    unsettled = []
-    for value in evaluation.options:
-        accepted = value.loss <= tolerance_for(value)
-        clear = value.loss >= MIN_MARGIN and value.loss >= 3 * value.loss_error
-        if (accepted and value.samples < full) or (not accepted and not clear):
-            unsettled.append(value.option)
-    return unsettled
-
-
-def verify(kind: str, view: PlayerView, natural: object, seed: int) -> Candidate | None:
-    """The deep evaluation; None unless the accepted answers stand clear of all the rest.
-
-    Passes screened out early carry wide error bars, so any pass the deep evaluation cannot yet
-    place is evaluated again at full depth (up to ``MAX_RECHECKS`` of them, in a few rounds)."""
-    include = [natural]
-    for _ in range(3):
-        evaluation = _evaluate(kind, view, DEEP_SAMPLES[kind], seed, include)
-        unsettled = [option for option in _unsettled(evaluation) if option not in include]
-        if not unsettled:
-            break
-        include += unsettled
-        if len(include) > MAX_RECHECKS:
-            return None
-    else:
-        return None
-    if _unsettled(evaluation):
-        return None
-    accepted = [v for v in evaluation.options if v.loss <= tolerance_for(v)]
-    natural_value = evaluation.value_of(natural)
-    if natural_value in accepted or natural_value.loss < MIN_NATURAL_LOSS:
-        return None
-    rejected = [v for v in evaluation.options if v.loss > tolerance_for(v)]
-    margin = min(v.loss / v.loss_error if v.loss_error else float("inf") for v in rejected)
-    texts = [_text(v.option) for v in accepted]
-    return Candidate(kind, view.seat, natural, evaluation, texts, margin, [_text(o) for o in include])
+        return evaluate_pass(view, samples=SCREEN_SAMPLES[kind], seed=seed, include=[natural])
+    return evaluate_play(view, samples=SCREEN_SAMPLES[kind], seed=seed)
 
 
 def _text(option: object) -> str:
-    return " ".join(option.codes) if isinstance(option, CardSet) else option.code  # type: ignore[attr-defined]
+    return text_of(option)
 
 
 def _position(kind: str, state: HandState, seat: int) -> dict:
@@ -145,33 +87,34 @@ def _position(kind: str, state: HandState, seat: int) -> dict:
     return position
 
 
-def _puzzle_data(number: int, candidate: Candidate, state: HandState, rules: Rules, position: dict) -> dict:
-    kind = candidate.kind
-    view = state.view(candidate.seat)
-    evaluation = candidate.evaluation
+def puzzle_data(
+    puzzle_id: str, kind: str, state: HandState, rules: Rules, position: dict, checked: Check, natural: object
+) -> dict:
+    """A verified position as a puzzle file's plain data."""
+    view = state.view(0)
+    evaluation = checked.evaluation
     if kind == "pass":
-        themes = pass_themes(view, evaluation, candidate.natural)
-        verdict = coach_pass(view, candidate.natural, evaluation)
+        themes = pass_themes(view, evaluation, natural)
+        verdict = coach_pass(view, natural, evaluation)
     else:
-        themes = play_themes(view, evaluation, candidate.natural)
-        verdict = coach_play(view, candidate.natural, evaluation)
-    natural = str(candidate.natural)
-    best = str(evaluation.best.option)
+        themes = play_themes(view, evaluation, natural)
+        verdict = coach_play(view, natural, evaluation)
     explanation = (
         f"The natural-looking {natural} costs about {verdict.grade.loss:.1f} points against the other "
-        f"players; {best} is best. " + " ".join(verdict.reasons)
+        f"players; {evaluation.best.option} is best. " + " ".join(verdict.reasons)
     ).strip()
     verified = (
-        f"{len(evaluation.options)} options evaluated on {evaluation.samples} imagined deals (seed "
-        f"{evaluation.seed}); every option outside 'accepted' loses at least {MIN_MARGIN} points and "
-        f"at least {candidate.margin:.1f} standard errors against the best."
+        f"All {len(evaluation.options)} options valued on the same {evaluation.samples} fresh imagined "
+        f"deals (seed {evaluation.seed}, {evaluation.method} play-outs); every option outside "
+        f"'accepted' loses at least {MIN_LOSS} points and {MIN_ERRORS:.0f} standard errors (the "
+        f"smallest margin is {checked.margin:.1f} errors)."
     )
     # A first guess at the puzzle's rating, refined by Glicko-2 as learners attempt it: a
     # natural choice that costs little is a subtler mistake to spot.
-    natural_loss = evaluation.value_of(candidate.natural).loss
+    natural_loss = evaluation.value_of(natural).loss
     difficulty = 1200 + (250 if natural_loss < 3 else 0) + 50 * (len(themes) - 1)
     return {
-        "id": f"{kind}-{number:03d}",
+        "id": puzzle_id,
         "kind": kind,
         "title": f"{'What would you pass?' if kind == 'pass' else 'What would you play?'} "
         f"{THEMES[themes[0]]}",
@@ -180,13 +123,7 @@ def _puzzle_data(number: int, candidate: Candidate, state: HandState, rules: Rul
         "explanation": explanation,
         "rules": {k: v for k, v in rules.to_dict().items() if v != Rules().to_dict()[k]},
         "position": position,
-        "answer": answer_from_evaluation(
-            evaluation,
-            candidate.accepted,
-            verified,
-            PASS_STAGES if kind == "pass" else (),
-            candidate.include if kind == "pass" else [],
-        ),
+        "answer": answer_from_evaluation(evaluation, list(checked.accepted), verified),
     }
 
 
@@ -209,19 +146,19 @@ def mine(
         view = state.view(seat)
         if kind == "pass" and seat == 0:
             hands += 1
-        screen = _evaluate(kind, view, SCREEN_SAMPLES[kind], seed + hands, [natural])
+        screen = _screen(kind, view, seed + hands, natural)
         value = screen.value_of(natural)
         if value.loss < MIN_NATURAL_LOSS or value.loss < 3 * value.loss_error:
             continue
-        # Evaluate the position exactly as the file will hold it (the solver turned to seat
-        # 0), so that a fresh evaluation of the file reproduces it.
+        # Verify the position exactly as the file will hold it (the solver turned to seat 0),
+        # on fresh deals, so that an evaluation of the file reproduces it.
         position = _position(kind, state, seat)
         _, state = position_state(kind, rules, position)
-        candidate = verify(kind, state.view(0), natural, seed + 7919 * (hands + 1))
-        if candidate is None:
+        checked = verify_position(kind, state.view(0), seed + 7919 * (hands + 1), natural)
+        if not checked.holds:
             continue
         number = start + found[kind]
-        data = _puzzle_data(number, candidate, state, rules, position)
+        data = puzzle_data(f"{kind}-{number:03d}", kind, state, rules, position, checked, natural)
         if lead_themes.get((kind, data["themes"][0]), 0) >= per_theme:
             continue
         lead_themes[kind, data["themes"][0]] = lead_themes.get((kind, data["themes"][0]), 0) + 1
@@ -229,7 +166,7 @@ def mine(
         save_puzzle(data, path)
         found[kind] += 1
         written.append(path)
-        log(f"{path}: natural {_text(natural)} loses {candidate.evaluation.value_of(natural).loss:.1f}")
+        log(f"{path}: natural {_text(natural)} loses {checked.evaluation.value_of(natural).loss:.1f}")
     return written
 
 

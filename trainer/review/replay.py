@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..coach import coach_pass, coach_play
-from ..coach.grading import tolerance_for
+from ..coach.grading import TOLERANCE
 from ..progress.decisions import option_text
 from ..puzzles.board import PuzzleBoard
 from ..puzzles.format import answer_from_evaluation, load_puzzle, save_puzzle
@@ -33,7 +33,7 @@ def moment_puzzle(moment: Moment, puzzle_id: str) -> dict:
     view = state.view(seat, scores=moment.scores)
     coach = coach_pass if kind == "pass" else coach_play
     verdict = coach(view, decision.choice, evaluation)
-    accepted = [option_text(v.option) for v in evaluation.options if v.loss <= tolerance_for(v)]
+    accepted = [option_text(v.option) for v in evaluation.options if v.loss <= TOLERANCE]
     where = "the pass" if kind == "pass" else f"trick {decision.trick}"
     rules = state.rules.to_dict()
     defaults = type(state.rules)().to_dict()

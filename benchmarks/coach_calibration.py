@@ -1,0 +1,268 @@
+"""Is the evaluator calibrated? Its predictions against what strong players actually produce.
+
+1. Hard plays all four seats of ``--hands`` seeded hands (passing left, right, across, hold in
+   turn); every decision is kept with the position before it and the option Hard chose.
+2. For each decision the evaluator, from the deciding seat's view only and with its own seed,
+   predicts the outcome of the chosen option: every seat's chance of shooting the moon and every
+   seat's expected points for the hand.
+3. What happened: the game's own continuation, and for positions where some seat's predicted
+   moon chance is at least ``--moon-floor`` (and a random share of the rest) ``--continuations``
+   more continuations from the true deal, Hard at every seat with fresh seeds.
+4. Tables by predicted bucket: the moon chance per (position, seat) and the expected points per
+   (position, seat), predicted against realised, with standard errors (binomial over the
+   continuations, and clustered by position, the stricter).
+
+    PYTHONPATH=. .venv/bin/python benchmarks/coach_calibration.py [--hands 200] [--workers 2]
+        [--continuations 8] [--json benchmarks/results/coach_calibration.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+from engine import HandState, Phase, Rules
+from engine.bots import make_bot
+from engine.evaluator import evaluate_pass, evaluate_play
+
+FIRST_SEED = 910_000
+MOON_BUCKETS = (0.0, 0.005, 0.02, 0.05, 0.15, 0.35, 0.65, 1.0001)
+POINT_BUCKETS = (-26.0, 1.0, 3.0, 6.0, 10.0, 52.0)
+PREDICTION = {"play": 1024, "pass": 1024}
+
+
+def play_to_end(
+    state: HandState, seeds: list[int], record: list | None = None
+) -> tuple[tuple[int, ...], int]:
+    """Hard at every seat from ``state`` (changed in place) to the end of the hand; the scores
+    and the shooter (-1 for none). ``record`` collects (kind, state before, seat, choice)."""
+    bots = [make_bot("hard", seed) for seed in seeds]
+    while not state.is_over:
+        if state.phase is Phase.PASSING:
+            seat = state.seats_to_pass[0]
+            choice = bots[seat].choose_pass(state.view(seat))
+            if record is not None:
+                record.append(("pass", state.copy(), seat, choice))
+            state.pass_cards(seat, choice)
+        elif state.phase is Phase.MOON_CHOICE:
+            seat = state.to_move
+            state.choose_moon(bots[seat].choose_moon(state.view(seat)), seat)
+        else:
+            seat = state.to_move
+            view = state.view(seat)
+            choice = bots[seat].choose_play(view)
+            if record is not None and len(view.legal_cards) > 1:
+                record.append(("play", state.copy(), seat, choice))
+            state.play(choice, seat)
+    result = state.result
+    return result.scores, -1 if result.shooter is None else result.shooter
+
+
+def apply(state: HandState, kind: str, seat: int, choice: object) -> HandState:
+    after = state.copy()
+    if kind == "pass":
+        after.pass_cards(seat, choice)
+    else:
+        after.play(choice, seat)
+    return after
+
+
+def play_hand(job: tuple[int, int]) -> list[dict]:
+    """Phase 1 for one hand: its decisions, each with the game's own outcome."""
+    index, seed = job
+    rules = Rules()
+    state = HandState.from_seed(seed, rules, rules.pass_direction(index))
+    record: list = []
+    scores, shooter = play_to_end(state, [seed * 4 + seat for seat in range(4)], record)
+    return [
+        {
+            "hand": index,
+            "seed": seed,
+            "kind": kind,
+            "state": before,
+            "seat": seat,
+            "choice": choice,
+            "outcomes": [(list(scores), shooter)],
+        }
+        for kind, before, seat, choice in record
+    ]
+
+
+def predict(job: tuple[int, dict]) -> dict:
+    """Phase 2: the evaluator's prediction for the chosen option."""
+    number, decision = job
+    view = decision["state"].view(decision["seat"])
+    seed = FIRST_SEED * 7 + number
+    if decision["kind"] == "pass":
+        evaluation = evaluate_pass(view, samples=PREDICTION["pass"], seed=seed, include=[decision["choice"]])
+    else:
+        evaluation = evaluate_play(view, samples=PREDICTION["play"], seed=seed)
+    value = evaluation.value_of(decision["choice"])
+    return {
+        **decision,
+        "moon": list(value.moon_by_seat),
+        "points": list(value.seat_points),
+        "method": evaluation.method,
+    }
+
+
+def continue_hand(job: tuple[int, dict, int]) -> dict:
+    """Phase 3: more Hard continuations from the true deal after the chosen option."""
+    number, decision, count = job
+    outcomes = []
+    for k in range(count):
+        after = apply(decision["state"], decision["kind"], decision["seat"], decision["choice"])
+        seeds = [FIRST_SEED * 13 + 1000 * number + 4 * k + seat for seat in range(4)]
+        scores, shooter = play_to_end(after, seeds)
+        outcomes.append((list(scores), shooter))
+    return {**decision, "outcomes": decision["outcomes"] + outcomes}
+
+
+def bucket_of(value: float, edges: tuple[float, ...]) -> int:
+    for index in range(len(edges) - 1):
+        if value < edges[index + 1]:
+            return index
+    return len(edges) - 2
+
+
+def table(rows: list[dict], what: str, edges: tuple[float, ...], whose: str = "all") -> list[dict]:
+    """Per bucket of the prediction: positions, outcomes, mean predicted, realised, standard
+    errors (binomial or plain over outcomes, and clustered by (position, seat)). ``whose``:
+    "all" seats, the deciding seat's "own" predictions, or the "others'"."""
+    groups: dict[int, list] = {}
+    for row in rows:
+        for seat in range(4):
+            if (whose == "own" and seat != row["seat"]) or (whose == "others" and seat == row["seat"]):
+                continue
+            predicted = row[what][seat]
+            if what == "moon":
+                realised = [1.0 if shooter == seat else 0.0 for _, shooter in row["outcomes"]]
+            else:
+                realised = [float(scores[seat]) for scores, _ in row["outcomes"]]
+            groups.setdefault(bucket_of(predicted, edges), []).append((predicted, realised))
+    report = []
+    for index in sorted(groups):
+        pairs = groups[index]
+        outcomes = [value for _, realised in pairs for value in realised]
+        count = len(outcomes)
+        predicted = sum(p * len(r) for p, r in pairs) / count
+        realised = sum(outcomes) / count
+        if what == "moon":
+            error = math.sqrt(max(realised * (1 - realised), 1e-12) / count)
+        else:
+            mean = realised
+            error = math.sqrt(sum((v - mean) ** 2 for v in outcomes) / max(count - 1, 1) / count)
+        gaps = [sum(r) / len(r) - p for p, r in pairs]
+        gap_mean = sum(gaps) / len(gaps)
+        clustered = math.sqrt(sum((g - gap_mean) ** 2 for g in gaps) / max(len(gaps) - 1, 1) / len(gaps))
+        report.append(
+            {
+                "bucket": [edges[index], min(edges[index + 1], 1.0) if what == "moon" else edges[index + 1]],
+                "pairs": len(pairs),
+                "outcomes": count,
+                "predicted": predicted,
+                "realised": realised,
+                "error": error,
+                "clustered_error": clustered,
+                "z": (realised - predicted) / max(error, 1e-12),
+                "within_2_se": abs(realised - predicted) <= 2 * error,
+            }
+        )
+    return report
+
+
+def print_table(title: str, report: list[dict], percent: bool) -> None:
+    print(f"\n{title}")
+    columns = (("bucket", 16), ("pairs", 7), ("outcomes", 10), ("predicted", 11), ("realised", 10))
+    columns += (("SE", 8), ("SE (cl.)", 10), ("z", 7))
+    print("".join(f"{name:>{width}}" for name, width in columns))
+    for row in report:
+        low, high = row["bucket"]
+        scale, unit = (100, "%") if percent else (1, "")
+        print(
+            f"{f'{scale * low:.1f}-{scale * high:.1f}{unit}':>16}{row['pairs']:>7}{row['outcomes']:>10}"
+            f"{scale * row['predicted']:>10.2f}{unit}{scale * row['realised']:>9.2f}{unit}"
+            f"{scale * row['error']:>7.2f}{unit}{scale * row['clustered_error']:>9.2f}{unit}{row['z']:>7.2f}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=FIRST_SEED)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--continuations", type=int, default=8)
+    parser.add_argument("--moon-floor", type=float, default=0.05)
+    parser.add_argument("--others", type=float, default=0.1, help="share of other positions continued")
+    parser.add_argument("--json", metavar="PATH")
+    args = parser.parse_args()
+    start = time.perf_counter()
+    rng = random.Random(args.seed)
+    with Pool(args.workers) as pool:
+        decisions = [
+            d for hand in pool.imap(play_hand, [(i, args.seed + i) for i in range(args.hands)]) for d in hand
+        ]
+        print(
+            f"phase 1: {args.hands} hands, {len(decisions)} decisions, {time.perf_counter() - start:.0f} s",
+            flush=True,
+        )
+        predicted = list(pool.imap(predict, enumerate(decisions), chunksize=8))
+        print(f"phase 2: predictions, {time.perf_counter() - start:.0f} s", flush=True)
+        jobs = []
+        for number, row in enumerate(predicted):
+            if max(row["moon"]) >= args.moon_floor or rng.random() < args.others:
+                jobs.append((number, row, args.continuations))
+        continued = {
+            number: row
+            for number, row in zip([j[0] for j in jobs], pool.imap(continue_hand, jobs), strict=True)
+        }
+        rows = [continued.get(number, row) for number, row in enumerate(predicted)]
+        print(f"phase 3: {len(jobs)} positions continued, {time.perf_counter() - start:.0f} s", flush=True)
+    moon = table(rows, "moon", MOON_BUCKETS)
+    points = table(rows, "points", POINT_BUCKETS)
+    print_table("Moon chance per (position, seat): predicted vs realised", moon, True)
+    print_table("Points per (position, seat): predicted vs realised", points, False)
+    parts = {}
+    for kind in ("pass", "play"):
+        for whose in ("own", "others"):
+            part = [row for row in rows if row["kind"] == kind]
+            parts[f"{kind}_{whose}"] = {
+                "moon": table(part, "moon", MOON_BUCKETS, whose),
+                "points": table(part, "points", POINT_BUCKETS, whose),
+            }
+            print_table(
+                f"Moon chance, {kind} decisions, {whose} seat(s)", parts[f"{kind}_{whose}"]["moon"], True
+            )
+    shooters = sum(1 for row in rows for _, s in row["outcomes"] if s >= 0)
+    outcomes = sum(len(row["outcomes"]) for row in rows)
+    print(f"\n{outcomes} continuations, {shooters} moons; {time.perf_counter() - start:.0f} s")
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "hands": args.hands,
+                    "seed": args.seed,
+                    "continuations": args.continuations,
+                    "moon_floor": args.moon_floor,
+                    "prediction_deals": PREDICTION,
+                    "decisions": len(rows),
+                    "continued_positions": len(jobs),
+                    "outcomes": outcomes,
+                    "moons": shooters,
+                    "moon_table": moon,
+                    "points_table": points,
+                    "parts": parts,
+                    "seconds": time.perf_counter() - start,
+                },
+                indent=1,
+            )
+        )
+
+
+if __name__ == "__main__":
+    main()

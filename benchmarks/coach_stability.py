@@ -1,0 +1,153 @@
+"""Do the coach's verdicts hold under a deeper look?
+
+Decisions from Normal-bot hands (our own seeds: plays over tricks 1-12 with a real choice, and
+passes left, right and across) are judged twice: at the coach's depth (what lessons, puzzles and
+the review use) and at ``--factor`` times the deals everywhere, each with its own seed. The
+deep verdict's band (of its estimated loss) is the reference.
+
+For each kind it reports: how often the coach's verdict is decided and names the reference's
+band (*agree*), decided but another band (*wrong*), undecided ("between A and B", with the
+reference inside or outside that span), how often the best option differs, and how long the
+coach's verdicts took.
+
+    PYTHONPATH=. .venv/bin/python benchmarks/coach_stability.py [--plays 100] [--passes 50]
+        [--factor 10] [--workers 2] [--json benchmarks/results/coach_stability.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+from engine import Rules
+from trainer.coach.depth import COACH, judge
+from trainer.coach.grading import BANDS, grade
+from trainer.puzzles.mine import decisions
+
+FIRST_SEED = 770_000
+
+
+def positions(plays: int, passes: int, seed: int) -> list[tuple]:
+    """(kind, state, seat, choice) for plays spread over the hand and passes, from Normal-bot
+    hands: at most two plays and one pass a hand, chosen at random."""
+    rng = random.Random(seed)
+    chosen: list[tuple] = []
+    wanted = {"play": plays, "pass": passes}
+    rules = Rules()
+    hand = 0
+    while wanted["play"] > 0 or wanted["pass"] > 0:
+        found = list(decisions(rules, seed + hand, 1))
+        hand += 1
+        play_points = [d for d in found if d[0] == "play" and d[1].trick_number < rules.hand_size - 1]
+        pass_points = [d for d in found if d[0] == "pass"]
+        for point in rng.sample(play_points, min(2, len(play_points), wanted["play"])):
+            chosen.append(point)
+            wanted["play"] -= 1
+        if pass_points and wanted["pass"] > 0:
+            chosen.append(rng.choice(pass_points))
+            wanted["pass"] -= 1
+    return chosen
+
+
+def judge_one(job: tuple) -> dict:
+    index, (kind, state, seat, choice), factor = job
+    view = state.view(seat)
+    start = time.perf_counter()
+    coach = judge(view, choice, seed=FIRST_SEED + index, depth=COACH)
+    coach_seconds = time.perf_counter() - start
+    deep = judge(view, choice, seed=FIRST_SEED + 100_000 + index, depth=COACH.deeper(factor))
+    g, d = grade(coach, choice), grade(deep, choice)
+    low, high = g.span
+    return {
+        "kind": kind,
+        "trick": 0 if kind == "pass" else state.trick_number + 1,
+        "choice": str(choice),
+        "coach_label": g.label,
+        "coach_band": g.band.value,
+        "coach_loss": g.loss,
+        "coach_interval": [g.low, g.high],
+        "coach_samples": coach.samples,
+        "coach_seconds": coach_seconds,
+        "coach_clock_stopped": coach.clock_stopped,
+        "deep_band": d.band.value,
+        "deep_label": d.label,
+        "deep_loss": d.loss,
+        "deep_samples": deep.samples,
+        "decided": g.decided,
+        "agree": g.decided and g.band is d.band,
+        "between_holds": (not g.decided) and BANDS.index(low) <= BANDS.index(d.band) <= BANDS.index(high),
+        "same_best": coach.best.option == deep.best.option,
+    }
+
+
+def summary(rows: list[dict]) -> dict:
+    count = len(rows)
+    seconds = sorted(row["coach_seconds"] for row in rows)
+
+    def share(key: str) -> float:
+        return sum(1 for row in rows if row[key]) / count
+
+    undecided = [row for row in rows if not row["decided"]]
+    return {
+        "positions": count,
+        "agree": share("agree"),
+        "wrong": sum(1 for row in rows if row["decided"] and not row["agree"]) / count,
+        "between": len(undecided) / count,
+        "between_holds": share("between_holds"),
+        "agree_or_between_holds": (sum(1 for r in rows if r["agree"] or r["between_holds"])) / count,
+        "same_best": share("same_best"),
+        "seconds_median": statistics.median(seconds),
+        "seconds_p95": seconds[min(count - 1, int(0.95 * count))],
+        "seconds_max": seconds[-1],
+        "samples_median": statistics.median(row["coach_samples"] for row in rows),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--plays", type=int, default=100)
+    parser.add_argument("--passes", type=int, default=50)
+    parser.add_argument("--factor", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=FIRST_SEED)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", metavar="PATH")
+    args = parser.parse_args()
+    points = positions(args.plays, args.passes, args.seed)
+    jobs = [(index, point, args.factor) for index, point in enumerate(points)]
+    start = time.perf_counter()
+    with Pool(args.workers) as pool:
+        rows = []
+        for row in pool.imap(judge_one, jobs):
+            rows.append(row)
+            print(
+                f"{len(rows):4d}/{len(jobs)} {row['kind']:4} trick {row['trick']:2d} {row['choice']:>10}: "
+                f"coach {row['coach_label']:<22} deep {row['deep_band']:<10} "
+                f"({row['coach_loss']:.2f} vs {row['deep_loss']:.2f}, {row['coach_seconds']:.2f} s)",
+                flush=True,
+            )
+    report = {"depth": COACH.__dict__, "factor": args.factor, "seconds": time.perf_counter() - start}
+    columns = (("n", 5), ("agree", 8), ("wrong", 8), ("between", 9), ("(holds)", 9), ("best=", 8))
+    columns += (("median s", 10), ("p95 s", 8))
+    print("\n      " + "".join(f"{name:>{width}}" for name, width in columns))
+    for kind in ("play", "pass"):
+        part = [row for row in rows if row["kind"] == kind]
+        if not part:
+            continue
+        s = summary(part)
+        report[kind] = s
+        print(
+            f"{kind:6}{s['positions']:>5}{s['agree']:>8.1%}{s['wrong']:>8.1%}{s['between']:>9.1%}"
+            f"{s['between_holds']:>9.1%}{s['same_best']:>8.1%}{s['seconds_median']:>10.2f}{s['seconds_p95']:>8.2f}"
+        )
+    report["rows"] = rows
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1, default=str))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,549 @@
+"""The play-out policy compiled to machine code with numba: the search's fast path.
+
+``engine.policy`` and ``engine.playout`` are the reference (pure Python, and what runs where
+numba cannot, such as Pyodide); this module applies the same rules and the same policy, card
+for card, to many games at once, one game after another in a compiled loop. The tests hold it
+to the reference on every rule preset.
+
+Why numba rather than numpy alone: the policy branches at every card (who is running for the
+moon, who blocks, duck or win), which numpy can only express by computing every branch for
+every game; compiled scalar code takes one branch and runs several times faster.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from .cards import HEARTS_MASK, SUIT_MASKS, Suit
+from .moon import CHEAP_BLOCK, IMPOSSIBLE, MOON_GUARD, MOON_RUN, NOBODY, moon_cards
+from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, Rules
+
+__all__ = ["RulesCode", "deal_for_pass", "quick_worlds", "run_policy"]
+
+_HEARTS = int(HEARTS_MASK)
+_CLUBS = int(SUIT_MASKS[Suit.CLUBS])
+_QUEEN = int(QUEEN_OF_SPADES)  # a plain int: numba writes constants into its code as text
+_QUEEN_BIT = 1 << _QUEEN
+_ACE_OF_SPADES = int(ACE_OF_SPADES)
+_KING_OF_SPADES = int(KING_OF_SPADES)
+_HIGH_SPADES = (1 << _ACE_OF_SPADES) | (1 << _KING_OF_SPADES)
+_SPADES = int(SUIT_MASKS[Suit.SPADES])
+_LOW_SPADES = int(SUIT_MASKS[Suit.SPADES]) & ((1 << _QUEEN) - 1)
+_SEGMENT = (1 << 13) - 1
+_SUIT_MASKS = np.array(SUIT_MASKS, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class RulesCode:
+    """The rule options a play-out needs, and the policy's moon thresholds, as plain integers
+    for compiled code. The thresholds travel as arguments, not globals: numba's cache does not
+    notice a change to another module's constants, and would run the old ones."""
+
+    players: int
+    hand_size: int
+    lowest_club: int
+    lead_any_club: int
+    no_points_on_first_trick: int
+    point_mask: int
+    must_break_hearts: int
+    hearts_instead_of_queen: int
+    queen_breaks_hearts: int
+    moon_mask: int
+    moon_run: int
+    moon_guard: int
+    cheap_block: int
+
+    @classmethod
+    def of(cls, rules: Rules) -> tuple[int, ...]:
+        code = cls(
+            rules.players,
+            rules.hand_size,
+            int(rules.lowest_club),
+            int(rules.lead_any_club),
+            int(rules.no_points_on_first_trick),
+            rules.point_mask,
+            int(rules.must_break_hearts),
+            int(rules.hearts_instead_of_queen),
+            int(rules.queen_breaks_hearts),
+            moon_cards(rules),
+            MOON_RUN,
+            MOON_GUARD,
+            CHEAP_BLOCK,
+        )
+        return tuple(code.__dict__.values())
+
+
+@njit(cache=True, inline="always")
+def _popcount(mask: int) -> int:
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _top(mask: int) -> int:
+    """Index of the highest set bit of a positive mask below 2**53 (frexp is exact there)."""
+    return math.frexp(float(mask))[1] - 1
+
+
+@njit(cache=True, inline="always")
+def _bottom(mask: int) -> int:
+    return _top(mask & -mask)
+
+
+@njit(cache=True)
+def _lowest_by_rank(mask: int) -> int:
+    ranks = (mask | mask >> 13 | mask >> 26 | mask >> 39) & _SEGMENT
+    rank = _bottom(ranks)
+    for suit in range(4):
+        if mask >> (13 * suit + rank) & 1:
+            return 13 * suit + rank
+    return -1
+
+
+@njit(cache=True)
+def _highest_by_rank(mask: int) -> int:
+    ranks = (mask | mask >> 13 | mask >> 26 | mask >> 39) & _SEGMENT
+    rank = _top(ranks)
+    for suit in range(3, -1, -1):
+        if mask >> (13 * suit + rank) & 1:
+            return 13 * suit + rank
+    return -1
+
+
+@njit(cache=True)
+def _discard(legal: int, queen_out: bool) -> int:
+    if legal & _QUEEN_BIT:
+        return _QUEEN
+    if queen_out and legal & _HIGH_SPADES:
+        return _top(legal & _HIGH_SPADES)
+    if legal & _HEARTS:
+        return _top(legal & _HEARTS)
+    return _highest_by_rank(legal)
+
+
+@njit(cache=True)
+def _losers(hand: int, outstanding: int, players: int) -> int:
+    """``engine.moon.losers``."""
+    count = 0
+    for suit in range(4):
+        mine = hand & _SUIT_MASKS[suit]
+        out = outstanding & _SUIT_MASKS[suit]
+        if not mine or not out:
+            continue
+        tops = _popcount(mine >> (_top(out) + 1))
+        if tops * (players - 1) < _popcount(out):
+            count += _popcount(mine) - tops
+    return count
+
+
+@njit(cache=True)
+def _choose(
+    hand: int,
+    legal: int,
+    trick: np.ndarray,
+    length: int,
+    players: int,
+    queen_out: bool,
+    seat: int,
+    leader: int,
+    runner: int,
+    moon_mask: int,
+    runner_cards: int,
+    outstanding: int,
+    moon_run: int,
+    moon_guard: int,
+    cheap_block: int,
+) -> int:
+    """``engine.policy.choose_card``, line for line."""
+    running = runner_cards >= moon_run
+    guarding = runner_cards >= moon_guard
+    led = suit_end = winning = position = trick_mask = 0
+    if length:
+        led = trick[0] // 13
+        suit_end = 13 * led + 13
+        winning = trick[0]
+        position = 0
+        trick_mask = 0
+        for index in range(length):
+            card = trick[index]
+            trick_mask |= 1 << card
+            if winning < card < suit_end:
+                winning = card
+                position = index
+    shooting = runner == seat and running
+    if not shooting and moon_mask and (runner == seat or runner == NOBODY):  # noqa: SIM109 (numba)
+        shooting = _losers(hand, outstanding, players) == 0
+    if shooting:
+        if not length:
+            return _highest_by_rank(legal)
+        points = trick_mask & moon_mask
+        if legal & _SUIT_MASKS[led]:
+            top = _top(legal)
+            if top > winning:
+                return top
+            if not points:
+                return _bottom(legal)
+        elif not points:
+            quiet = legal & ~moon_mask
+            return _lowest_by_rank(quiet if quiet else legal)
+    blocking = runner >= 0 and runner != seat
+    if not length:
+        if blocking and guarding and legal & _HEARTS:
+            return _top(legal & _HEARTS)
+        low_spades = legal & _LOW_SPADES
+        if queen_out and low_spades and not hand & (_QUEEN_BIT | _HIGH_SPADES):
+            return _bottom(low_spades)
+        return _lowest_by_rank(legal)
+    runner_winning = blocking and (leader + position) % players == runner
+    if legal & _SUIT_MASKS[led]:
+        if runner_winning:
+            over = legal & ~((1 << winning) - 1) & ~_QUEEN_BIT
+            taken = trick_mask & moon_mask
+            cheap = taken != 0 and not taken & ~_HEARTS and _popcount(taken) <= cheap_block
+            if over and (guarding or cheap):
+                return _bottom(over)
+        under = legal & ((1 << winning) - 1)
+        if runner_winning and under & ~_QUEEN_BIT:
+            under &= ~_QUEEN_BIT
+        if under:
+            return _top(under)
+        if length == players - 1:
+            if legal != _QUEEN_BIT:
+                return _top(legal & ~_QUEEN_BIT)
+            return _QUEEN
+        return _bottom(legal)
+    if blocking and (runner_winning or (guarding and (runner - leader) % players > length)):
+        quiet = legal & ~moon_mask
+        if quiet:
+            return _highest_by_rank(quiet)
+    return _discard(legal, queen_out)
+
+
+@njit(cache=True)
+def _candidate(taken: np.ndarray, players: int, moon_mask: int) -> tuple[int, int]:
+    """``engine.moon.moon_candidate``."""
+    if not moon_mask:
+        return IMPOSSIBLE, 0
+    runner = NOBODY
+    cards = 0
+    for seat in range(players):
+        held = taken[seat] & moon_mask
+        if held:
+            if runner >= 0:
+                return IMPOSSIBLE, 0
+            runner = seat
+            cards = _popcount(held)
+    return runner, cards
+
+
+@njit(cache=True)
+def run_policy(
+    hands: np.ndarray,
+    trick: np.ndarray,
+    trick_length: int,
+    leader: np.ndarray,
+    tricks_done: int,
+    broken: np.ndarray,
+    taken: np.ndarray,
+    won: np.ndarray,
+    rules: tuple,
+) -> None:
+    """Play every game (row) to the end of the hand with the policy, updating ``hands``,
+    ``taken`` and ``won`` in place (``engine.playout.playout_result``'s loop)."""
+    (
+        players,
+        hand_size,
+        lowest_club,
+        lead_any_club,
+        no_points,
+        point_mask,
+        must_break,
+        hearts_for_queen,
+        queen_breaks,
+        moon_mask,
+        moon_run,
+        moon_guard,
+        cheap_block,
+    ) = rules
+    safe_mask = ~point_mask
+    current = np.empty(players, dtype=np.int64)
+    for game in range(hands.shape[0]):
+        row_hands = hands[game]
+        row_taken = taken[game]
+        length = trick_length
+        for index in range(length):
+            current[index] = trick[game, index]
+        lead = leader[game]
+        seat = (lead + length) % players
+        done = tricks_done
+        hearts_broken = broken[game] or not must_break
+        queen_out = False
+        for other in range(players):
+            if row_hands[other] & _QUEEN_BIT:
+                queen_out = True
+        runner, runner_cards = _candidate(row_taken, players, moon_mask)
+        unplayed = 0
+        for other in range(players):
+            unplayed |= row_hands[other]
+        while done < hand_size:
+            hand = row_hands[seat]
+            if length:
+                legal = hand & _SUIT_MASKS[current[0] // 13]
+                if not legal:
+                    legal = hand
+                    if not done and no_points:
+                        safe = hand & safe_mask
+                        if safe:
+                            legal = safe
+            elif not done:
+                legal = hand & _CLUBS if lead_any_club else 1 << lowest_club
+            elif hearts_broken:
+                legal = hand
+            else:
+                legal = hand & ~_HEARTS
+                if not legal or (legal == _QUEEN_BIT and hearts_for_queen):
+                    legal = hand
+            card = _choose(
+                hand,
+                legal,
+                current,
+                length,
+                players,
+                queen_out,
+                seat,
+                lead,
+                runner,
+                moon_mask,
+                runner_cards,
+                unplayed ^ hand,
+                moon_run,
+                moon_guard,
+                cheap_block,
+            )
+            if card == _QUEEN:
+                queen_out = False
+            row_hands[seat] = hand ^ (1 << card)
+            unplayed ^= 1 << card
+            if card >= 39 or (card == _QUEEN and queen_breaks):
+                hearts_broken = True
+            current[length] = card
+            length += 1
+            if length < players:
+                seat = seat + 1 if seat + 1 < players else 0
+                continue
+            high = current[0]
+            suit_end = (high // 13 + 1) * 13
+            best = 0
+            mask = 0
+            for index in range(players):
+                card = current[index]
+                mask |= 1 << card
+                if high < card < suit_end:
+                    high = card
+                    best = index
+            lead = (lead + best) % players
+            seat = lead
+            row_taken[seat] |= mask
+            won[game, seat] += 1
+            length = 0
+            done += 1
+            if mask & moon_mask:
+                runner, runner_cards = _candidate(row_taken, players, moon_mask)
+        leader[game] = lead
+        broken[game] = hearts_broken
+
+
+# ----- imagined deals for a pass (``engine.pass_worlds`` is the reference) -----
+
+_GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX_2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True, inline="always")
+def _next_u64(state: np.ndarray) -> np.uint64:
+    """``engine.rng.SplitMix64.next_u64``; ``state`` is a one-element uint64 array."""
+    z = state[0] + _GOLDEN_GAMMA
+    state[0] = z
+    z = (z ^ (z >> np.uint64(30))) * _MIX_1
+    z = (z ^ (z >> np.uint64(27))) * _MIX_2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _below(state: np.ndarray, bound: int) -> int:
+    """``SplitMix64.below``: rejection sampling, no modulo bias."""
+    ubound = np.uint64(bound)
+    rest = (np.uint64(0) - ubound) % ubound  # 2**64 mod bound
+    while True:
+        value = _next_u64(state)
+        if rest == 0 or value < np.uint64(0) - rest:
+            return int(value % ubound)
+
+
+@njit(cache=True)
+def _card_danger(card: int, spades: int, has_queen: bool) -> float:
+    """``engine.passing.card_danger``."""
+    suit = card // 13
+    rank = card % 13
+    if card == _QUEEN:
+        return 40.0 if spades <= 4 else 4.0
+    if card == _ACE_OF_SPADES or card == _KING_OF_SPADES:  # noqa: SIM109 (numba)
+        guarded = spades >= 5 or (has_queen and spades >= 4)
+        return 3.0 if guarded else 30.0 + rank
+    if suit == 2:
+        return rank / 4 - 3
+    if suit == 3:
+        return rank * 1.6 - 6
+    return rank * 1.2 - 5
+
+
+@njit(cache=True)
+def _rule_of_thumb_pass(hand: int, count: int) -> int:
+    """``engine.passing.rule_of_thumb_pass``."""
+    spades = _popcount(hand & _SPADES)
+    has_queen = (hand & _QUEEN_BIT) != 0
+    danger = np.full(52, -np.inf)
+    for card in range(52):
+        if hand >> card & 1:
+            danger[card] = _card_danger(card, spades, has_queen)
+    for suit in range(2):
+        held = _popcount(hand & _SUIT_MASKS[suit])
+        if 0 < held <= count:
+            for card in range(13 * suit, 13 * suit + 13):
+                if hand >> card & 1:
+                    danger[card] += 6.0 - 2.0 * held
+    chosen = 0
+    for _ in range(count):
+        best = -1
+        for card in range(51, -1, -1):
+            if hand >> card & 1 and not chosen >> card & 1 and (best < 0 or danger[card] > danger[best]):
+                best = card
+        chosen |= 1 << best
+    return chosen
+
+
+@njit(cache=True)
+def deal_for_pass(
+    unseen: np.ndarray, room: np.ndarray, own: int, seat: int, pass_count: int, seed: int, deals: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``engine.pass_worlds.deal_for_pass``: ``deals`` imagined deals (every seat's hand) and
+    the others' rule-of-thumb passes, from one SplitMix64 stream."""
+    players = room.shape[0]
+    hands = np.zeros((deals, players), dtype=np.int64)
+    passes = np.zeros((deals, players), dtype=np.int64)
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = np.uint64(seed)
+    cards = unseen.copy()
+    for deal in range(deals):
+        for i in range(cards.shape[0] - 1, 0, -1):
+            j = _below(state, i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        position = 0
+        for other in range(players):
+            if other == seat:
+                hands[deal, other] = own
+                continue
+            mask = 0
+            for _ in range(room[other]):
+                mask |= 1 << cards[position]
+                position += 1
+            hands[deal, other] = mask
+            passes[deal, other] = _rule_of_thumb_pass(mask, pass_count)
+    return hands, passes
+
+
+# ----- imagined deals during play (``engine.sampling`` is the reference) -----
+
+
+@njit(cache=True)
+def _world_seed(seed: np.uint64, world: int) -> np.uint64:
+    """``engine.sampling.world_seed``."""
+    state = np.empty(1, dtype=np.uint64)
+    state[0] = seed + np.uint64(world) * _GOLDEN_GAMMA
+    return _next_u64(state)
+
+
+@njit(cache=True)
+def _quick_deal(
+    cards: np.ndarray, seats_of: np.ndarray, free: np.ndarray, state: np.ndarray, dealt: np.ndarray
+) -> bool:
+    """``engine.sampling._quick_deal`` (cards in order, each with its mask of allowed seats)."""
+    players = free.shape[0]
+    room = free.copy()
+    dealt[:] = 0
+    for index in range(cards.shape[0]):
+        allowed = seats_of[index]
+        total = 0
+        for seat in range(players):
+            if allowed >> seat & 1 and room[seat]:
+                total += room[seat]
+        if total == 0:
+            return False
+        pick = _below(state, total)
+        chosen = -1
+        for seat in range(players):
+            if allowed >> seat & 1 and room[seat]:
+                pick -= room[seat]
+                if pick < 0:
+                    chosen = seat
+                    break
+        dealt[chosen] |= 1 << cards[index]
+        room[chosen] -= 1
+    return True
+
+
+@njit(cache=True)
+def quick_worlds(
+    cards: np.ndarray,
+    seats_of: np.ndarray,
+    sizes: np.ndarray,
+    free: np.ndarray,
+    fixed: np.ndarray,
+    seed: np.uint64,
+    first: int,
+    count: int,
+    retries: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``engine.sampling.WorldSampler.world`` for worlds ``first`` .. ``first + count - 1``:
+    (hands, whether the quick deal succeeded, each stream's state afterwards). ``sizes[k]`` is
+    how many seats card k may go to (the key the cards are kept sorted by)."""
+    players = free.shape[0]
+    hands = np.zeros((count, players), dtype=np.int64)
+    done = np.zeros(count, dtype=np.bool_)
+    states = np.zeros(count, dtype=np.uint64)
+    dealt = np.zeros(players, dtype=np.int64)
+    state = np.empty(1, dtype=np.uint64)
+    for world in range(count):
+        state[0] = _world_seed(seed, first + world)
+        order = cards.copy()
+        masks = seats_of.copy()
+        keys = sizes.copy()
+        for _ in range(retries):
+            if _quick_deal(order, masks, free, state, dealt):
+                for seat in range(players):
+                    hands[world, seat] = fixed[seat] | dealt[seat]
+                done[world] = True
+                break
+            # SplitMix64.shuffle, then a stable sort by the number of allowed seats.
+            for i in range(order.shape[0] - 1, 0, -1):
+                j = _below(state, i + 1)
+                order[i], order[j] = order[j], order[i]
+                masks[i], masks[j] = masks[j], masks[i]
+                keys[i], keys[j] = keys[j], keys[i]
+            for i in range(1, order.shape[0]):
+                card, mask, key = order[i], masks[i], keys[i]
+                j = i - 1
+                while j >= 0 and keys[j] > key:
+                    order[j + 1], masks[j + 1], keys[j + 1] = order[j], masks[j], keys[j]
+                    j -= 1
+                order[j + 1], masks[j + 1], keys[j + 1] = card, mask, key
+        states[world] = state[0]
+    return hands, done, states

@@ -1,0 +1,128 @@
+"""Who can still shoot the moon: one detector for the play-out policy, the Normal bot and the coach.
+
+A moon is still possible while a single seat has taken every moon card taken so far (the
+hearts and the Q♠, and the J♦ where the rules ask for it); that seat is the *runner*. The
+strength of the threat is how many moon cards it holds:
+
+- from the first one, the others block where it is cheap (take a point trick the runner is
+  winning when it costs them little, and never throw points onto the runner's trick);
+- from ``MOON_RUN`` cards on the runner goes for it, and the others block at any price;
+- a seat whose hand has no losers left (``losers``) goes for it as soon as it holds every moon
+  card taken so far, or before anyone has taken one: strong hands shoot early, and the others
+  see that only by the cards it takes.
+
+The unit is moon cards taken (the Q♠ counts one), everywhere: policy, bots and coach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .cards import SUIT_MASKS
+
+if TYPE_CHECKING:
+    from .rules import Rules
+    from .view import PlayerView
+
+__all__ = [
+    "CHEAP_BLOCK",
+    "IMPOSSIBLE",
+    "MOON_GUARD",
+    "MOON_RUN",
+    "NOBODY",
+    "MoonThreat",
+    "losers",
+    "moon_candidate",
+    "moon_cards",
+    "moon_threat",
+    "taken_masks",
+]
+
+MOON_RUN = 5
+"""Moon cards a runner must hold before it goes for the moon (sooner with a hand of no losers)."""
+
+MOON_GUARD = 2
+"""Moon cards a runner holds when the others start to block at any price."""
+
+CHEAP_BLOCK = 3
+"""A blocker takes a runner's point trick early (before ``MOON_RUN``) when the trick holds at
+most this many moon cards and none but hearts."""
+
+
+def moon_cards(rules: Rules) -> int:
+    """The cards a shooter must take, as a mask; 0 when the rules have no moon."""
+    return 0 if rules.moon == "off" else rules.moon_mask
+
+
+NOBODY = -1
+"""``moon_candidate``'s runner when no moon card has been taken yet."""
+IMPOSSIBLE = -2
+"""``moon_candidate``'s runner when two seats have taken moon cards: no moon any more."""
+
+
+def moon_candidate(taken: Sequence[int], moon_mask: int) -> tuple[int, int]:
+    """(the runner, the moon cards it holds); (``NOBODY``, 0) when no moon card has been taken
+    and (``IMPOSSIBLE``, 0) when two seats have. ``taken``: every seat's taken cards as masks."""
+    if not moon_mask:
+        return IMPOSSIBLE, 0
+    runner = NOBODY
+    cards = 0
+    for seat, mask in enumerate(taken):
+        held = mask & moon_mask
+        if held:
+            if runner >= 0:
+                return IMPOSSIBLE, 0
+            runner = seat
+            cards = held.bit_count()
+    return runner, cards
+
+
+def losers(hand: int, outstanding: int, players: int) -> int:
+    """Tricks ``hand`` may lose, as a shooter counts them: in each suit, the cards below the
+    highest card still out, unless the cards above it draw every card still out."""
+    count = 0
+    for suit in range(4):
+        mine = hand & SUIT_MASKS[suit]
+        out = outstanding & SUIT_MASKS[suit]
+        if not mine or not out:
+            continue
+        tops = (mine >> out.bit_length()).bit_count()
+        if tops * (players - 1) < out.bit_count():
+            count += mine.bit_count() - tops
+    return count
+
+
+def taken_masks(view: PlayerView) -> list[int]:
+    """Every seat's taken cards, from the tricks the view has seen."""
+    taken = [0] * view.players
+    for trick in view.tricks:
+        for card in trick.cards:
+            taken[trick.winner] |= 1 << card
+    return taken
+
+
+@dataclass(frozen=True)
+class MoonThreat:
+    seat: int
+    """The runner: the one seat that has taken every moon card so far."""
+    cards: int
+    """Moon cards it has taken."""
+    points: int
+    """Points those cards are worth."""
+
+    @property
+    def guarded(self) -> bool:
+        """Far enough in that the others block at any price."""
+        return self.cards >= MOON_GUARD
+
+
+def moon_threat(view: PlayerView, include_self: bool = False) -> MoonThreat | None:
+    """The runner as ``view``'s seat sees it: another seat (or, with ``include_self``, this one)
+    that has taken every moon card so far; None when there is none or no moon is possible."""
+    taken = taken_masks(view)
+    seat, cards = moon_candidate(taken, moon_cards(view.rules))
+    if seat < 0 or (seat == view.seat and not include_self):
+        return None
+    return MoonThreat(seat, cards, view.rules.points_in(taken[seat]))

@@ -1,0 +1,214 @@
+"""Playing options out: every option of a decision, in every imagined deal, to the hand's end.
+
+The evaluator imagines deals (``engine.sampling``) and asks this module how each option ends in
+each of them: the hand's score for every seat and who shot the moon. Three ways, one answer
+format (option-major rows: row ``o * deals + d`` is option ``o`` in deal ``d``):
+
+- compiled: ``engine.batch`` with ``engine.compiled`` (numpy and numba), the play-out policy;
+- pure Python: ``engine.playout``, the same policy card for card (Pyodide, or no numba);
+- exact: ``engine.solver`` solves each deal with every hand open (late in a hand, when every
+  seat holds few cards), instead of trusting the policy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .hand import HandState
+from .pass_worlds import deal_for_pass, pass_room
+from .playout import playout_result
+from .rng import SplitMix64
+from .sampling import RETRIES, WorldSampler, world_seed
+from .view import PlayerView
+
+try:
+    import numpy as np
+
+    from .batch import Batch
+    from .compiled import deal_for_pass as deal_compiled
+    from .compiled import quick_worlds
+except ImportError:  # pragma: no cover - the engine also runs without numpy and numba, more slowly
+    np = None
+    Batch = None
+
+__all__ = [
+    "HAVE_COMPILED",
+    "Outcomes",
+    "PlayWorlds",
+    "pass_deals",
+    "pass_outcomes",
+    "play_outcomes",
+    "public_play",
+]
+
+HAVE_COMPILED = Batch is not None
+
+Outcomes = tuple[Sequence[Sequence[int]], Sequence[int]]
+"""Per row (option ``o`` in deal ``d`` is row ``o * deals + d``): every seat's score for the
+hand, and the moon's shooter or -1. numpy arrays from the compiled path, lists otherwise."""
+
+
+def public_play(view: PlayerView) -> tuple[list, list[int], int, bool]:
+    """What every seat knows of the play so far: tricks, the current trick, its leader, hearts."""
+    tricks = [(trick.leader, tuple(int(c) for c in trick.cards), trick.winner) for trick in view.tricks]
+    current = view.current_trick
+    return tricks, [int(c) for c in current.cards], current.leader, view.hearts_broken
+
+
+class PlayWorlds:
+    """Imagined deals for a play decision (``engine.sampling``), drawn compiled or in pure
+    Python: world ``k`` of a seed is the same either way."""
+
+    def __init__(self, view: PlayerView, seed: int, how: str) -> None:
+        self.sampler = WorldSampler(view)
+        self.seed = seed & ((1 << 64) - 1)
+        self.compiled = how == "compiled"
+        self.drawn = 0
+        if self.compiled:
+            sampler = self.sampler
+            self.arrays = (
+                np.array(sampler.cards, dtype=np.int64),
+                np.array(sampler.seats_of, dtype=np.int64),
+                np.array([len(sampler.options[card]) for card in sampler.cards], dtype=np.int64),
+                np.array(sampler.free, dtype=np.int64),
+                np.array(sampler.fixed, dtype=np.int64),
+            )
+
+    def next(self, count: int) -> list[list[int]]:
+        first = self.drawn
+        self.drawn += count
+        if not self.compiled:
+            return [self.sampler.world(world_seed(self.seed, first + k)) for k in range(count)]
+        hands, done, states = quick_worlds(*self.arrays, np.uint64(self.seed), first, count, RETRIES)
+        worlds = hands.tolist()
+        for k in np.flatnonzero(~done):
+            worlds[k] = self.sampler.careful(SplitMix64(int(states[k])))
+        return worlds
+
+
+def play_outcomes(
+    view: PlayerView, worlds: Sequence[Sequence[int]], cards: Sequence[int], how: str
+) -> Outcomes:
+    """Each of ``cards`` (the seat to move's options) played in each world, then played out
+    ``how``: "compiled", "python" or "exact"."""
+    tricks, trick, leader, broken = public_play(view)
+    if how == "compiled":
+        batch = _play_batch(view, worlds, tricks, trick, leader, broken).tile(len(cards))
+        batch.play(np.repeat(np.array(cards, dtype=np.int64), len(worlds)))
+        return batch.run("heuristic"), batch.shooters()
+    states = [HandState._imagined(view.rules, hands, tricks, trick, leader, broken) for hands in worlds]
+    if how == "exact":
+        from .solver import solve_options
+
+        by_card = [{card: (scores, shooter) for card, scores, shooter in solve_options(s)} for s in states]
+        rows = [by_card[world][card] for card in cards for world in range(len(states))]
+        return [scores for scores, _ in rows], [shooter for _, shooter in rows]
+    scores, shooters = [], []
+    for card in cards:
+        for state in states:
+            world = state.copy()
+            world.play(card)
+            result = playout_result(world, None)
+            scores.append(result.scores)
+            shooters.append(-1 if result.shooter is None else result.shooter)
+    return scores, shooters
+
+
+def _play_batch(
+    view: PlayerView,
+    worlds: Sequence[Sequence[int]],
+    tricks: list,
+    trick: list[int],
+    leader: int,
+    broken: bool,
+) -> Batch:
+    """The imagined deals as one batch: the hands differ, everything public is shared."""
+    players = view.players
+    count = len(worlds)
+    taken = [0] * players
+    won = [0] * players
+    for _, cards, winner in tricks:
+        won[winner] += 1
+        for card in cards:
+            taken[winner] |= 1 << card
+    current = np.zeros((count, players), dtype=np.int64)
+    current[:, : len(trick)] = trick
+    return Batch(
+        view.rules,
+        np.array(worlds, dtype=np.int64),
+        current,
+        len(trick),
+        np.full(count, leader, dtype=np.int64),
+        len(tricks),
+        np.full(count, broken, dtype=bool),
+        np.tile(np.array(taken, dtype=np.int64), (count, 1)),
+        np.tile(np.array(won, dtype=np.int64), (count, 1)),
+    )
+
+
+def pass_deals(view: PlayerView, seed: int, deals: int, how: str) -> tuple:
+    """Imagined deals for a pass and the others' passes (``engine.pass_worlds``), as numpy
+    arrays for the compiled path, lists for pure Python: the same deals either way."""
+    if how == "compiled":
+        cards, room = pass_room(view)
+        return deal_compiled(
+            np.array(cards, dtype=np.int64),
+            np.array(room, dtype=np.int64),
+            view.hand.mask,
+            view.seat,
+            view.rules.pass_count,
+            np.uint64(seed),
+            deals,
+        )
+    return deal_for_pass(view, seed, deals)
+
+
+def hands_after_pass(
+    view: PlayerView, candidate: int, hands: Sequence[int], passes: Sequence[int]
+) -> tuple[list[int], int]:
+    """Every seat's hand once the passes are made (the seat's own pass is ``candidate``), and
+    the seat holding the lowest club, who leads."""
+    players = view.players
+    offset = view.pass_direction.offset(players)
+    passes = list(passes)
+    passes[view.seat] = candidate
+    after = [(hands[s] & ~passes[s]) | passes[(s - offset) % players] for s in range(players)]
+    lowest = view.rules.lowest_club
+    leader = next(seat for seat, hand in enumerate(after) if hand >> lowest & 1)
+    return after, leader
+
+
+def pass_outcomes(view: PlayerView, candidates: Sequence[int], deals: tuple, how: str) -> Outcomes:
+    """Each candidate pass (a mask) made in each deal of ``pass_deals``, then the hand played
+    out ``how``: "compiled" or "python"."""
+    hands, passes = deals
+    if how == "compiled":
+        players = view.players
+        offset = view.pass_direction.offset(players)
+        count = len(candidates) * len(hands)
+        passes = np.tile(passes, (len(candidates), 1))
+        passes[:, view.seat] = np.repeat(np.array(candidates, dtype=np.int64), len(hands))
+        hands = np.tile(hands, (len(candidates), 1))
+        after = (hands & ~passes) | np.roll(passes, offset, axis=1)
+        leader = ((after >> int(view.rules.lowest_club)) & 1).argmax(axis=1)
+        batch = Batch(
+            view.rules,
+            after,
+            np.zeros((count, players), dtype=np.int64),
+            0,
+            leader,
+            0,
+            np.zeros(count, dtype=bool),
+            np.zeros((count, players), dtype=np.int64),
+            np.zeros((count, players), dtype=np.int64),
+        )
+        return batch.run("heuristic"), batch.shooters()
+    scores, shooters = [], []
+    for candidate in candidates:
+        for hand_row, pass_row in zip(hands, passes, strict=True):
+            after, leader = hands_after_pass(view, candidate, hand_row, pass_row)
+            state = HandState._imagined(view.rules, after, [], [], leader, False)
+            result = playout_result(state, None)
+            scores.append(result.scores)
+            shooters.append(-1 if result.shooter is None else result.shooter)
+    return scores, shooters

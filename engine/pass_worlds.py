@@ -1,0 +1,53 @@
+"""Imagined deals for a pass decision, and the other seats' passes in them.
+
+Before the pass a seat knows only its own hand, so every deal of the other cards is equally
+likely: a shuffle. The other seats pass by the rule of thumb (``engine.passing``). Deals come
+from the project's SplitMix64 stream (``engine.rng``) so that the compiled path
+(``engine.compiled.deal_for_pass``) draws exactly the same deals as this reference: a pass
+verdict does not depend on whether numba is installed.
+"""
+
+from __future__ import annotations
+
+from .cards import iter_mask
+from .passing import rule_of_thumb_pass
+from .rng import SplitMix64
+from .view import PlayerView
+
+__all__ = ["deal_for_pass", "pass_room"]
+
+
+def pass_room(view: PlayerView) -> tuple[list[int], list[int]]:
+    """The cards the others hold between them (lowest first) and how many each seat holds."""
+    unseen = [int(card) for card in iter_mask(view.unseen_cards.mask)]
+    room = [0 if seat == view.seat else size for seat, size in enumerate(view.hand_sizes)]
+    if sum(room) != len(unseen):
+        raise ValueError("the others' hands do not add up to the unseen cards")
+    return unseen, room
+
+
+def deal_for_pass(view: PlayerView, seed: int, deals: int) -> tuple[list[list[int]], list[list[int]]]:
+    """``deals`` imagined deals (every seat's hand as a mask) and the others' passes."""
+    cards, room = pass_room(view)
+    stream = SplitMix64(seed)
+    own = view.hand.mask
+    count = view.rules.pass_count
+    hands, passes = [], []
+    for _ in range(deals):
+        stream.shuffle(cards)
+        hand_row, pass_row = [], []
+        position = 0
+        for seat, size in enumerate(room):
+            if seat == view.seat:
+                hand_row.append(own)
+                pass_row.append(0)
+                continue
+            mask = 0
+            for card in cards[position : position + size]:
+                mask |= 1 << card
+            position += size
+            hand_row.append(mask)
+            pass_row.append(rule_of_thumb_pass(mask, count))
+        hands.append(hand_row)
+        passes.append(pass_row)
+    return hands, passes

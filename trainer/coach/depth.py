@@ -1,0 +1,91 @@
+"""How hard the coach looks before it gives a verdict: one budget for lessons, puzzles, hints and
+the review, so the same decision gets the same verdict wherever the learner meets it.
+
+A verdict is a function of the position, the seed and the budget in deals: the evaluator samples
+rounds of imagined deals until the learner's choice's band is decided or ``*_samples`` deals are
+spent. The seconds are a safety stop only (a badly overloaded machine); when they end a verdict
+early, the verdict says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from engine import CardSet, PlayerView
+from engine.evaluator import PASS_STAGES, ROUND, Evaluation, evaluate_pass, evaluate_play
+
+from .grading import LIMITS
+
+__all__ = ["COACH", "Depth", "judge", "judge_pass", "judge_play"]
+
+
+@dataclass(frozen=True)
+class Depth:
+    play_samples: int = 65536
+    """Most imagined deals for a play verdict."""
+    exact_samples: int = 1024
+    """Most deals when a late play is solved exactly (each deal costs about a millisecond)."""
+    pass_samples: int = 65536
+    """Most fresh deals on which a pass's finalists and the learner's pass are valued."""
+    pass_stages: tuple[tuple[int, int], ...] = PASS_STAGES
+    """The screening of all passes that picks the finalists."""
+    min_samples: int = 2 * ROUND
+    play_seconds: float | None = 10.0
+    pass_seconds: float | None = 20.0
+
+    def deeper(self, factor: int) -> Depth:
+        """``factor`` times the deals everywhere (the stability benchmark's reference)."""
+        return replace(
+            self,
+            play_samples=self.play_samples * factor,
+            exact_samples=self.exact_samples * factor,
+            pass_samples=self.pass_samples * factor,
+            pass_stages=tuple((deals * factor, keep) for deals, keep in self.pass_stages),
+            min_samples=self.min_samples * factor,
+            play_seconds=None,
+            pass_seconds=None,
+        )
+
+
+COACH = Depth()
+"""The depth of every verdict the learner sees."""
+
+
+def judge_play(view: PlayerView, card: object, seed: int = 0, depth: Depth = COACH) -> Evaluation:
+    """Every card valued, sampling until ``card``'s band is decided."""
+    return evaluate_play(
+        view,
+        samples=depth.play_samples,
+        seconds=depth.play_seconds,
+        seed=seed,
+        judge=card,
+        limits=LIMITS,
+        min_samples=depth.min_samples,
+        exact_samples=depth.exact_samples,
+    )
+
+
+def judge_pass(
+    view: PlayerView, cards: object, seed: int = 0, depth: Depth = COACH, include: Sequence = ()
+) -> Evaluation:
+    """Every pass valued, the finalists and ``cards`` on fresh deals until its band is decided."""
+    chosen = cards if isinstance(cards, CardSet) else CardSet(cards)
+    return evaluate_pass(
+        view,
+        samples=depth.pass_samples,
+        seconds=depth.pass_seconds,
+        seed=seed,
+        stages=depth.pass_stages,
+        include=include,
+        judge=chosen,
+        limits=LIMITS,
+        min_samples=depth.min_samples,
+    )
+
+
+def judge(view: PlayerView, choice: object, seed: int = 0, depth: Depth = COACH) -> Evaluation:
+    """A play or pass verdict's evaluation, whichever the view is deciding."""
+    if view.phase.value == "passing":
+        return judge_pass(view, choice, seed, depth)
+    return judge_play(view, choice, seed, depth)

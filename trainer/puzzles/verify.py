@@ -1,0 +1,117 @@
+"""Does a puzzle's answer hold? The acceptance rule, shared by the miner and re-verification.
+
+A puzzle is kept only if, on deals that played no part in finding it (a fresh seed):
+
+- the *accepted* answers are the options within the coach's tolerance of the best (``TOLERANCE``);
+- every other option loses at least ``MIN_LOSS`` points **and** at least ``MIN_ERRORS`` standard
+  errors of its loss: nothing is left between "right" and "clearly wrong";
+- the natural-looking choice (what a careful player, the Normal bot, does) is one of the rejected.
+
+Every option is valued on the same fresh deals (passes: all 286, not only a screened few), with
+the play-out policy's strong blockers, so an answer that rests on a moon holds only if the moon
+comes home against players who block it.
+
+    python -m trainer.puzzles.verify puzzles [--seed 5] [--write] [--report puzzles/README.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine import CardSet, PlayerView
+from engine.bots import make_bot
+from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
+
+from ..coach.grading import TOLERANCE
+
+__all__ = ["DEALS", "MIN_ERRORS", "MIN_LOSS", "Check", "check", "natural_choice", "verify_position"]
+
+MIN_LOSS = 1.0
+MIN_ERRORS = 3.0
+DEALS = {"play": 4096, "pass": 2048}
+"""Fresh deals a verification values every option on (a late play solved exactly takes 1,024)."""
+EXACT_DEALS = 1024
+
+
+@dataclass(frozen=True)
+class Check:
+    evaluation: Evaluation
+    accepted: tuple[str, ...]
+    natural: str
+    holds: bool
+    reason: str
+    """Why it does not hold ("" when it does)."""
+    margin: float
+    """Smallest loss / standard error among the rejected options."""
+
+
+def text_of(option: object) -> str:
+    return " ".join(option.codes) if isinstance(option, CardSet) else option.code  # type: ignore[attr-defined]
+
+
+def natural_choice(kind: str, view: PlayerView) -> object:
+    """What a careful player does here: the Normal bot's choice."""
+    bot = make_bot("normal", view.seat)
+    return bot.choose_pass(view) if kind == "pass" else bot.choose_play(view)
+
+
+def evaluate_all(kind: str, view: PlayerView, seed: int, deals: int | None = None) -> Evaluation:
+    """Every option on the same ``deals`` fresh deals."""
+    if kind == "pass":
+        return evaluate_pass(view, samples=deals or DEALS["pass"], seed=seed, stages=())
+    return evaluate_play(view, samples=deals or DEALS["play"], seed=seed, exact_samples=EXACT_DEALS)
+
+
+def check(evaluation: Evaluation, natural: object) -> Check:
+    """The acceptance rule applied to an evaluation of every option."""
+    accepted = [v for v in evaluation.options if v.loss <= TOLERANCE]
+    rejected = [v for v in evaluation.options if v.loss > TOLERANCE]
+    natural_text = text_of(natural)
+    reason = ""
+    unclear = [v for v in rejected if v.loss < MIN_LOSS or v.loss < MIN_ERRORS * v.loss_error]
+    if unclear:
+        v = min(unclear, key=lambda value: value.loss)
+        reason = (
+            f"{text_of(v.option)} loses {v.loss:.2f} ± {v.loss_error:.2f} points: neither within "
+            f"{TOLERANCE} of the best nor clearly worse (at least {MIN_LOSS} and {MIN_ERRORS:.0f} errors)"
+        )
+    elif natural_text in {text_of(v.option) for v in accepted}:
+        reason = f"the natural-looking {natural_text} is as good as the best"
+    margin = min((v.loss / v.loss_error if v.loss_error else float("inf") for v in rejected), default=0.0)
+    return Check(
+        evaluation,
+        tuple(text_of(v.option) for v in accepted),
+        natural_text,
+        not reason,
+        reason,
+        margin,
+    )
+
+
+def verify_position(kind: str, view: PlayerView, seed: int, natural: object | None = None) -> Check:
+    """Value every option on fresh deals (``seed``) and apply the acceptance rule."""
+    if natural is None:
+        natural = natural_choice(kind, view)
+    return check(evaluate_all(kind, view, seed), natural)
+
+
+def main(argv: list[str] | None = None) -> None:
+    from .reverify import reverify_folder
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--seed", type=int, default=5, help="seed of the fresh deals")
+    parser.add_argument("--write", action="store_true", help="rewrite kept and fixed puzzles, delete dropped")
+    parser.add_argument("--report", type=Path, help="Markdown file whose re-verification section is replaced")
+    args = parser.parse_args(argv)
+    report = reverify_folder(args.folder, args.seed, write=args.write, log=lambda m: print(m, flush=True))
+    if args.report:
+        report.write_into(args.report)
+    print(report.summary(), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
