@@ -1,9 +1,11 @@
 """How fast the search's play-outs are next to OpenSpiel's, and how long the Hard bot thinks.
 
-(a) Random play-phase roll-outs per second from the same post-pass positions: OpenSpiel's
-    Python API (``clone`` and random ``apply_action``), our numpy batch (``engine.batch``,
-    random and heuristic policy) and our pure-Python loop (``engine.playout``). Rounds
-    alternate between engines; medians and the median of per-round ratios are reported.
+(a) Play-phase roll-outs per second from the same post-pass positions: OpenSpiel's Python API
+    (``clone`` and random ``apply_action``), our batch (``engine.batch``: random cards with
+    numpy, and the evaluator's heuristic policy compiled with numba, ``engine.compiled``) and
+    our pure-Python loops (``engine.playout``: random, and the same heuristic policy, the
+    fallback where numba is missing). Rounds alternate between engines; medians and the median
+    of per-round ratios to OpenSpiel's random roll-outs are reported.
 (b) The Hard bot's play decisions (the times ``choose_play`` takes, seated with three Normal
     bots) and its full pass evaluations: median, 95th percentile and maximum.
 
@@ -30,7 +32,7 @@ from engine_speed import openspiel_rollout, positions_after_pass
 from engine import HandState, Phase, Rules
 from engine.batch import Batch
 from engine.bots import make_bot
-from engine.playout import random_playout
+from engine.playout import heuristic_playout, random_playout
 
 FIRST_SEED = 2_000_000
 
@@ -43,6 +45,7 @@ def rollout_rates(positions: int, rounds: int) -> dict[str, list[float]]:
         "batch_random": [],
         "batch_heuristic": [],
         "python_random": [],
+        "python_heuristic": [],
     }
 
     def openspiel() -> None:
@@ -61,12 +64,18 @@ def rollout_rates(positions: int, rounds: int) -> dict[str, list[float]]:
         for position in ours:
             random_playout(position, rng)
 
+    def python_heuristic() -> None:
+        for position in ours:
+            heuristic_playout(position)
+
     jobs = {
         "openspiel": openspiel,
         "batch_random": batch_random,
         "batch_heuristic": batch_heuristic,
         "python_random": python_random,
+        "python_heuristic": python_heuristic,
     }
+    Batch.from_states(ours[:8]).run("heuristic")  # compile (or load the compiled code) first
     names = list(jobs)
     for index in range(rounds):
         for name in names[index % len(names) :] + names[: index % len(names)]:
@@ -121,7 +130,7 @@ def main() -> None:
     args = parser.parse_args()
 
     rates = rollout_rates(args.positions, args.rounds)
-    print(f"(a) random play-phase roll-outs per second, {args.positions} positions x {args.rounds} rounds")
+    print(f"(a) play-phase roll-outs per second, {args.positions} positions x {args.rounds} rounds")
     report: dict = {"rollouts": {}, "rules": "OpenSpiel defaults", "positions": args.positions}
     for name, values in rates.items():
         ratios = [ours / theirs for ours, theirs in zip(values, rates["openspiel"], strict=True)]

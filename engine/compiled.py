@@ -22,7 +22,7 @@ from .cards import HEARTS_MASK, SUIT_MASKS, Suit
 from .moon import CHEAP_BLOCK, IMPOSSIBLE, MOON_GUARD, MOON_RUN, NOBODY, moon_cards
 from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, Rules
 
-__all__ = ["RulesCode", "deal_for_pass", "quick_worlds", "run_policy"]
+__all__ = ["RulesCode", "deal_for_pass", "quick_worlds", "run_policy", "runner_mismatches"]
 
 _HEARTS = int(HEARTS_MASK)
 _CLUBS = int(SUIT_MASKS[Suit.CLUBS])
@@ -56,6 +56,7 @@ class RulesCode:
     moon_run: int
     moon_guard: int
     cheap_block: int
+    deck_mask: int
 
     @classmethod
     def of(cls, rules: Rules) -> tuple[int, ...]:
@@ -73,6 +74,7 @@ class RulesCode:
             MOON_RUN,
             MOON_GUARD,
             CHEAP_BLOCK,
+            rules.deck_mask,
         )
         return tuple(code.__dict__.values())
 
@@ -271,6 +273,7 @@ def run_policy(
         moon_run,
         moon_guard,
         cheap_block,
+        _deck_mask,
     ) = rules
     safe_mask = ~point_mask
     current = np.empty(players, dtype=np.int64)
@@ -547,3 +550,90 @@ def quick_worlds(
                 order[j + 1], masks[j + 1], keys[j + 1] = card, mask, key
         states[world] = state[0]
     return hands, done, states
+
+
+# ----- reading a moon runner's hand (``engine.inference`` is the reference) -----
+
+
+@njit(cache=True)
+def runner_mismatches(
+    hands: np.ndarray,
+    runner: int,
+    cards: np.ndarray,
+    tricks: np.ndarray,
+    lengths: np.ndarray,
+    leaders: np.ndarray,
+    first: np.ndarray,
+    broken: np.ndarray,
+    queen_out: np.ndarray,
+    runners: np.ndarray,
+    runner_cards: np.ndarray,
+    played: np.ndarray,
+    later: np.ndarray,
+    rules: tuple,
+) -> np.ndarray:
+    """``engine.inference.mismatches`` for the runner's hand (``hands[w]``) of every world."""
+    (
+        players,
+        _hand_size,
+        lowest_club,
+        lead_any_club,
+        no_points,
+        point_mask,
+        _must_break,
+        hearts_for_queen,
+        _queen_breaks,
+        moon_mask,
+        moon_run,
+        moon_guard,
+        cheap_block,
+        deck_mask,
+    ) = rules
+    counts = np.zeros(hands.shape[0], dtype=np.int64)
+    trick = np.zeros(players, dtype=np.int64)
+    for world in range(hands.shape[0]):
+        count = 0
+        for k in range(cards.shape[0]):
+            held = hands[world] | later[k]
+            length = lengths[k]
+            for index in range(length):
+                trick[index] = tricks[k, index]
+            if length:
+                legal = held & _SUIT_MASKS[trick[0] // 13]
+                if not legal:
+                    legal = held
+                    if first[k] and no_points:
+                        safe = held & ~point_mask
+                        if safe:
+                            legal = safe
+            elif first[k]:
+                legal = held & _CLUBS if lead_any_club else held & (1 << lowest_club)
+            elif broken[k]:
+                legal = held
+            else:
+                legal = held & ~_HEARTS
+                if not legal or (legal == _QUEEN_BIT and hearts_for_queen):
+                    legal = held
+            if legal & (legal - 1) == 0:
+                continue
+            card = _choose(
+                held,
+                legal,
+                trick,
+                length,
+                players,
+                queen_out[k],
+                runner,
+                leaders[k],
+                runners[k],
+                moon_mask,
+                runner_cards[k],
+                deck_mask & ~played[k] & ~held,
+                moon_run,
+                moon_guard,
+                cheap_block,
+            )
+            if card != cards[k]:
+                count += 1
+        counts[world] = count
+    return counts

@@ -144,95 +144,118 @@ def _as_option(kind: str, option: object) -> Card | CardSet:
 
 
 class _Tally:
-    """Per option and per imagined deal: the seat's score minus the others' average; and per
-    option, every seat's points and moons summed."""
+    """Per option and per imagined deal: the seat's score minus the others' average, and the
+    deal's weight (1, unless a moon runner's plays are being read: ``engine.inference``); and
+    per option, every seat's points and moons, weighted and summed."""
 
     def __init__(self, count: int, players: int, seat: int) -> None:
         self.players = players
         self.seat = seat
         self.differences: list[list[float]] = [[] for _ in range(count)]
-        self.points = [[0] * players for _ in range(count)]
-        self.moons = [[0] * players for _ in range(count)]
+        self.weights: list[list[float]] = [[] for _ in range(count)]
+        self.points = [[0.0] * players for _ in range(count)]
+        self.moons = [[0.0] * players for _ in range(count)]
 
-    def add_rows(self, indices: Sequence[int], deals: int, outcomes: Outcomes) -> None:
-        """Outcomes of options ``indices`` (option-major rows, ``deals`` per option)."""
+    def add_rows(
+        self, indices: Sequence[int], deals: int, outcomes: Outcomes, weights: Sequence[float] | None = None
+    ) -> None:
+        """Outcomes of options ``indices`` (option-major rows, ``deals`` per option); ``weights``
+        per deal (the same for every option)."""
         scores, shooters = outcomes
         seat, others = self.seat, self.players - 1
+        weights = list(weights) if weights is not None else [1.0] * deals
         if np is not None and isinstance(scores, np.ndarray):
             own = scores[:, seat]
             differences = (own - (scores.sum(axis=1) - own) / others).tolist()
+            column = np.array(weights)
             for block, index in enumerate(indices):
                 rows = slice(block * deals, (block + 1) * deals)
                 self.differences[index].extend(differences[block * deals : (block + 1) * deals])
-                totals = scores[rows].sum(axis=0).tolist()
+                self.weights[index].extend(weights)
+                totals = (scores[rows] * column[:, None]).sum(axis=0).tolist()
                 self.points[index] = [a + b for a, b in zip(self.points[index], totals, strict=True)]
-                moons = np.bincount(shooters[rows] + 1, minlength=self.players + 1)[1:].tolist()
+                moons = np.bincount(shooters[rows] + 1, column, minlength=self.players + 1)[1:].tolist()
                 self.moons[index] = [a + b for a, b in zip(self.moons[index], moons, strict=True)]
             return
         for row, (score, shooter) in enumerate(zip(scores, shooters, strict=True)):
             index = indices[row // deals]
+            weight = weights[row % deals]
             own = score[seat]
             self.differences[index].append(own - (sum(score) - own) / others)
+            self.weights[index].append(weight)
             totals = self.points[index]
             for player, points in enumerate(score):
-                totals[player] += points
+                totals[player] += weight * points
             if shooter >= 0:
-                self.moons[index][shooter] += 1
+                self.moons[index][shooter] += weight
 
     def count(self, option: int) -> int:
         return len(self.differences[option])
 
+    def total_weight(self, option: int) -> float:
+        return sum(self.weights[option])
+
     def mean(self, option: int) -> float:
-        values = self.differences[option]
-        return sum(values) / len(values)
+        return _weighted(self.differences[option], self.weights[option])[0]
+
+
+def _weighted(values: Sequence[float], weights: Sequence[float]) -> tuple[float, float]:
+    """Weighted mean and its standard error (from the effective number of deals, Kish's)."""
+    total = sum(weights)
+    squares = sum(w * w for w in weights)
+    mean = sum(w * v for w, v in zip(weights, values, strict=True)) / total
+    effective = total * total / squares
+    if effective <= 1.0:
+        return mean, math.inf
+    variance = sum(w * (v - mean) ** 2 for w, v in zip(weights, values, strict=True)) / total
+    return mean, math.sqrt(variance / (effective - 1.0))
 
 
 class _Pairs:
-    """Running sums of one option's paired differences against each rival, so the stopping
-    rule costs the same after the thousandth deal as after the first."""
+    """Running weighted sums of one option's paired differences against each rival, so the
+    stopping rule costs the same after the thousandth deal as after the first."""
 
     def __init__(self, tally: _Tally, option: int, rivals: Sequence[int]) -> None:
         self.tally, self.option = tally, option
         self.rivals = [rival for rival in rivals if rival != option]
         self.sums = [0.0] * len(self.rivals)
         self.squares = [0.0] * len(self.rivals)
+        self.weight = self.weight_squares = 0.0
         self.count = 0
 
     def update(self) -> tuple[float, float]:
         """Take in the deals added since the last call; the loss's interval (low, high)."""
         mine = self.tally.differences[self.option]
+        weights = self.tally.weights[self.option]
         start, self.count = self.count, len(mine)
+        for index in range(start, self.count):
+            self.weight += weights[index]
+            self.weight_squares += weights[index] ** 2
+        effective = self.weight**2 / self.weight_squares
         low = high = 0.0
         for k, rival in enumerate(self.rivals):
             theirs = self.tally.differences[rival]
             total, squares = self.sums[k], self.squares[k]
             for index in range(start, self.count):
                 gap = mine[index] - theirs[index]
-                total += gap
-                squares += gap * gap
+                total += weights[index] * gap
+                squares += weights[index] * gap * gap
             self.sums[k], self.squares[k] = total, squares
-            mean = total / self.count
-            variance = max(squares / self.count - mean * mean, 0.0) * self.count / max(self.count - 1, 1)
-            error = math.sqrt(variance / self.count)
+            mean = total / self.weight
+            variance = max(squares / self.weight - mean * mean, 0.0)
+            error = math.sqrt(variance / (effective - 1.0)) if effective > 1.0 else math.inf
             low = max(low, mean - Z * error)
             high = max(high, mean + Z * error)
         return low, high
-
-
-def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
-    count = len(values)
-    mean = sum(values) / count
-    if count < 2:
-        return mean, math.inf
-    variance = sum((value - mean) ** 2 for value in values) / (count - 1)
-    return mean, math.sqrt(variance / count)
 
 
 def _paired(tally: _Tally, option: int, other: int) -> tuple[float, float]:
     """Mean and standard error of ``option``'s difference minus ``other``'s, on the deals both
     were played in (the first ones of each: options share deals in the order they saw them)."""
     mine, theirs = tally.differences[option], tally.differences[other]
-    return _mean_and_error([a - b for a, b in zip(mine, theirs, strict=False)])
+    count = min(len(mine), len(theirs))
+    gaps = [a - b for a, b in zip(mine[:count], theirs[:count], strict=True)]
+    return _weighted(gaps, tally.weights[option][:count])
 
 
 def loss_interval(tally: _Tally, option: int, rivals: Sequence[int]) -> tuple[float, float, float, float]:
@@ -266,10 +289,11 @@ def _value(
     loss: tuple[float, float, float, float],
 ) -> OptionValue:
     count = tally.count(index)
-    difference, error = _mean_and_error(tally.differences[index])
+    difference, error = _weighted(tally.differences[index], tally.weights[index])
     seat = tally.seat
-    points = tuple(total / count for total in tally.points[index])
-    moons = tuple(moon / count for moon in tally.moons[index])
+    weight = tally.total_weight(index)
+    points = tuple(total / weight for total in tally.points[index])
+    moons = tuple(moon / weight for moon in tally.moons[index])
     own = points[seat]
     return OptionValue(
         option=option,
@@ -362,7 +386,7 @@ def evaluate_play(
     while done < samples:
         chunk = _next_round(done, samples, min_samples)
         worlds = source.next(chunk)
-        tally.add_rows(everyone, chunk, play_outcomes(view, worlds, cards, how))
+        tally.add_rows(everyone, chunk, play_outcomes(view, worlds, cards, how), source.weights(worlds))
         done += chunk
         if progress:
             progress(done, samples)

@@ -43,7 +43,7 @@ __all__ = [
 MOON_RUN = 5
 """Moon cards a runner must hold before it goes for the moon (sooner with a hand of no losers)."""
 
-MOON_GUARD = 2
+MOON_GUARD = 3
 """Moon cards a runner holds when the others start to block at any price."""
 
 CHEAP_BLOCK = 3

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .hand import HandState
+from .inference import mismatches, runner_losers, runner_plays, weight_of
 from .pass_worlds import deal_for_pass, pass_room
 from .playout import playout_result
 from .rng import SplitMix64
@@ -26,7 +27,7 @@ try:
 
     from .batch import Batch
     from .compiled import deal_for_pass as deal_compiled
-    from .compiled import quick_worlds
+    from .compiled import RulesCode, quick_worlds, runner_mismatches
 except ImportError:  # pragma: no cover - the engine also runs without numpy and numba, more slowly
     np = None
     Batch = None
@@ -64,6 +65,28 @@ class PlayWorlds:
         self.seed = seed & ((1 << 64) - 1)
         self.compiled = how == "compiled"
         self.drawn = 0
+        self.reading = runner_plays(view)
+        self.rules = view.rules
+        self.played = view.played_cards.mask
+        if self.compiled and self.reading is not None:
+            plays = self.reading
+            tricks = np.zeros((len(plays.cards), view.players), dtype=np.int64)
+            for k, trick in enumerate(plays.tricks):
+                tricks[k, : len(trick)] = trick
+            self.reading_arrays = (
+                np.array(plays.cards, dtype=np.int64),
+                tricks,
+                np.array([len(trick) for trick in plays.tricks], dtype=np.int64),
+                np.array(plays.leaders, dtype=np.int64),
+                np.array(plays.first, dtype=np.bool_),
+                np.array(plays.broken, dtype=np.bool_),
+                np.array(plays.queen_out, dtype=np.bool_),
+                np.array(plays.runners, dtype=np.int64),
+                np.array(plays.runner_cards, dtype=np.int64),
+                np.array(plays.played, dtype=np.int64),
+                np.array(plays.later, dtype=np.int64),
+                RulesCode.of(view.rules),
+            )
         if self.compiled:
             sampler = self.sampler
             self.arrays = (
@@ -73,6 +96,21 @@ class PlayWorlds:
                 np.array(sampler.free, dtype=np.int64),
                 np.array(sampler.fixed, dtype=np.int64),
             )
+
+    def weights(self, worlds: Sequence[Sequence[int]]) -> list[float] | None:
+        """Each world's weight from the moon runner's plays (``engine.inference``); None when
+        no runner is being read (every world counts the same)."""
+        plays = self.reading
+        if plays is None:
+            return None
+        runner = plays.runner
+        if self.compiled:
+            hands = np.array([world[runner] for world in worlds], dtype=np.int64)
+            counts = runner_mismatches(hands, runner, *self.reading_arrays).tolist()
+        else:
+            counts = [mismatches(plays, world[runner], self.rules) for world in worlds]
+        left = [runner_losers(plays, world[runner], self.rules, self.played) for world in worlds]
+        return [weight_of(count, losers) for count, losers in zip(counts, left, strict=True)]
 
     def next(self, count: int) -> list[list[int]]:
         first = self.drawn

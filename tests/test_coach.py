@@ -166,3 +166,20 @@ def test_the_pass_heat_map_covers_every_pair_and_marks_the_best_pass():
     pair = data[(data["first"] == str(best[0])) & (data["second"] == str(best[1]))]
     assert pair["best_loss"].iloc[0] == 0
     assert (data["passes"] == data.apply(lambda r: 66 if r["first"] == r["second"] else 11, axis=1)).all()
+
+
+def test_an_undecided_verdict_says_between_and_a_clock_cut_says_so():
+    from dataclasses import replace
+
+    state = HandState.from_seed(21, Rules(), "hold")
+    for _ in range(9):
+        state.play(state.legal_cards()[-1])
+    view = state.view(state.to_move)
+    best, other = view.legal_cards[0], view.legal_cards[-1]
+    evaluation = evaluation_with({best.code: (0.0, 0.0), other.code: (0.95, 0.1)})
+    evaluation = replace(evaluation, seat=view.seat, clock_stopped=True)
+    verdict = coach_play(view, other, evaluation)
+    assert not verdict.grade.decided and verdict.grade.label == "good-inaccuracy"
+    assert verdict.headline.startswith("Between good and inaccuracy")
+    assert "time limit" in verdict.numbers
+    assert "time limit" not in coach_play(view, other, replace(evaluation, clock_stopped=False)).numbers

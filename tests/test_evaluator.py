@@ -108,3 +108,134 @@ def test_pass_evaluation_values_all_286_passes_and_separates_good_from_poor():
     dangerous = evaluation.value_of("QS AH KH")
     harmless = evaluation.value_of("2C 3C 4C")
     assert harmless.loss > dangerous.loss + 3 * (harmless.loss_error + dangerous.loss_error)
+
+
+# ----- verdicts that are decided, not guessed -----
+
+LIMITS = (0.5, 1.0, 2.5, 6.0)
+
+
+def duck_position() -> HandState:
+    """Lesson 8's duck: Left led the 9♦, Across the J♦, Right threw the Q♠; seat 0 holds
+    A♦ 8♦ 5♦ 3♦. The 3♦ loses about 0.46 points to the 8♦: close to the 0.5 limit."""
+    from trainer.lessons.deals import D_RIGHT_QUEEN, D_TRICK_1, deal
+
+    return deal(D_RIGHT_QUEEN, Rules(), D_TRICK_1 + " 9D JD QS")
+
+
+def test_a_clear_verdict_stops_after_the_first_rounds():
+    state = duck_position()
+    view = state.view(state.to_move)
+    evaluation = evaluate_play(view, samples=65536, seed=1, judge="AD", limits=LIMITS, min_samples=128)
+    value = evaluation.value_of("AD")
+    assert evaluation.decided and evaluation.judged.code == "AD"
+    assert evaluation.samples == 128  # settled at once: winning the queen costs over 6 points
+    assert value.loss_low > 6.0
+
+
+def test_a_verdict_near_a_limit_keeps_sampling_and_is_undecided_when_the_budget_ends():
+    state = duck_position()
+    view = state.view(state.to_move)
+    loss = evaluate_play(view, samples=2048, seed=1).value_of("3D").loss
+    assert 0 < loss < 2.5
+    at_the_limit = (loss,)  # a band limit right on what these deals will say: never settled
+    short = evaluate_play(view, samples=2048, seed=1, judge="3D", limits=at_the_limit)
+    assert not short.decided and short.samples == 2048
+    value = short.value_of("3D")
+    assert value.loss_low <= loss < value.loss_high
+    far = (loss + 1.0,)  # a limit a point away: settled within the budget, early
+    early = evaluate_play(view, samples=65536, seed=1, judge="3D", limits=far)
+    assert early.decided and early.samples < 65536 and early.value_of("3D").loss_high <= loss + 1.0
+
+
+def test_a_verdict_is_a_function_of_position_seed_and_budget_and_the_clock_says_when_it_cut_in():
+    state = duck_position()
+    view = state.view(state.to_move)
+    first = evaluate_play(view, samples=4096, seed=2, judge="5D", limits=LIMITS)
+    again = evaluate_play(view, samples=4096, seed=2, judge="5D", limits=LIMITS)
+    assert first.options == again.options and first.samples == again.samples
+    assert not first.clock_stopped
+    rushed = evaluate_play(view, samples=4096, seed=2, judge="3D", limits=LIMITS, seconds=1e-9)
+    assert rushed.clock_stopped and rushed.samples < 4096 and not rushed.decided
+
+
+def test_the_interval_of_a_judged_option_is_against_every_rival():
+    view = mid_hand().view(mid_hand().to_move)
+    evaluation = evaluate_play(view, samples=512, seed=4, judge=view.legal_cards[-1], limits=LIMITS)
+    judged = evaluation.value_of(evaluation.judged)
+    assert judged.loss_low <= judged.loss <= judged.loss_high
+    assert judged.loss == pytest.approx(judged.difference - evaluation.best.difference)
+
+
+def test_pass_finalists_and_the_judged_pass_are_valued_on_fresh_deals_only():
+    hand = "QS 2S AH KH QH 2C 3C 4C 5D 6D 7D 8D 9D"
+    rest = [card for card in CardSet(range(52)) if card not in CardSet(hand)]
+    deal = [CardSet(hand), CardSet(rest[:13]), CardSet(rest[13:26]), CardSet(rest[26:])]
+    view = HandState.from_deal(deal, Rules(), "left").view(0)
+    stages = ((32, 12), (64, 3))
+    evaluation = evaluate_pass(view, samples=256, seed=5, stages=stages, judge="2C 3C 4C", limits=LIMITS)
+    finalists = evaluation.options[:4]  # three survivors and the judged pass, ranked together
+    assert {v.samples for v in finalists} == {evaluation.samples} and evaluation.samples <= 256
+    assert CardSet("2C 3C 4C") in {v.option for v in finalists}
+    screened = evaluation.options[4:]
+    assert {v.samples for v in screened} <= {32, 96}  # screening deals only: never mixed in
+    # The same finalists valued again on other fresh deals: their values come only from those.
+    other = evaluate_pass(view, samples=256, seed=6, stages=stages, judge="2C 3C 4C", limits=LIMITS)
+    assert other.value_of("2C 3C 4C").difference != evaluation.value_of("2C 3C 4C").difference
+
+
+def test_every_pass_on_the_same_fresh_deals_when_screening_is_skipped():
+    view = HandState.from_seed(8, Rules(), "right").view(2)
+    evaluation = evaluate_pass(view, samples=64, seed=1, stages=())
+    assert len(evaluation.options) == 286 and {v.samples for v in evaluation.options} == {64}
+
+
+def test_the_compiled_and_pure_python_passes_agree_exactly():
+    view = HandState.from_seed(11, Rules(), "left").view(0)
+    fast = evaluate_pass(view, samples=64, seed=3, stages=((16, 6),), vectorized=True)
+    slow = evaluate_pass(view, samples=64, seed=3, stages=((16, 6),), vectorized=False)
+    assert [(v.option, v.difference, v.moon_by_seat) for v in fast.options] == [
+        (v.option, v.difference, v.moon_by_seat) for v in slow.options
+    ]
+
+
+def late_position(seed: int = 3, cards_left: int = 3) -> HandState:
+    state = HandState.from_seed(seed, Rules(), "hold")
+    while len(state.hand(0)) > cards_left or state.current_trick.cards:
+        state.play(state.legal_cards()[-1])
+    while len(state.legal_cards()) < 2:
+        state.play(state.legal_cards()[0])
+    return state
+
+
+def test_late_hands_are_solved_exactly_in_every_imagined_deal():
+    from engine.outcomes import PlayWorlds, public_play
+    from engine.solver import solve_options
+
+    state = late_position()
+    view = state.view(state.to_move)
+    evaluation = evaluate_play(view, samples=64, seed=9)
+    assert evaluation.method == "exact"
+    worlds = PlayWorlds(view, 9, "compiled").next(64)
+    tricks, trick, leader, broken = public_play(view)
+    totals = {}
+    for hands in worlds:
+        imagined = HandState._imagined(view.rules, hands, tricks, trick, leader, broken)
+        for card, scores, _ in solve_options(imagined):
+            totals[card] = totals.get(card, 0) + scores[view.seat]
+    for value in evaluation.options:
+        assert value.points == pytest.approx(totals[value.option] / 64)
+    assert evaluate_play(view, samples=64, seed=9, exact_cards=0).method == "policy"
+
+
+def test_the_weighted_statistics_reduce_to_the_plain_ones_when_every_deal_counts_the_same():
+    from engine.evaluator import _weighted
+
+    values = [1.0, 4.0, -2.0, 7.5, 3.0]
+    mean, error = _weighted(values, [1.0] * 5)
+    plain = sum(values) / 5
+    variance = sum((v - plain) ** 2 for v in values) / 4
+    assert mean == pytest.approx(plain) and error == pytest.approx((variance / 5) ** 0.5)
+    # Doubling every weight changes nothing; one deal with all the weight leaves no error estimate.
+    assert _weighted(values, [2.0] * 5) == pytest.approx((mean, error))
+    assert _weighted(values, [1.0, 0, 0, 0, 0])[1] == float("inf")

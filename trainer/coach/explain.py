@@ -64,7 +64,12 @@ def _numbers(g: Grade, kind: str) -> str:
     if g.chosen.option != g.best.option:
         text += f"; with {_name(g.chosen.option)}, {g.chosen.points:.1f} (the others {g.chosen.others:.1f})"
     place = f" It ranks {g.rank} of {g.options} {kind}." if kind == "passes" else ""
-    return text + f", over {g.best.samples} imagined deals.{place}"
+    cut = (
+        " The time limit ended this look before its budget of deals: a deeper look may say otherwise."
+        if g.clock_stopped
+        else ""
+    )
+    return text + f", over {g.best.samples} imagined deals.{place}{cut}"
 
 
 def _name(option: object) -> str:

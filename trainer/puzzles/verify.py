@@ -31,7 +31,7 @@ __all__ = ["DEALS", "MIN_ERRORS", "MIN_LOSS", "Check", "check", "natural_choice"
 
 MIN_LOSS = 1.0
 MIN_ERRORS = 3.0
-DEALS = {"play": 4096, "pass": 2048}
+DEALS = {"play": 4096, "pass": 8192}
 """Fresh deals a verification values every option on (a late play solved exactly takes 1,024)."""
 EXACT_DEALS = 1024
 

@@ -24,8 +24,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine import HandState, MoonAction, PassAction, Phase, PlayAction
-from engine.evaluator import PASS_STAGES, Evaluation, evaluate_pass, evaluate_play
+from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 
+from ..coach.depth import Depth, judge
 from ..progress.decisions import Decision, graded_decision, insert, now
 from ..progress.games import SavedGame
 from ..store import Store
@@ -50,14 +51,10 @@ ProgressCallback = Callable[[int, int, str], None]
 
 
 @dataclass(frozen=True)
-class Budget:
-    """How hard the evaluator looks at each decision (modest: a game reviews in well under a
-    minute on a slow machine)."""
+class Budget(Depth):
+    """How hard the review looks at each decision: the coach's own depth (``COACH``), so a
+    decision gets the same verdict here as in a lesson, a puzzle or a hint; and the seed."""
 
-    play_samples: int = 128
-    pass_samples: int = 160
-    pass_seconds: float | None = 3.0
-    pass_stages: tuple[tuple[int, int], ...] = PASS_STAGES
     seed: int = 0
 
 
@@ -231,9 +228,12 @@ def decision_seed(budget: Budget, hand_index: int, action_index: int) -> int:
 def evaluate_decision(
     state: HandState, seat: int, choice: object, scores: tuple[int, ...], budget: Budget, seed: int
 ) -> Evaluation:
-    """Value every option of ``seat``'s pass or play at ``state``, from its view only; a pass
-    ``choice`` (None: not known yet) is valued to the end whatever its screening."""
+    """Value every option of ``seat``'s pass or play at ``state``, from its view only, until the
+    band of ``choice`` is decided (the coach's verdict, ``trainer.coach.depth.judge``); with no
+    choice yet (None), on the budget's full depth."""
     view = state.view(seat, scores=scores)
+    if choice is not None:
+        return judge(view, choice, seed, budget)
     if state.phase is Phase.PASSING:
         return evaluate_pass(
             view,
@@ -241,9 +241,14 @@ def evaluate_decision(
             seconds=budget.pass_seconds,
             seed=seed,
             stages=budget.pass_stages,
-            include=[] if choice is None else [choice],
         )
-    return evaluate_play(view, samples=budget.play_samples, seed=seed)
+    return evaluate_play(
+        view,
+        samples=budget.play_samples,
+        seconds=budget.play_seconds,
+        seed=seed,
+        exact_samples=budget.exact_samples,
+    )
 
 
 def review_hands(
