@@ -113,8 +113,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         unpack(args.commit, Path(folder))
         started = time.perf_counter()
+        lineup = ["new", "new", "old", "old"]
         results = run_tournament(
-            ["new", "new", "old", "old"], Rules(), args.deals, args.seed, args.workers, factory=Factory(folder)
+            lineup, Rules(), args.deals, args.seed, args.workers, factory=Factory(folder)
         )
     summary = summarize(results)
     summary.update({"lineup": ["new", "new", "old", "old"], "commit": args.commit, "seed": args.seed})

@@ -62,7 +62,7 @@ Z = 2.5
 """Standard errors either side of a loss: its interval (wide enough to stay true when the
 sampling stops at the first round that looks settled)."""
 
-EXACT_CARDS = 4
+EXACT_CARDS = 5
 """Solve each imagined deal exactly once every seat holds at most this many cards."""
 
 PASS_STAGES = ((128, 48), (512, 12), (1024, 4))

@@ -26,8 +26,8 @@ try:
     import numpy as np
 
     from .batch import Batch
-    from .compiled import deal_for_pass as deal_compiled
     from .compiled import RulesCode, quick_worlds, runner_mismatches
+    from .compiled import deal_for_pass as deal_compiled
 except ImportError:  # pragma: no cover - the engine also runs without numpy and numba, more slowly
     np = None
     Batch = None

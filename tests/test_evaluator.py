@@ -239,3 +239,40 @@ def test_the_weighted_statistics_reduce_to_the_plain_ones_when_every_deal_counts
     # Doubling every weight changes nothing; one deal with all the weight leaves no error estimate.
     assert _weighted(values, [2.0] * 5) == pytest.approx((mean, error))
     assert _weighted(values, [1.0, 0, 0, 0, 0])[1] == float("inf")
+
+
+def test_the_engine_gives_the_same_verdicts_with_the_standard_library_alone():
+    """Under Pyodide there is no numba (and offline no numpy): the engine must import and answer
+    the same without them. A child process with both blocked evaluates a play and a pass."""
+    import json
+    import subprocess
+    import sys
+
+    script = """
+import json, sys
+sys.modules["numpy"] = None
+sys.modules["numba"] = None
+from engine import HandState, Rules
+from engine.evaluator import evaluate_pass, evaluate_play
+from engine.outcomes import HAVE_COMPILED
+state = HandState.from_seed(21, Rules(), "hold")
+for _ in range(9):
+    state.play(state.legal_cards()[-1])
+view = state.view(state.to_move)
+play = evaluate_play(view, samples=64, seed=7, judge=state.legal_cards()[0], limits=(0.5,))
+other = HandState.from_seed(11, Rules(), "left").view(0)
+passing = evaluate_pass(other, samples=32, seed=3, stages=((8, 4),))
+print(json.dumps([HAVE_COMPILED, [[v.option.code, v.difference] for v in play.options],
+                  [[" ".join(v.option.codes), v.difference] for v in passing.options[:6]]]))
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    compiled, plays, passes = json.loads(result.stdout)
+    assert compiled is False
+    state = mid_hand()
+    view = state.view(state.to_move)
+    play = evaluate_play(view, samples=64, seed=7, judge=state.legal_cards()[0], limits=(0.5,))
+    assert plays == [[v.option.code, v.difference] for v in play.options]
+    passing = evaluate_pass(
+        HandState.from_seed(11, Rules(), "left").view(0), samples=32, seed=3, stages=((8, 4),)
+    )
+    assert passes == [[" ".join(v.option.codes), v.difference] for v in passing.options[:6]]

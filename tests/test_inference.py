@@ -1,18 +1,13 @@
 """Reading a moon runner's hand: the policy's own plays are explained exactly, the compiled
 count agrees with the reference, and worlds that explain the plays weigh more."""
 
-import sys
-from pathlib import Path
-
 from engine import CARDS, Phase, Rules
 from engine.inference import TREMBLE, mismatches, runner_plays, weight_of
 from engine.moon import moon_candidate, moon_cards
 from engine.outcomes import PlayWorlds
 from engine.policy import choose_card
 from engine.rules import QUEEN_OF_SPADES
-
-sys.path.insert(0, str(Path(__file__).parent))
-from test_batch import moon_positions  # noqa: E402
+from tests.test_batch import moon_positions
 
 
 def policy_card(state) -> int:

@@ -165,16 +165,32 @@ def test_a_hand_without_losers_shoots_before_it_has_taken_anything():
     assert code(policy(weak, weak, "", 0, 0, outstanding=outstanding | mask("AH"))) != "AH"
 
 
-def test_the_normal_bot_and_hard_block_with_the_same_detector():
-    # Right (3) to play on Across's 9♦ with the 2♥ on it... from a real position: Across has
-    # taken the 2♥; Across leads the A♦, Right follows, seat 0 (void) must not feed the runner.
+def test_the_normal_bot_keeps_its_points_off_an_early_runners_trick():
+    # Across (2) has taken the 2♥ and leads the A♦; seat 0, void in diamonds, must not feed it.
     state = position(OPENING + " AD 4D")
     view = state.view(0)
-    assert moon_threat(view).seat == 2
-    normal = make_bot("normal").choose_play(view)
-    assert normal.suit.noun != "hearts"
-    block = moon_block(view)
-    assert block is not None and block.suit.noun != "hearts"
+    assert moon_threat(view).seat == 2 and not moon_threat(view).guarded
+    assert make_bot("normal").choose_play(view).suit.noun != "hearts"
+    assert moon_block(view) is None  # early on, Hard's search decides
+
+
+def test_hard_blocks_a_guarded_runner_by_the_policys_reflex():
+    from engine import CARDS, Phase
+    from tests.test_inference import policy_card
+
+    blocks = 0
+    for seed in range(120):  # seeded hands played out by the policy at every seat
+        state = HandState.from_seed(seed, Rules(), "hold")
+        while state.phase is Phase.PLAYING:
+            view = state.view(state.to_move)
+            block = moon_block(view)
+            if block is not None:
+                blocks += 1
+                assert moon_threat(view).guarded
+                assert int(block) == policy_card(state)  # the policy's own blocking card
+                assert make_bot("hard", 3).choose_play(view) == block
+            state.play(CARDS[policy_card(state)])
+    assert blocks >= 5
 
 
 @pytest.mark.parametrize("seat", [1, 3])

@@ -21,7 +21,7 @@ class HardBot:
     the evaluator. Its budget is in imagined deals, so a seed gives the same game on any
     machine; the seconds are only a safety stop on a badly overloaded one.
 
-    Against a seat that has taken every moon card so far it blocks by reflex, as the play-out
+    Against a seat far enough into a moon (``engine.moon``) it blocks by reflex, as the play-out
     policy does (``engine.policy``): the evaluator assumes every seat blocks that way later in
     the hand, so a search that put the block off would count on blocks nobody makes."""
 
@@ -31,13 +31,15 @@ class HardBot:
         self,
         seed: int = 0,
         *,
-        play_samples: int = 256,
-        pass_samples: int = 256,
+        play_samples: int = 1024,
+        pass_samples: int = 1024,
+        exact_samples: int = 256,
         play_seconds: float | None = 5.0,
         pass_seconds: float | None = 20.0,
     ) -> None:
         self.rng = random.Random(seed)
         self.play_samples = play_samples
+        self.exact_samples = exact_samples
         self.play_seconds = play_seconds
         self.pass_samples = pass_samples
         self.pass_seconds = pass_seconds
@@ -56,7 +58,11 @@ class HardBot:
         if block is not None:
             return block
         evaluation = evaluate_play(
-            view, samples=self.play_samples, seconds=self.play_seconds, seed=self.rng.getrandbits(32)
+            view,
+            samples=self.play_samples,
+            seconds=self.play_seconds,
+            seed=self.rng.getrandbits(32),
+            exact_samples=self.exact_samples,
         )
         return evaluation.best.option
 
@@ -65,10 +71,11 @@ class HardBot:
 
 
 def moon_block(view: PlayerView) -> Card | None:
-    """The policy's blocking card when another seat has taken every moon card so far and the
-    policy's moon rules decide this play (they choose another card than with no runner)."""
+    """The policy's blocking card when another seat has taken every moon card so far, enough of
+    them that the policy blocks at any price (``MoonThreat.guarded``), and the policy's moon
+    rules decide this play (they choose another card than with no runner)."""
     threat = moon_threat(view)
-    if threat is None:
+    if threat is None or not threat.guarded:
         return None
     trick = [int(card) for card in view.current_trick.cards]
     played = view.played_cards.mask

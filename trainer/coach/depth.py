@@ -24,8 +24,9 @@ __all__ = ["COACH", "Depth", "judge", "judge_pass", "judge_play"]
 class Depth:
     play_samples: int = 65536
     """Most imagined deals for a play verdict."""
-    exact_samples: int = 1024
-    """Most deals when a late play is solved exactly (each deal costs about a millisecond)."""
+    exact_samples: int = 512
+    """Most deals when a late play is solved exactly (each deal costs a few milliseconds with
+    five cards a seat)."""
     pass_samples: int = 65536
     """Most fresh deals on which a pass's finalists and the learner's pass are valued."""
     pass_stages: tuple[tuple[int, int], ...] = PASS_STAGES
