@@ -168,9 +168,9 @@ CASES = [
     ("l08_strategy", "stop_moon", "", "KH", "right", True),
     ("l08_strategy", "stop_moon", "", "KC", "mistake", False),
     ("l08_strategy", "stop_moon", "", "5D", "not_in_hand", False),
-    ("l08_strategy", "shoot", "", "2C 7C 2D", "right", True),
-    ("l08_strategy", "shoot", "", "QS QH AH", "blunder", False),
-    ("l08_strategy", "shoot", "", "2C 7C", "wrong_pass_count", False),
+    ("l08_strategy", "shoot", "", "6C 3S 5S", "right", True),
+    ("l08_strategy", "shoot", "", "AD KH AH", "mistake", False),  # the usual pass
+    ("l08_strategy", "shoot", "", "6C 3S", "wrong_pass_count", False),
 ]
 
 
@@ -232,3 +232,22 @@ def test_judgements_are_the_coachs_verdicts_within_its_budget_in_deals() -> None
     assert evaluation.samples <= COACH.play_samples
     verdict = LESSONS["l08_strategy"].step("duck").judge("3D")
     assert verdict.correct is grade(evaluation, "3D").correct
+
+
+def test_the_moon_lessons_text_is_true_of_its_puzzle() -> None:
+    """Lesson 8's moon step states facts about its puzzle's hand and evaluation: six hearts
+    headed by the A♥ K♥, and the usual pass throws the moon away."""
+    from engine import Suit
+    from trainer.lessons.l08_strategy import SHOOT_PUZZLE
+    from trainer.puzzles import load_puzzle
+    from trainer.puzzles.board import PUZZLES_DIR
+    from trainer.puzzles.verify import natural_choice
+
+    puzzle = load_puzzle(PUZZLES_DIR / f"{SHOOT_PUZZLE}.toml")
+    hearts = sorted(puzzle.view.hand.of_suit(Suit.HEARTS), reverse=True)
+    assert len(hearts) == 6 and [card.code for card in hearts[:2]] == ["AH", "KH"]
+    usual = puzzle.evaluation.value_of(natural_choice("pass", puzzle.view))
+    best = puzzle.answer.options[0]
+    assert best.moon_for >= 0.25 and usual.moon_for < best.moon_for / 2 and usual.loss >= 1.0
+    step = LESSONS["l08_strategy"].step("shoot")
+    assert f"about {round(100 * best.moon_for)}%" in step.text

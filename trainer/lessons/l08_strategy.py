@@ -6,11 +6,20 @@ from __future__ import annotations
 from engine import HandState, Rules, Suit, to_card
 
 from ..coach.grading import grade
+from ..puzzles import load_puzzle
+from ..puzzles.board import PUZZLES_DIR
 from .deals import D_RIGHT_QUEEN, D_TRICK_1, S_QUEEN, D, deal, game_hand
 from .from_puzzles import puzzle_step
 from .steps import Context, Lesson, Step, Verdict, evaluate, loss_words, refusal_verdict
 
 STANDARD = Rules()
+SHOOT_PUZZLE = "pass-033"
+"""A verified pass puzzle whose answer keeps a moon alive (against blockers)."""
+
+
+def _moon_percent(puzzle_id: str) -> int:
+    """How often the puzzle's best pass brings the moon home, by its stored evaluation."""
+    return round(100 * load_puzzle(PUZZLES_DIR / f"{puzzle_id}.toml").answer.options[0].moon_for)
 
 
 def _judge(card: str, context: Context) -> tuple[float, str, bool]:
@@ -331,14 +340,15 @@ LESSON = Lesson(
             task="Play your card.",
         ),
         puzzle_step(
-            "pass-005",
+            SHOOT_PUZZLE,
             key="shoot",
             title="When to shoot the moon",
             text=(
                 "A moon needs **long, high hearts and control of the other suits**, so that you "
-                "win every trick once you start. This hand has them. The usual pass (your "
-                "highest cards) would throw the moon away; the evaluator shoots with this hand "
-                "in most of the imagined deals if you keep the right cards."
+                "win every trick once you start. This hand has six hearts headed by the A♥ K♥. "
+                "The usual pass (your highest cards) throws the moon away; keep the right cards "
+                f"and you shoot it in about {_moon_percent(SHOOT_PUZZLE)}% of the imagined deals, "
+                "against players who block, which is worth more than the safe pass."
             ),
             task="Choose three cards and press **Pass**.",
         ),

@@ -24,7 +24,7 @@ from engine import (
     RulesError,
     setup_position,
 )
-from engine.evaluator import Evaluation, OptionValue
+from engine.evaluator import Evaluation, OptionValue, Z
 
 __all__ = [
     "FORMAT",
@@ -169,6 +169,9 @@ def _read_answer(reader: _Reader, data: dict, kind: str) -> Answer:
                 raise reader.fail(
                     f"{where}options[{index}].{name}", f"expected a number, got {values[name]!r}"
                 )
+        # The file keeps each loss and its standard error; the interval is the evaluator's.
+        values["loss_low"] = max(0.0, values["loss"] - Z * values["loss_error"])
+        values["loss_high"] = values["loss"] + Z * values["loss_error"]
         options.append(OptionValue(**values))
     stages = reader.get(data, "stages", list, where, default=[])
     if not all(isinstance(s, list) and len(s) == 2 and all(isinstance(n, int) for n in s) for s in stages):
