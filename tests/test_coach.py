@@ -151,7 +151,15 @@ def test_winning_a_trick_that_could_be_ducked_is_explained():
         if not worse:
             continue
         verdict = coach_play(view, worse[0], evaluation)
-        assert f"{worse[0]} wins the trick" in verdict.text, verdict.text
+        # "wins the trick" only when nothing can beat it any more: the coach plays last, or no
+        # higher card of the suit is left in another hand; otherwise it only beats the winner.
+        higher_out = [c for c in view.unseen_cards if c.suit == led and c > worse[0]]
+        if len(trick.cards) == state.players - 1 or not higher_out:
+            assert f"{worse[0]} wins the trick" in verdict.text, verdict.text
+        else:
+            assert f"{worse[0]} beats the {winning}, so the trick" in verdict.text, verdict.text
+            assert "is yours unless a later player beats it" in verdict.text, verdict.text
+            assert f"{worse[0]} wins the trick" not in verdict.text, verdict.text
         assert f"{best} ducks under the {winning}" in verdict.text, verdict.text
         explained += 1
     assert explained >= 3

@@ -3,20 +3,62 @@
 The verdict's numbers come from the evaluator; its words come from what the position is like
 (``features``): which facts about the hand and the trick separate the chosen option from the
 better one, and what the better one does.
+
+A verdict is a fact we publish, so every reason is a ``Reason``: its sentence and, as data, the
+facts about the position that sentence asserts (``facts``: "your highest heart, the J♥" declares
+``HighestInSuit(J♥)``). Each fact is checked against the view before the reason is shown; a
+reason whose facts do not all hold is withheld (``Verdict.withheld``, which the tests keep
+empty). Numbers from the evaluation ("you shoot the moon in 40% of the imagined deals") are
+facts about the evaluation, not the position, and are not declared.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from engine import CardSet, PlayerView, Suit
+from engine import Card, CardSet, PlayerView, Suit, parse_card
 from engine.evaluator import Evaluation
 
 from .depth import judge_pass, judge_play
+from .facts import (
+    CannotDuck,
+    CardOut,
+    CardPoints,
+    CardsOut,
+    Discarding,
+    DucksUnder,
+    Fact,
+    Following,
+    Guards,
+    HighestInSuit,
+    HighHeart,
+    Holds,
+    LastToPlay,
+    Leading,
+    LowCard,
+    LowSpades,
+    NoHigherOut,
+    NoPointCardsOut,
+    NoPointsInTrick,
+    NoShownVoid,
+    OutBetween,
+    Outranks,
+    PassContains,
+    PassMakesVoid,
+    PassOption,
+    Playable,
+    TookEveryPoint,
+    TrickPoints,
+    Void,
+    WinsTrick,
+)
 from .features import PassFacts, PlayFacts, pass_facts, play_facts
 from .grading import Band, Grade, grade
 
-__all__ = ["Verdict", "coach_pass", "coach_play"]
+__all__ = ["Reason", "Verdict", "coach_pass", "coach_play"]
+
+QUEEN = parse_card("QS")
+HIGH_SPADES = (parse_card("KS"), parse_card("AS"))
 
 HEADLINES = {
     Band.BEST: "Best",
@@ -28,6 +70,19 @@ HEADLINES = {
 
 
 @dataclass(frozen=True)
+class Reason:
+    """One sentence of a verdict and the facts about the position it asserts."""
+
+    text: str
+    facts: tuple[Fact, ...] = ()
+    template: str = ""
+    """Which template said it (for tests and coverage)."""
+
+    def holds(self, view: PlayerView) -> bool:
+        return all(fact.check(view) for fact in self.facts)
+
+
+@dataclass(frozen=True)
 class Verdict:
     grade: Grade
     headline: str
@@ -36,10 +91,19 @@ class Verdict:
     numbers: str
     """The evaluator's figures in one sentence."""
     evaluation: Evaluation
+    explained: tuple[Reason, ...] = ()
+    """The reasons with the facts each one asserts (their texts are ``reasons``)."""
+    withheld: tuple[Reason, ...] = field(default=(), compare=False)
+    """Reasons a template produced whose facts did not hold in the position: never shown."""
 
     @property
     def text(self) -> str:
         return " ".join((self.headline, *self.reasons, self.numbers))
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """Every fact the shown reasons assert about the position."""
+        return tuple(fact for reason in self.explained for fact in reason.facts)
 
 
 def _headline(g: Grade, chosen: str, best: str) -> str:
@@ -87,55 +151,199 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
+def _one(suit: Suit) -> str:
+    """The suit's name for one card: "club", "heart"."""
+    return suit.noun[:-1]
+
+
+def _percent(chance: float) -> str:
+    return f"{100 * chance:.0f}%"
+
+
+def _either(cards: list[Card]) -> str:
+    return " or ".join(f"the {c}" for c in cards)
+
+
+def _both(cards: list[Card]) -> str:
+    return " and ".join(f"the {c}" for c in cards)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _with_card(card: Card, facts: PlayFacts) -> tuple[str, tuple[Fact, ...]]:
+    """ "your highest heart, the J♥" when it is, else "the J♥"; with the fact that says so."""
+    if facts.highest_held:
+        return f"your highest {_one(card.suit)}, the {card}", (HighestInSuit(card),)
+    return f"the {card}", ()
+
+
+def _checked(view: PlayerView, reasons: list[Reason]) -> tuple[tuple[Reason, ...], tuple[Reason, ...]]:
+    shown = tuple(r for r in reasons if r.holds(view))
+    return shown, tuple(r for r in reasons if r not in shown)
+
+
 # ----- play -----
 
 
-def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade) -> list[str]:
-    reasons: list[str] = []
+def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade) -> list[Reason]:
+    reasons: list[Reason] = []
     c, b = chosen.card, best.card
+    values = view.rules.card_values
     moon_gap = g.chosen.moon_against - g.best.moon_against
     if moon_gap > 0.05 and chosen.threat is not None:
         reasons.append(
-            f"{_seat_name(view, chosen.threat)} has taken every point so far: {c} lets the moon through in "
-            f"{100 * g.chosen.moon_against:.0f}% of deals, {b} in {100 * g.best.moon_against:.0f}%."
+            Reason(
+                f"{_seat_name(view, chosen.threat)} has taken every penalty card so far, a moon attempt: "
+                f"with {c} someone else shoots the moon in {_percent(g.chosen.moon_against)} of the "
+                f"imagined deals, with {b} in {_percent(g.best.moon_against)}.",
+                (TookEveryPoint(chosen.threat), Playable(c), Playable(b)),
+                "moon_against",
+            )
         )
     if g.best.moon_for - g.chosen.moon_for > 0.05:
         reasons.append(
-            f"{b} keeps your own moon alive: you shoot it in {100 * g.best.moon_for:.0f}% of deals "
-            f"against {100 * g.chosen.moon_for:.0f}%."
+            Reason(
+                f"{b} gives you a better chance to shoot the moon: {_percent(g.best.moon_for)} of the "
+                f"imagined deals, against {_percent(g.chosen.moon_for)} with {c}.",
+                (Playable(b), Playable(c)),
+                "moon_for",
+            )
         )
-    if best.discarding and b == best.card and b.code == "QS":
-        reasons.append("You are void in the suit led: the moment to give the Q♠ (13 points) to someone else.")
-    elif best.discarding and best.card.suit is Suit.HEARTS and chosen.card.suit is not Suit.HEARTS:
-        reasons.append(f"You cannot follow suit, so unload a point card: {b} goes to the trick's winner.")
-    elif best.discarding and b.code in ("AS", "KS") and best.queen_out:
-        reasons.append(f"With the Q♠ still out, {b} is a liability: discard it while you can.")
+    if best.discarding and b == QUEEN:
+        worth = values[QUEEN]
+        reasons.append(
+            Reason(
+                "You are void in the suit led: the moment to give the Q♠ "
+                f"({_count(worth, 'point')}) to someone else.",
+                (Discarding(), Playable(QUEEN), CardPoints(QUEEN, worth)),
+                "dump_queen",
+            )
+        )
+    elif best.discarding and b.suit is Suit.HEARTS and c.suit is not Suit.HEARTS and values[c] == 0:
+        reasons.append(
+            Reason(
+                f"You cannot follow suit, so unload a point card: the {b} ({_count(values[b], 'point')}) "
+                f"goes to the trick's winner, where the {c} gives away nothing.",
+                (Discarding(), Playable(b), Playable(c), CardPoints(b, values[b]), CardPoints(c, 0)),
+                "dump_heart",
+            )
+        )
+    elif best.discarding and b in HIGH_SPADES and best.queen_out and not best.holds_queen:
+        reasons.append(
+            Reason(
+                f"With the Q♠ still out, the {b} could catch her: discard it while you can.",
+                (Discarding(), Playable(b), CardOut(QUEEN), Outranks(b, QUEEN)),
+                "dump_high_spade",
+            )
+        )
     if chosen.following and chosen.takes_lead and chosen.could_duck and not best.takes_lead:
-        pts = f", which already holds {chosen.trick_points} points" if chosen.trick_points else ""
-        reasons.append(f"{c} wins the trick{pts}; {b} ducks under the {chosen.winning_card}.")
-    if best.last_to_play and best.takes_lead and best.trick_points == 0 and not chosen.takes_lead:
+        w = chosen.winning_card
+        assert w is not None
+        facts: list[Fact] = [Following(), Playable(c), Playable(b), WinsTrick(c), DucksUnder(b, w)]
+        points = ""
+        if chosen.trick_points > 0:
+            points = f", which already holds {_count(chosen.trick_points, 'point')}"
+            facts.append(TrickPoints(chosen.trick_points))
+        if chosen.last_to_play:
+            text = f"{c} wins the trick{points}; {b} ducks under the {w}."
+            facts.append(LastToPlay())
+        elif chosen.unbeatable:
+            text = (
+                f"{c} wins the trick{points}, as nobody else holds a higher {_one(c.suit)}; "
+                f"{b} ducks under the {w}."
+            )
+            facts.append(NoHigherOut(c))
+        else:
+            text = (
+                f"{c} beats the {w}, so the trick{points} is yours unless a later player beats it; "
+                f"{b} ducks under the {w}."
+            )
+        reasons.append(Reason(text, tuple(facts), "duck"))
+    if (
+        best.last_to_play
+        and best.takes_lead
+        and best.following
+        and not best.point_cards_in_trick
+        and not chosen.takes_lead
+        and chosen.following
+    ):
+        which, extra = _with_card(b, best)
         reasons.append(
-            f"You play last and the trick holds no points: take it with your highest card, {b}, "
-            "and keep your low cards for later."
+            Reason(
+                f"You play last and the trick holds no points: take it with {which}, and keep the {c} "
+                "for later.",
+                (
+                    LastToPlay(),
+                    NoPointsInTrick(),
+                    Playable(b),
+                    WinsTrick(b),
+                    Holds(c),
+                    Outranks(b, c),
+                    *extra,
+                ),
+                "take_last",
+            )
         )
-    if c.code in ("AS", "KS") and chosen.queen_out and not chosen.holds_queen and chosen.takes_lead:
-        reasons.append(f"The Q♠ is still out: {c} may catch her.")
-    if c.code == "QS" and chosen.takes_lead and not chosen.discarding:
-        reasons.append("The Q♠ wins this trick: you would take your own queen.")
+    if c in HIGH_SPADES and chosen.queen_out and not chosen.holds_queen and chosen.takes_lead:
+        reasons.append(
+            Reason(
+                f"The Q♠ is still out: {c} may catch her.",
+                (CardOut(QUEEN), Playable(c), Outranks(c, QUEEN)),
+                "catch_queen",
+            )
+        )
+    if c == QUEEN and chosen.takes_lead and not chosen.discarding:
+        reasons.append(_own_queen(view, chosen))
     if chosen.leading and chosen.voids_in_led_suit and not best.voids_in_led_suit:
-        seats = ", ".join(_seat_name(view, s) for s in chosen.voids_in_led_suit)
+        voids = chosen.voids_in_led_suit
+        names = [_seat_name(view, s) for s in voids]
+        seats = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
         reasons.append(
-            f"{seats} {'has' if len(chosen.voids_in_led_suit) == 1 else 'have'} shown no "
-            f"{c.suit.noun}: leading them lets points be dumped on your trick."
+            Reason(
+                f"{seats} {'has' if len(voids) == 1 else 'have'} shown no {c.suit.noun}: on your {c} lead "
+                f"{'that player' if len(voids) == 1 else 'they'} can discard points onto the trick.",
+                (Leading(), Playable(c), *(Void(s, c.suit) for s in voids)),
+                "shown_void",
+            )
         )
-    if chosen.leading and best.leading and c.rank > b.rank + 3 and not reasons:
-        reasons.append(f"Lead low: {b} is far less likely to win the trick than {c}.")
-    if best.leading and b.rank >= 12 and b.suit is not Suit.HEARTS and not best.voids_in_led_suit:
-        played = sum(1 for card in view.played_cards if card.suit is b.suit)
-        if played <= 4 and b != c:
+    if chosen.leading and best.leading and b.suit == c.suit and c.rank > b.rank and not reasons:
+        between = sum(1 for x in view.unseen_cards if x.suit == b.suit and b.rank < x.rank < c.rank)
+        if between >= 2:
             reasons.append(
-                f"Cash the {b} now: early in the suit everyone still follows, so it takes a trick "
-                "with no points in it, and it cannot be caught later with points piled on it."
+                Reason(
+                    f"Lead low: {between} {b.suit.noun} still out beat the {b} but not the {c}, so the "
+                    f"{b} is less likely to win the trick.",
+                    (Leading(), Playable(b), Playable(c), OutBetween(b, c, between)),
+                    "lead_low",
+                )
+            )
+    if best.leading and b != c and b.rank >= 12 and b.suit is not Suit.HEARTS and values[b] == 0:
+        suit = b.suit
+        out = [x for x in view.unseen_cards if x.suit == suit]
+        if (
+            best.unbeatable
+            and not best.voids_in_led_suit
+            and len(out) >= view.players - 1
+            and all(values[x] == 0 for x in out)
+        ):
+            reasons.append(
+                Reason(
+                    f"Cash the {b} now: nobody else holds a higher {_one(suit)}, so it wins this trick, "
+                    f"and with {len(out)} {suit.noun} still out and no void in them shown, the trick is "
+                    "likely to hold no points. Kept for later, it may win a trick with points piled on it.",
+                    (
+                        Leading(),
+                        Playable(b),
+                        NoHigherOut(b),
+                        CardsOut(suit, len(out)),
+                        NoShownVoid(suit),
+                        NoPointCardsOut(suit),
+                        CardPoints(b, 0),
+                    ),
+                    "cash",
+                )
             )
     if (
         best.following
@@ -145,23 +353,76 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
         and b.rank > c.rank
         and not reasons
     ):
+        w = best.winning_card
+        assert w is not None
+        which, extra = _with_card(b, best)
+        likely, last = ("yours", (LastToPlay(),)) if best.last_to_play else ("likely yours", ())
         reasons.append(
-            f"You cannot stay under the {best.winning_card}, so the trick is likely yours: win it with "
-            f"your highest card, {b}, and keep the lower ones to duck with later."
+            Reason(
+                f"You cannot stay under the {w}, so the trick is {likely}: win it with {which}, and keep "
+                f"the {c} to duck with later.",
+                (Following(), CannotDuck(w), Playable(b), Holds(c), Outranks(b, c), *extra, *last),
+                "cannot_duck",
+            )
         )
     if not reasons and g.correct:
-        reasons.append(_praise_play(best))
+        reasons.append(_praise_play(chosen))
     return reasons
 
 
-def _praise_play(facts: PlayFacts) -> str:
-    if facts.discarding:
-        return "You are void in the suit led, and this discard leaves you safest."
-    if facts.following and not facts.takes_lead:
-        return f"It stays under the {facts.winning_card}: someone else takes the trick."
+def _own_queen(view: PlayerView, facts: PlayFacts) -> Reason:
+    """The learner's Q♠ would be winning the trick."""
+    higher = [c for c in HIGH_SPADES if c in view.unseen_cards]
+    playable = Playable(QUEEN)
     if facts.leading:
-        return "A lead that is unlikely to come back with points."
-    return "It keeps your hand safest for the tricks to come."
+        if not higher:
+            return Reason(
+                "Nobody else holds a higher spade: lead the Q♠ and you take your own queen.",
+                (Leading(), playable, NoHigherOut(QUEEN)),
+                "own_queen",
+            )
+        return Reason(
+            f"Lead the Q♠ and you take her yourself unless someone plays {_either(higher)} on her.",
+            (Leading(), playable, *(CardOut(c) for c in higher)),
+            "own_queen",
+        )
+    if facts.last_to_play:
+        return Reason(
+            "The Q♠ wins this trick: you would take your own queen.",
+            (LastToPlay(), playable, WinsTrick(QUEEN)),
+            "own_queen",
+        )
+    if not higher:
+        return Reason(
+            "The Q♠ wins this trick, as nobody else holds a higher spade: you would take your own queen.",
+            (playable, WinsTrick(QUEEN), NoHigherOut(QUEEN)),
+            "own_queen",
+        )
+    return Reason(
+        "The Q♠ would be winning this trick: you take your own queen unless a later player "
+        f"beats her with {_either(higher)}.",
+        (playable, WinsTrick(QUEEN), *(CardOut(c) for c in higher)),
+        "own_queen",
+    )
+
+
+def _praise_play(facts: PlayFacts) -> Reason:
+    """For a correct choice: what the learner's own card does."""
+    if facts.discarding:
+        return Reason(
+            "You are void in the suit led, and this discard leaves you safest.", (Discarding(),), "praise"
+        )
+    if facts.following and not facts.takes_lead:
+        w = facts.winning_card
+        assert w is not None
+        return Reason(
+            f"It stays under the {w}: someone else takes the trick.",
+            (Playable(facts.card), DucksUnder(facts.card, w)),
+            "praise",
+        )
+    if facts.leading:
+        return Reason("A lead that is unlikely to come back with points.", (Leading(),), "praise")
+    return Reason("It keeps your hand safest for the tricks to come.", (), "praise")
 
 
 def coach_play(
@@ -170,65 +431,161 @@ def coach_play(
     evaluation = evaluation or judge_play(view, card, seed)
     g = grade(evaluation, card)
     chosen, best = play_facts(view, g.chosen.option), play_facts(view, g.best.option)
-    reasons = _play_reasons(view, chosen, best, g)
+    shown, withheld = _checked(view, _play_reasons(view, chosen, best, g))
     return Verdict(
-        g, _headline(g, str(chosen.card), str(best.card)), tuple(reasons), _numbers(g, "cards"), evaluation
+        g,
+        _headline(g, str(chosen.card), str(best.card)),
+        tuple(r.text for r in shown),
+        _numbers(g, "cards"),
+        evaluation,
+        shown,
+        withheld,
     )
 
 
 # ----- pass -----
 
 
-def _pass_reasons(chosen: PassFacts, best: PassFacts, g: Grade) -> list[str]:
-    reasons: list[str] = []
+def _cards(cards: list[Card] | CardSet) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade) -> list[Reason]:
+    reasons: list[Reason] = []
+    mine, better = chosen.cards, best.cards
     if g.best.moon_for - g.chosen.moon_for > 0.1:
         reasons.append(
-            f"This hand can take every trick: keeping the right cards, you shoot the moon in "
-            f"{100 * g.best.moon_for:.0f}% of the imagined deals, against "
-            f"{100 * g.chosen.moon_for:.0f}% after passing {chosen.cards}."
+            Reason(
+                f"Keeping the right cards (passing {better}), you shoot the moon in "
+                f"{_percent(g.best.moon_for)} of the imagined deals, against {_percent(g.chosen.moon_for)} "
+                f"after passing {mine}.",
+                (PassOption(better), PassOption(mine)),
+                "pass_moon",
+            )
         )
         return reasons
-    guards = _count(best.spades_held - 1, "other spade")
     if best.passes_queen and not chosen.passes_queen:
-        reasons.append(
-            f"Your Q♠ has only {guards} to guard her: pass her now, or expect to be forced to take her."
-        )
+        guards = sum(1 for c in view.hand if c.suit is Suit.SPADES and c != QUEEN and c not in mine)
+        after = " after your pass" if any(c.suit is Suit.SPADES for c in mine) else ""
+        facts = (Holds(QUEEN), PassContains(better, QUEEN), Guards(guards, mine))
+        if guards == 0:
+            text = (
+                f"Your Q♠ has no other spade to guard her{after}: pass her now, or expect to be forced "
+                "to take her."
+            )
+        elif guards <= 3:
+            text = (
+                f"Your Q♠ has only {_count(guards, 'other spade')} to guard her{after}: pass her now, "
+                "or expect to be forced to take her."
+            )
+        else:
+            text = (
+                f"Even with {_count(guards, 'other spade')} to guard her{after}, your Q♠ is better "
+                "passed here."
+            )
+        reasons.append(Reason(text, facts, "pass_queen"))
     if chosen.passes_queen and not best.passes_queen:
-        reasons.append(
-            f"With {guards} guarding her you can keep the Q♠ and control where she goes; "
-            "passed, she arms the receiver."
-        )
-    missing_high = [c for c in best.passes_high_spades if c not in chosen.cards]
+        guards = sum(1 for c in view.hand if c.suit is Suit.SPADES and c != QUEEN and c not in better)
+        facts = (Holds(QUEEN), PassContains(mine, QUEEN), Guards(guards, better))
+        if guards:
+            after = f" after passing {better}" if any(c.suit is Suit.SPADES for c in better) else ""
+            text = (
+                f"With {_count(guards, 'other spade')} to guard her{after}, you can keep the Q♠ and choose "
+                "where she goes; passed, the player who receives her chooses instead."
+            )
+        else:
+            text = (
+                "Keeping the Q♠ is worth more here than passing her: passed, the player who receives "
+                "her chooses where she goes."
+            )
+        reasons.append(Reason(text, facts, "keep_queen"))
+    missing_high = [c for c in best.passes_high_spades if c not in mine]
     if missing_high and not best.holds_queen:
-        names = " and ".join(str(c) for c in missing_high)
-        protect = "them" if len(missing_high) > 1 else "it"
-        reasons.append(f"{names} with few spades to protect {protect} can catch the Q♠.")
+        low = sum(1 for c in view.hand if c.suit is Suit.SPADES and c.rank < QUEEN.rank and c not in mine)
+        facts = [CardOut(QUEEN)]
+        for c in missing_high:
+            facts += [PassContains(better, c), Outranks(c, QUEEN)]
+        few = ""
+        if low <= 2:
+            facts.append(LowSpades(low, mine))
+            few = (
+                ", and after your pass you would keep "
+                f"{'no lower spade' if low == 0 else 'only ' + _count(low, 'lower spade')} to play instead"
+            )
+        reasons.append(
+            Reason(
+                f"{_capital(_both(missing_high))} can catch the Q♠{few}.",
+                tuple(facts),
+                "pass_high_spades",
+            )
+        )
     new_voids = [s for s in best.voids_made if s not in chosen.voids_made]
     if new_voids:
         suit = new_voids[0]
+        gone = [c for c in better if c.suit is suit]
         reasons.append(
-            f"Passing all your {suit.noun} leaves you void: when {suit.noun} are led you can "
-            "discard the Q♠ or hearts."
+            Reason(
+                f"Passing all your {suit.noun} ({_cards(gone)}) leaves you void in them unless the pass "
+                f"brings you some: when {suit.noun} are led you can discard your dangerous cards.",
+                (PassMakesVoid(better, suit), *(PassContains(better, c) for c in gone)),
+                "pass_void",
+            )
         )
     lost_voids = [s for s in chosen.voids_made if s not in best.voids_made]
     if lost_voids and not new_voids:
-        reasons.append(f"Emptying your {lost_voids[0].noun} is not worth what the pass gives up here.")
-    high_hearts = [c for c in best.high_hearts_passed if c not in chosen.cards]
-    if high_hearts:
+        suit = lost_voids[0]
+        gone = [c for c in mine if c.suit is suit]
         reasons.append(
-            f"High hearts like {' '.join(str(c) for c in high_hearts)} win heart tricks late in the hand."
+            Reason(
+                f"Emptying your {suit.noun} ({_cards(gone)}) is not worth what your pass gives up here.",
+                (PassMakesVoid(mine, suit), *(PassContains(mine, c) for c in gone)),
+                "pass_void_lost",
+            )
+        )
+    high_hearts = [c for c in best.high_hearts_passed if c not in mine]
+    if high_hearts:
+        if len(high_hearts) == 1:
+            text = (
+                f"The {high_hearts[0]} is a high heart: kept, it can win heart tricks, points and all, "
+                "late in the hand."
+            )
+        else:
+            text = (
+                f"{_capital(_both(high_hearts))} are high hearts: kept, they can "
+                "win heart tricks, points and all, late in the hand."
+            )
+        reasons.append(
+            Reason(
+                text,
+                tuple(f for c in high_hearts for f in (HighHeart(c), Holds(c), PassContains(better, c))),
+                "pass_high_hearts",
+            )
         )
     if chosen.low_cards_passed and not best.low_cards_passed:
-        cards = " ".join(str(c) for c in chosen.low_cards_passed)
-        reasons.append(f"Low cards such as {cards} are your protection: they let you duck. Keep them.")
+        low_cards = list(chosen.low_cards_passed)
+        if len(low_cards) == 1:
+            text = f"A low card such as the {low_cards[0]} is your protection: it lets you duck. Keep it."
+        else:
+            text = f"Low cards such as {_cards(low_cards)} are your protection: they let you duck. Keep them."
+        reasons.append(
+            Reason(
+                text,
+                tuple(f for c in low_cards for f in (LowCard(c), PassContains(mine, c))),
+                "keep_low",
+            )
+        )
     if not reasons and g.correct:
         if g.best.moon_for > 0.3:
             reasons.append(
-                f"You keep the cards that win every trick: the moon comes in {100 * g.best.moon_for:.0f}% "
-                "of the imagined deals."
+                Reason(
+                    f"It keeps a moon possible: you shoot it in {_percent(g.best.moon_for)} of the "
+                    "imagined deals.",
+                    (),
+                    "praise",
+                )
             )
         else:
-            reasons.append("It gets rid of the cards most likely to cost you points.")
+            reasons.append(Reason("It gets rid of the cards most likely to cost you points.", (), "praise"))
     return reasons
 
 
@@ -239,11 +596,13 @@ def coach_pass(
     evaluation = evaluation or judge_pass(view, chosen_cards, seed)
     g = grade(evaluation, chosen_cards)
     chosen, best = pass_facts(view, g.chosen.option), pass_facts(view, g.best.option)
-    reasons = _pass_reasons(chosen, best, g)
+    shown, withheld = _checked(view, _pass_reasons(view, chosen, best, g))
     return Verdict(
         g,
         _headline(g, str(g.chosen.option), str(g.best.option)),
-        tuple(reasons),
+        tuple(r.text for r in shown),
         _numbers(g, "passes"),
         evaluation,
+        shown,
+        withheld,
     )

@@ -44,6 +44,12 @@ class PlayFacts:
     voids_in_led_suit: tuple[int, ...]
     """Seats still to play that have shown they hold none of the suit led (or led now)."""
     tricks_left: int
+    highest_held: bool
+    """No card of its suit in the hand is higher."""
+    unbeatable: bool
+    """No other seat can hold a higher card of its suit: each is played or in this hand."""
+    point_cards_in_trick: tuple[Card, ...]
+    """Cards in the trick so far that are worth something (points, or a bonus)."""
 
 
 def _threat_seat(view: PlayerView) -> int | None:
@@ -81,6 +87,9 @@ def play_facts(view: PlayerView, card: Card | str) -> PlayFacts:
         threat=_threat_seat(view),
         voids_in_led_suit=tuple(s for s in still_to_play if led in view.shown_void(s)),
         tricks_left=len(view.hand),
+        highest_held=not any(c.suit == card.suit and c > card for c in view.hand),
+        unbeatable=not any(c.suit == card.suit and c > card for c in view.unseen_cards),
+        point_cards_in_trick=tuple(c for c in cards if rules.card_values[c]),
     )
 
 

@@ -1,0 +1,399 @@
+"""Every sentence the coach says is a fact of the position shown.
+
+Each reason declares the facts it asserts (``trainer.coach.facts``); here they are checked
+against the engine's view over thousands of positions dealt from seeds and played by bots, at
+tables of 3 to 6 and under several rule presets, for the option the bot chose and for another
+one. The evaluations are cheap on purpose: what is tested is the truth of the words, not the
+verdict. Each position is judged twice: with its (noisy) evaluation, and with the same options
+in a shuffled order and with made-up moon chances, so that every template gets its turn
+whichever option the evaluator happens to prefer.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+
+from engine import Card, CardSet, HandState, Phase, PlayerView, Rules, parse_card, setup_position
+from engine.bots import make_bot
+from engine.evaluator import Evaluation, OptionValue, Z, evaluate_pass, evaluate_play
+from engine.rules import PRESETS
+from trainer.coach import coach_pass, coach_play
+from trainer.coach.explain import Verdict, _seat_name
+from trainer.coach.facts import (
+    CannotDuck,
+    CardOut,
+    CardPoints,
+    CardsOut,
+    Discarding,
+    DucksUnder,
+    Following,
+    Guards,
+    HighestInSuit,
+    HighHeart,
+    Holds,
+    LastToPlay,
+    Leading,
+    LowCard,
+    LowSpades,
+    NoHigherOut,
+    NoPointCardsOut,
+    NoPointsInTrick,
+    NoShownVoid,
+    OutBetween,
+    Outranks,
+    PassContains,
+    PassMakesVoid,
+    PassOption,
+    Playable,
+    TookEveryPoint,
+    TrickPoints,
+    Void,
+    WinsTrick,
+)
+
+CARD_NAME = re.compile(r"(?:10|[2-9JQKA])[♣♦♠♥]")
+SEAT_NAME = re.compile(r"\b(?:Left|Across|Right|Seat \d)\b")
+
+# (preset, pass directions, bot levels, seeds): 3, 4, 5 and 6 players; Omnibus (the J♦'s
+# bonus), Black Maria (the A♠ and K♠ cost points) and Spot Hearts (hearts by pip), where
+# sentences about points could slip.
+TABLES = [
+    ("standard", ("left", "right", "across", "hold"), ("normal", "easy"), range(6)),
+    ("three_players", ("left", "right"), ("normal", "easy"), range(3)),
+    ("five_players", ("left", "right"), ("normal", "easy"), range(3)),
+    ("six_players", ("left", "right"), ("normal", "easy"), range(3)),
+    ("omnibus", ("left", "across"), ("normal", "easy"), range(2)),
+    ("black_maria", ("right", "hold"), ("normal", "easy"), range(2)),
+    ("spot_hearts", ("across",), ("normal", "easy"), range(2)),
+]
+
+
+def decisions(rules: Rules, direction: str, level: str, seed: int):
+    """Every pass and every play with a choice in one seeded hand, as (view, the bot's choice).
+    Even seats get ``level``, odd seats the Normal bot, so Easy's odd plays meet sound ones."""
+    state = HandState.from_seed(seed, rules, direction)
+    bots = {
+        seat: make_bot(level if seat % 2 == 0 else "normal", seed * 10 + seat)
+        for seat in range(rules.players)
+    }
+    while state.phase is Phase.PASSING:
+        seat = state.seats_to_pass[0]
+        view = state.view(seat)
+        choice = CardSet(bots[seat].choose_pass(view))
+        yield view, choice
+        state.pass_cards(seat, list(choice))
+    while not state.is_over:
+        if state.phase is Phase.MOON_CHOICE:
+            seat = state.moon_shooter
+            state.choose_moon(bots[seat].choose_moon(state.view(seat)), seat)
+            continue
+        seat = state.to_move
+        view = state.view(seat)
+        card = bots[seat].choose_play(view)
+        if len(view.legal_cards) > 1:
+            yield view, card
+        state.play(card, seat)
+
+
+def scrambled(evaluation: Evaluation, rng: random.Random) -> Evaluation:
+    """The same options, ranked at random, with made-up losses and moon chances."""
+    options = list(evaluation.options)
+    rng.shuffle(options)
+    made_up = []
+    for rank, value in enumerate(options):
+        loss = 0.0 if rank == 0 else rng.choice((0.2, 0.8, 1.8, 4.0, 9.0))
+        moon_for = rng.choice((0.0, 0.0, 0.1, 0.35, 0.8))
+        moon_against = rng.choice((0.0, 0.0, 0.1, 0.4))
+        made_up.append(
+            replace(
+                value,
+                loss=loss,
+                loss_error=0.05,
+                loss_low=max(0.0, loss - Z * 0.05),
+                loss_high=loss + Z * 0.05,
+                moon_for=moon_for,
+                moon_against=moon_against,
+            )
+        )
+    return replace(evaluation, options=tuple(made_up))
+
+
+def names_of_seats(view: PlayerView, seats: set[int]) -> set[str]:
+    return {_seat_name(view, seat) for seat in seats}
+
+
+def assert_truthful(view: PlayerView, verdict: Verdict) -> None:
+    """Every declared fact holds; every sentence declares one; every card or seat it names is
+    the subject of one of its facts; nothing was withheld (a template said something false)."""
+    assert not verdict.withheld, [
+        (r.text, [f for f in r.facts if not f.check(view)]) for r in verdict.withheld
+    ]
+    assert verdict.reasons == tuple(reason.text for reason in verdict.explained)
+    for reason in verdict.explained:
+        for fact in reason.facts:
+            assert fact.check(view), (fact, reason.text)
+        cards = set(CARD_NAME.findall(reason.text))
+        seats = set(SEAT_NAME.findall(reason.text))
+        if not reason.facts:
+            assert not cards and not seats, f"names cards or seats but declares no fact: {reason.text}"
+            continue
+        about_cards = {str(card) for fact in reason.facts for card in fact.about_cards}
+        about_seats = names_of_seats(view, {seat for fact in reason.facts for seat in fact.about_seats})
+        assert cards <= about_cards, (reason.text, cards - about_cards)
+        assert seats <= about_seats, (reason.text, seats - about_seats)
+    assert set(verdict.facts) == {fact for reason in verdict.explained for fact in reason.facts}
+
+
+def other_option(options: list, chosen: object, rng: random.Random) -> object:
+    others = [option for option in options if option != chosen]
+    return rng.choice(others) if others else chosen
+
+
+def test_every_fact_the_coach_states_holds_in_thousands_of_positions():
+    positions = 0
+    templates: Counter[str] = Counter()
+    tricks_seen: set[int] = set()
+    tables_seen: set[int] = set()
+    for preset, directions, levels, seeds in TABLES:
+        rules = PRESETS[preset]
+        for direction in directions:
+            for level in levels:
+                for seed in seeds:
+                    rng = random.Random(f"{preset} {direction} {level} {seed}")
+                    for view, choice in decisions(rules, direction, level, seed):
+                        salt = rng.getrandbits(32)
+                        if view.phase is Phase.PASSING:
+                            evaluation = evaluate_pass(view, samples=8, stages=((4, 6),), seed=salt)
+                            coach = coach_pass
+                        else:
+                            evaluation = evaluate_play(view, samples=16, seed=salt, exact_cards=0)
+                            coach = coach_play
+                            tricks_seen.add(len(view.tricks) + 1)
+                        options = [value.option for value in evaluation.options]
+                        other = other_option(options, choice, rng)
+                        for judged in (evaluation, scrambled(evaluation, rng)):
+                            for option in (choice, other):
+                                verdict = coach(view, option, judged)
+                                assert_truthful(view, verdict)
+                                templates.update(reason.template for reason in verdict.explained)
+                        positions += 1
+                        tables_seen.add(rules.players)
+    assert positions >= 2000, positions
+    assert tables_seen == {3, 4, 5, 6}
+    assert set(range(1, 14)) <= tricks_seen
+    every_template = {
+        "moon_against", "moon_for", "dump_queen", "dump_heart", "dump_high_spade", "duck", "take_last",
+        "catch_queen", "own_queen", "shown_void", "lead_low", "cash", "cannot_duck", "praise",
+        "pass_moon", "pass_queen", "keep_queen", "pass_high_spades", "pass_void", "pass_void_lost",
+        "pass_high_hearts", "keep_low",
+    }  # fmt: skip
+    assert every_template <= set(templates), every_template - set(templates)
+
+
+# ----- positions built by hand -----
+
+
+def evaluation_of(kind: str, seat: int, losses: dict[str, tuple[float, float]]) -> Evaluation:
+    """A made-up evaluation: option -> (loss, moon chance for the seat)."""
+    options = tuple(
+        OptionValue(
+            CardSet(option) if kind == "pass" else parse_card(option),
+            1.0 + loss,
+            5.0,
+            loss - 4.0,
+            0.3,
+            moon_for,
+            0.0,
+            loss,
+            0.05,
+            500,
+            loss_low=max(0.0, loss - Z * 0.05),
+            loss_high=loss + Z * 0.05,
+        )
+        for option, (loss, moon_for) in losses.items()
+    )
+    return Evaluation(kind, seat, options, 1, 500, 0.1)
+
+
+def five_eight_jack_queen() -> PlayerView:
+    """Trick 10: Right (seat 3) has won all nine tricks, the Q♠ among them, and leads the 2♥;
+    the learner holds 5♦ 8♥ J♥ Q♥ and must follow with a heart above it."""
+    state = setup_position(
+        [
+            "5D 8H JH QH",
+            "AC 6H 7H 9H",
+            "AS 10H KH AH",
+            "3H 4H 5H",
+        ],
+        tricks=[
+            "2C 8C KC 3C",  # seat 1 leads the 2♣; Right's K♣ wins
+            "QC 4C 6C 9C",
+            "JC 5C 7C 10C",
+            "KS 2S 5S 8S",
+            "QS 3S 6S 9S",
+            "JS 4S 7S 10S",
+            "AD 2D 6D 9D",
+            "KD 3D 7D 10D",
+            "QD 4D 8D JD",
+            "2H",
+        ],
+        first_leader=1,
+    )
+    view = state.view(0)
+    assert view.is_my_turn and view.hand == CardSet("5D 8H JH QH") and len(view.tricks) == 9
+    return view
+
+
+def test_the_jack_of_hearts_is_not_called_the_highest_when_the_queen_is_in_the_hand():
+    view = five_eight_jack_queen()
+    evaluation = evaluation_of("play", 0, {"JH": (0.0, 0.0), "QH": (1.2, 0.0), "8H": (2.0, 0.0)})
+    verdict = coach_play(view, "8H", evaluation)
+    assert_truthful(view, verdict)
+    text = " ".join(verdict.reasons)
+    assert "You cannot stay under the 2♥" in text and "win it with the J♥" in text, text
+    assert "highest" not in text, text
+    assert HighestInSuit(parse_card("JH")) not in verdict.facts
+    # With the Q♥ best, the coach may call it the highest heart, and says so as a checked fact.
+    verdict = coach_play(view, "8H", evaluation_of("play", 0, {"QH": (0.0, 0.0), "8H": (2.0, 0.0)}))
+    assert "win it with your highest heart, the Q♥" in " ".join(verdict.reasons)
+    assert HighestInSuit(parse_card("QH")) in verdict.facts
+    assert_truthful(view, verdict)
+
+
+def lone_heart_pass() -> PlayerView:
+    hand = CardSet("AC KC QC JC AD KD QD AS KS QS JS 10S 2H")
+    rest = [card for card in CardSet(range(52)) if card not in hand]
+    state = HandState.from_deal(
+        [hand, CardSet(rest[:13]), CardSet(rest[13:26]), CardSet(rest[26:])], Rules(), "left"
+    )
+    return state.view(0)
+
+
+def test_a_lone_heart_hand_is_not_said_to_take_every_trick():
+    view = lone_heart_pass()
+    evaluation = evaluation_of("pass", 0, {"2H QS JS": (0.0, 0.45), "AC KC QC": (3.0, 0.05)})
+    verdict = coach_pass(view, "AC KC QC", evaluation)
+    assert_truthful(view, verdict)
+    text = " ".join(verdict.reasons)
+    assert "every trick" not in text and "can take" not in text, text
+    assert "you shoot the moon in 45% of the imagined deals, against 5% after passing" in text, text
+
+
+def test_a_false_reason_is_withheld_and_never_shown():
+    from trainer.coach.explain import Reason, _checked
+
+    view = five_eight_jack_queen()
+    true = Reason("Your highest heart is the Q♥.", (HighestInSuit(parse_card("QH")),))
+    false = Reason("Your highest heart is the J♥.", (HighestInSuit(parse_card("JH")),))
+    assert _checked(view, [true, false]) == ((true,), (false,))
+
+
+H, D, S, C = (CardSet(code)[0].suit for code in ("2H", "2D", "2S", "2C"))
+
+
+def card(code: str) -> Card:
+    return parse_card(code)
+
+
+PLAY_FACTS = [
+    # (fact, holds in five_eight_jack_queen()); each type has at least one that does not hold.
+    (HighestInSuit(card("QH")), True),
+    (HighestInSuit(card("JH")), False),
+    (Holds(card("JH")), True),
+    (Holds(card("KH")), False),
+    (Playable(card("8H")), True),
+    (Playable(card("5D")), False),  # hearts were led: the 5♦ may not be played
+    (CardOut(card("AC")), True),
+    (CardOut(card("QS")), False),  # played
+    (CardOut(card("QH")), False),  # the learner's own
+    (Outranks(card("JH"), card("8H")), True),
+    (Outranks(card("8H"), card("JH")), False),
+    (Outranks(card("AS"), card("QH")), False),  # two suits
+    (NoHigherOut(card("5D")), True),  # every higher diamond has been played
+    (NoHigherOut(card("QH")), False),  # the K♥ and A♥ are out
+    (OutBetween(card("8H"), card("QH"), 2), True),  # 9♥ 10♥ (the J♥ is the learner's)
+    (OutBetween(card("8H"), card("QH"), 3), False),
+    (CardsOut(H, 9), True),
+    (CardsOut(H, 10), False),  # the 2♥ is on the table
+    (NoPointCardsOut(C), True),
+    (NoPointCardsOut(H), False),
+    (CardPoints(card("QS"), 13), True),
+    (CardPoints(card("QS"), 12), False),
+    (Void(0, S), True),
+    (Void(0, H), False),
+    (Void(1, H), False),  # seat 1 has not shown it
+    (NoShownVoid(C), True),
+    (TookEveryPoint(3), True),
+    (TookEveryPoint(1), False),
+    (Leading(), False),
+    (Following(), True),
+    (Discarding(), False),
+    (LastToPlay(), False),
+    (TrickPoints(1), True),
+    (TrickPoints(0), False),
+    (NoPointsInTrick(), False),
+    (WinsTrick(card("8H")), True),
+    (WinsTrick(card("5D")), False),
+    (DucksUnder(card("8H"), card("2H")), False),
+    (CannotDuck(card("2H")), True),
+    (CannotDuck(card("8H")), False),  # not the card winning the trick
+    (HighHeart(card("JH")), True),
+    (HighHeart(card("10H")), False),
+    (LowCard(card("5D")), True),
+    (LowCard(card("8H")), False),
+]
+
+PASS_FACTS = [
+    (PassOption(CardSet("AC KC QC")), True),
+    (PassOption(CardSet("AC KC")), False),  # three cards are passed
+    (PassOption(CardSet("AC KC AH")), False),  # the A♥ is not in the hand
+    (PassContains(CardSet("2H QS JS"), card("QS")), True),
+    (PassContains(CardSet("2H QS JS"), card("AS")), False),
+    (PassMakesVoid(CardSet("AD KD QD"), D), True),
+    (PassMakesVoid(CardSet("AC KC QC"), C), False),  # the J♣ stays
+    (Guards(4, CardSet()), True),  # A♠ K♠ J♠ 10♠
+    (Guards(2, CardSet("JS 10S 2H")), True),
+    (Guards(4, CardSet("JS 10S 2H")), False),
+    (LowSpades(2, CardSet()), True),  # J♠ 10♠
+    (LowSpades(0, CardSet("JS 10S 2H")), True),
+    (LowSpades(1, CardSet()), False),
+    (CardOut(card("2C")), True),
+    (Playable(card("AC")), False),  # nothing is played while passing
+]
+
+
+@pytest.mark.parametrize(("fact", "holds"), PLAY_FACTS, ids=repr)
+def test_each_fact_checks_true_or_false_against_a_play_position(fact, holds):
+    assert fact.check(five_eight_jack_queen()) is holds
+
+
+@pytest.mark.parametrize(("fact", "holds"), PASS_FACTS, ids=repr)
+def test_each_pass_fact_checks_true_or_false_against_a_pass_position(fact, holds):
+    assert fact.check(lone_heart_pass()) is holds
+
+
+def test_a_shown_void_is_a_fact_only_once_shown():
+    # Play a seeded hand until a seat discards; from then on that void is shown, and not before.
+    state = HandState.from_seed(5, Rules(), "hold")
+    bots = {seat: make_bot("normal", seat) for seat in range(4)}
+    while True:
+        trick = state.current_trick
+        seat = state.to_move
+        card = bots[seat].choose_play(state.view(seat))
+        if trick.cards and card.suit != trick.led_suit:
+            break
+        state.play(card, seat)
+    led = state.current_trick.led_suit
+    watcher = (seat + 1) % 4
+    assert not Void(seat, led).check(state.view(watcher))
+    assert NoShownVoid(led).check(state.view(watcher)) is not any(
+        led in state.view(watcher).shown_void(s) for s in range(4) if s != watcher
+    )
+    state.play(card, seat)
+    view = state.view(watcher)
+    assert Void(seat, led).check(view) and not NoShownVoid(led).check(view)
