@@ -284,6 +284,33 @@ def test_a_lone_heart_hand_is_not_said_to_take_every_trick():
     assert "you shoot the moon in 45% of the imagined deals, against 5% after passing" in text, text
 
 
+def test_every_verdict_shows_both_sides_points_the_moon_chances_and_the_unit_of_a_loss():
+    view = lone_heart_pass()
+    evaluation = evaluation_of("pass", 0, {"2H QS JS": (0.0, 0.45), "AC KC QC": (3.0, 0.05)})
+    text = coach_pass(view, "AC KC QC", evaluation).numbers
+    assert "With J♠ Q♠ 2♥ you take 1.0 points on average (the others 5.0 each)" in text, text
+    assert "with Q♣ K♣ A♣, 4.0 (the others 5.0)" in text, text
+    assert "and you shoot the moon in 45%" in text and "and you shoot the moon in 5%" in text, text
+    assert "Points lost count your points minus the others' average" in text, text
+    assert "26 points of a hand" not in text, text  # a loss of 3 needs no moon swing
+
+
+def test_a_loss_above_a_hands_26_points_is_explained_as_a_moon_swing_and_names_the_shooter():
+    view = five_eight_jack_queen()
+    evaluation = evaluation_of("play", 0, {"JH": (0.0, 0.0), "QH": (30.0, 0.0), "8H": (31.0, 0.0)})
+    shooters = tuple(0.0 if seat != 3 else 0.9 for seat in range(4))
+    options = tuple(
+        replace(value, moon_by_seat=shooters, moon_against=0.9) if value.loss > 26 else value
+        for value in evaluation.options
+    )
+    evaluation = replace(evaluation, options=options)
+    verdict = coach_play(view, "8H", evaluation)
+    assert verdict.headline.startswith("Blunder: 8♥ costs about 31.0 points"), verdict.headline
+    assert "A loss above the 26 points of a hand comes from the moon" in verdict.numbers, verdict.numbers
+    assert "with 8♥, 32.0 (the others 5.0), and Right shoots the moon in 90%" in verdict.numbers
+    assert_truthful(view, verdict)
+
+
 def test_a_false_reason_is_withheld_and_never_shown():
     from trainer.coach.explain import Reason, _checked
 

@@ -29,7 +29,7 @@ def clubs_to_seat_0(rules: Rules) -> list[str]:
 
 
 def table(**options) -> TableWidget:
-    options.setdefault("hint_bot", EASY)
+    options.setdefault("hints", EASY)
     options.setdefault("bot_delay", 0)
     return TableWidget(**options)
 
@@ -207,7 +207,7 @@ def test_bots_and_the_hint_see_only_their_own_view() -> None:
     from engine import PlayerView
 
     spy, hinter = Spy(), Spy()
-    w = table(seed=3, bots={1: spy}, hint_bot=hinter)
+    w = table(seed=3, bots={1: spy}, hints=hinter)
     w.act({"type": "hint"})
     assert len(w.table["hint"]) == 3 and set(w.table["hint"]) <= set(my_cards(w))
     w.act({"type": "pass", "cards": w.table["hint"]})

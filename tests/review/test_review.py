@@ -48,7 +48,7 @@ def learner_hand(blunder: bool):
         if state.phase is Phase.PLAYING and len(state.legal_cards(0)) == 1:
             state.play(state.legal_cards(0)[0], 0)
             continue
-        seed = decision_seed(BUDGET, 0, state.actions_made)
+        seed = decision_seed(BUDGET, 0, state)
         evaluation = evaluate_decision(state, 0, None, (0, 0, 0, 0), BUDGET, seed)
         choice = evaluation.best.option
         worst = evaluation.options[-1]
@@ -109,7 +109,7 @@ def test_luck_and_skill_add_up_to_the_result(blundered) -> None:
     assert reviewed.result == pytest.approx(scores[0] - sum(scores[1:]) / 3)
     first_state = decision_points(hand, 0)[0][1]
     first = evaluate_decision(
-        first_state, 0, hand.passed(0), (0, 0, 0, 0), BUDGET, decision_seed(BUDGET, 0, 0)
+        first_state, 0, hand.passed(0), (0, 0, 0, 0), BUDGET, decision_seed(BUDGET, 0, first_state)
     )
     assert reviewed.cards == pytest.approx(first.best.difference)
     assert reviewed.expected_points == pytest.approx(first.best.points)

@@ -2,5 +2,16 @@
 
 from .explain import Verdict, coach_pass, coach_play
 from .grading import Band, Grade, grade
+from .hint import Hint, HintSource, coach_hint
 
-__all__ = ["Band", "Grade", "Verdict", "coach_pass", "coach_play", "grade"]
+__all__ = [
+    "Band",
+    "Grade",
+    "Hint",
+    "HintSource",
+    "Verdict",
+    "coach_hint",
+    "coach_pass",
+    "coach_play",
+    "grade",
+]

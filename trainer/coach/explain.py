@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine import Card, CardSet, PlayerView, Suit, parse_card
-from engine.evaluator import Evaluation
+from engine.evaluator import Evaluation, OptionValue
 
 from .depth import judge_pass, judge_play
 from .facts import (
@@ -120,20 +120,55 @@ def _headline(g: Grade, chosen: str, best: str) -> str:
     return f"{HEADLINES[g.band]}: {chosen} costs about {g.loss:.1f} points; {best} was better."
 
 
-def _numbers(g: Grade, kind: str) -> str:
+def _numbers(view: PlayerView, g: Grade, kind: str) -> str:
+    """The figures behind the verdict: each side's expected points, the moon chances and who
+    would shoot, and what "points lost" counts."""
     text = (
         f"With {_name(g.best.option)} you take {g.best.points:.1f} points on average "
-        f"(the others {g.best.others:.1f})"
+        f"(the others {g.best.others:.1f} each){_moon_words(view, g.best)}"
     )
     if g.chosen.option != g.best.option:
-        text += f"; with {_name(g.chosen.option)}, {g.chosen.points:.1f} (the others {g.chosen.others:.1f})"
-    place = f" It ranks {g.rank} of {g.options} {kind}." if kind == "passes" else ""
-    cut = (
-        " The time limit ended this look before its budget of deals: a deeper look may say otherwise."
-        if g.clock_stopped
-        else ""
+        text += (
+            f"; with {_name(g.chosen.option)}, {g.chosen.points:.1f} (the others {g.chosen.others:.1f})"
+            f"{_moon_words(view, g.chosen)}"
+        )
+    text += f", over {g.best.samples} imagined deals."
+    if g.loss > 0.05:
+        text += (
+            " Points lost count your points minus the others' average, so points you give away "
+            "count as well as points you take."
+        )
+    total = view.rules.moon_value
+    if g.loss > total:
+        text += (
+            f" A loss above the {total} points of a hand comes from the moon: it moves the shooter's "
+            "points and everyone else's at once, and points lost count both."
+        )
+    if kind == "passes":
+        text += f" It ranks {g.rank} of {g.options} {kind}."
+    if g.clock_stopped:
+        text += " The time limit ended this look before its budget of deals: a deeper look may say otherwise."
+    return text
+
+
+def _moon_words(view: PlayerView, value: OptionValue) -> str:
+    """ ", you shoot the moon in 12%, Right in 3%": the moon chances worth naming (1% or more)."""
+    chances = value.moon_by_seat or tuple(
+        value.moon_for if seat == view.seat else 0.0 for seat in range(view.players)
     )
-    return text + f", over {g.best.samples} imagined deals.{place}{cut}"
+    named = [
+        (chance, "you" if seat == view.seat else _seat_name(view, seat))
+        for seat, chance in enumerate(chances)
+        if chance >= 0.01
+    ]
+    if not named:
+        return ", and a moon in under 1%"
+    named.sort(key=lambda pair: -pair[0])
+    first, *rest = named
+    words = f"{first[1]} {'shoot' if first[1] == 'you' else 'shoots'} the moon in {_percent(first[0])}"
+    for chance, who in rest:
+        words += f", {who} in {_percent(chance)}"
+    return f", and {words}"
 
 
 def _name(option: object) -> str:
@@ -436,7 +471,7 @@ def coach_play(
         g,
         _headline(g, str(chosen.card), str(best.card)),
         tuple(r.text for r in shown),
-        _numbers(g, "cards"),
+        _numbers(view, g, "cards"),
         evaluation,
         shown,
         withheld,
@@ -601,7 +636,7 @@ def coach_pass(
         g,
         _headline(g, str(g.chosen.option), str(g.best.option)),
         tuple(r.text for r in shown),
-        _numbers(g, "passes"),
+        _numbers(view, g, "passes"),
         evaluation,
         shown,
         withheld,

@@ -235,7 +235,7 @@ def check_guided(session, context: Context) -> Verdict:
         return Verdict(
             False,
             f"Trick {min(hand.trick_number, 13)} of 13. Use **Hint** when unsure: it "
-            "is the Hard bot's choice from your own view.",
+            "is the coach's choice from your own view, and why.",
             "playing",
         )
     mine = hand.result.scores[0]
@@ -356,7 +356,7 @@ LESSON = Lesson(
             key="guided",
             title="A guided hand",
             text="Now a whole hand against three **Normal** bots. Pass, play, and press **Hint** for the "
-            "Hard bot's suggestion whenever you like.",
+            "coach's suggestion whenever you like.",
             kind="game",
             position=lambda rules: game_hand(rules, 8, 0),
             check=check_guided,

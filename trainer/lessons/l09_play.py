@@ -37,7 +37,7 @@ def check_game(session, context: Context) -> Verdict:
         False,
         f"Hand {session.hand_index + 1}, {where}. Totals so far: "
         f"{', '.join(f'{seat_word(s)} {t}' for s, t in enumerate(totals))}. After each "
-        "hand press **New hand** (or N). **Hint** shows the Hard bot's choice.",
+        "hand press **New hand** (or N). **Hint** shows the coach's choice and why.",
         "playing",
     )
 

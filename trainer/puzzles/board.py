@@ -12,6 +12,7 @@ from typing import ClassVar
 from engine import CardSet
 
 from ..coach.heatmap import pass_heatmap
+from ..coach.hint import Hint
 from ..table import TableWidget
 from .format import THEMES, load_library
 from .schedule import Progress
@@ -34,7 +35,7 @@ class PuzzleBoard:
     ) -> None:
         puzzles, self.problems = load_library(folder)
         self.trainer = PuzzleTrainer(puzzles, progress, on_attempt, seed)
-        self.widget = TableWidget(autoplay=False, practice=False, table_id="puzzle")
+        self.widget = TableWidget(autoplay=False, practice=False, table_id="puzzle", hints=self._hint)
         self.widget.on_event(self._on_event)
         self.last: Attempt | None = None
         self.error = ""
@@ -82,6 +83,14 @@ class PuzzleBoard:
         self.widget.set_position(puzzle.state.copy(), [])
         return True
 
+    def _hint(self, _view: object, _seed: int) -> Hint:
+        """The Hint button: the puzzle's own verified answer (not a fresh look), and the puzzle
+        then counts as not solved."""
+        hint = self.trainer.hint()
+        for callback in self._listeners:
+            callback()
+        return hint
+
     def _on_event(self, event: dict) -> None:
         seat = self.trainer.current.seat if self.trainer.current else None
         if event.get("seat") != seat or self.last is not None:
@@ -118,7 +127,12 @@ class PuzzleBoard:
         if attempt is None:
             return ""
         verdict = attempt.verdict
-        mark = "✅ Solved." if attempt.solved else "❌ Not this time: it will come back later."
+        if attempt.solved:
+            mark = "✅ Solved."
+        elif attempt.hinted and attempt.accepted:
+            mark = "☑️ Right, with a hint: it counts as not solved and will come back later."
+        else:
+            mark = "❌ Not this time: it will come back later."
         lines = [f"**{mark}** {verdict.headline}", "", *verdict.reasons, "", f"*{verdict.numbers}*"]
         lines += ["", f"**Why, in the author's words:** {attempt.puzzle.explanation}"]
         if attempt.puzzle.kind == "pass":

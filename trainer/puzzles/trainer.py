@@ -2,7 +2,8 @@
 
 The verdict comes from the puzzle's stored evaluation (no waiting): the coach grades the
 learner's pass or card against it and explains it from the position. Only the first try at a
-puzzle each time it is shown counts for the ratings.
+puzzle each time it is shown counts for the ratings. A hint gives the answer away: the puzzle
+then counts as not solved (ratings and spaced repetition), whatever the learner chooses.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from engine import Card, CardParseError, CardSet, parse_card
 
 from ..coach import Verdict, coach_pass, coach_play
+from ..coach.hint import Hint, hint_from
 from .format import Puzzle
 from .schedule import Progress, choose_next, record_attempt
 
@@ -28,6 +30,13 @@ class Attempt:
     counted: bool
     """Whether it changed the ratings (the first try at this showing of the puzzle)."""
     verdict: Verdict
+    hinted: bool = False
+    """A hint was shown first: the answer was given away, so it is not solved."""
+
+    @property
+    def accepted(self) -> bool:
+        """The choice is one of the puzzle's verified answers (hint or not)."""
+        return self.puzzle.is_accepted(self.choice)
 
 
 class PuzzleTrainer:
@@ -46,6 +55,7 @@ class PuzzleTrainer:
         self.rng = random.Random(seed)
         self.current: Puzzle | None = None
         self._tried = False
+        self.hinted = False
 
     def next(
         self,
@@ -60,7 +70,17 @@ class PuzzleTrainer:
             puzzle = choose_next(self.puzzles, self.progress, themes, difficulty, self.rng, kind=kind)
         self.current = puzzle
         self._tried = False
+        self.hinted = False
         return puzzle
+
+    def hint(self) -> Hint:
+        """The current puzzle's verified best answer and why, from its stored evaluation. Once
+        shown, this showing of the puzzle counts as not solved."""
+        puzzle = self.current
+        if puzzle is None:
+            raise ValueError("there is no puzzle on the table: ask for the next one")
+        self.hinted = True
+        return hint_from(puzzle.view, puzzle.evaluation.best.option, puzzle.evaluation)
 
     def answer(self, choice: str | Card | CardSet | Sequence) -> Attempt:
         """The coach's verdict on the learner's pass or card for the current puzzle."""
@@ -83,12 +103,13 @@ class PuzzleTrainer:
                 text = card.code
         except CardParseError as error:
             raise ValueError(str(error)) from None
-        solved = puzzle.is_accepted(text)  # the puzzle's verified answers decide
+        # The puzzle's verified answers decide; a hint gave the answer away.
+        solved = puzzle.is_accepted(text) and not self.hinted
         counted = not self._tried
         if counted:
             record_attempt(self.progress, puzzle, solved)
         self._tried = True
-        attempt = Attempt(puzzle, text, solved, counted, verdict)
+        attempt = Attempt(puzzle, text, solved, counted, verdict, self.hinted)
         if self.on_attempt:
             self.on_attempt(attempt, self.progress)
         return attempt

@@ -27,6 +27,7 @@ from engine import HandState, MoonAction, PassAction, Phase, PlayAction
 from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from ..coach.depth import Depth, judge
+from ..coach.hint import decision_seed as coach_seed
 from ..progress.decisions import Decision, graded_decision, insert, now
 from ..progress.games import SavedGame
 from ..store import Store
@@ -220,9 +221,10 @@ def decision_points(hand: HandState, seat: int) -> list[tuple[int, HandState, ob
     return points
 
 
-def decision_seed(budget: Budget, hand_index: int, action_index: int) -> int:
-    """The evaluator's seed for a decision: the same decision is always valued alike."""
-    return budget.seed + 1000 * hand_index + action_index
+def decision_seed(budget: Budget, hand_index: int, state: HandState) -> int:
+    """The evaluator's seed for the decision at ``state``: the same decision is always valued
+    alike, here and in the hint the learner could ask for (``trainer.coach.hint``)."""
+    return coach_seed(hand_index, state.cards_played, state.phase is Phase.PASSING, budget.seed)
 
 
 def evaluate_decision(
@@ -272,8 +274,8 @@ def review_hands(
         before = tuple(totals)
         moments = []
         cards = expected_points = 0.0
-        for number, (action_index, state, choice, real) in enumerate(points):
-            seed = decision_seed(budget, hand_index, action_index)
+        for number, (_action_index, state, choice, real) in enumerate(points):
+            seed = decision_seed(budget, hand_index, state)
             evaluation = evaluate_decision(state, seat, choice, before, budget, seed)
             if number == 0:
                 cards, expected_points = evaluation.best.difference, evaluation.best.points

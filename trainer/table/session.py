@@ -17,6 +17,7 @@ from engine import (
     PassAction,
     Phase,
     PlayAction,
+    PlayerView,
     Rules,
     deal_game_hand,
     parse_cards,
@@ -24,6 +25,8 @@ from engine import (
     winners_if_over,
 )
 from engine.bots import Bot, bot_acts, make_bot
+
+from ..coach.hint import Hint, HintSource, coach_hint, decision_seed
 
 __all__ = ["Event", "TableError", "TableSession"]
 
@@ -43,8 +46,9 @@ class TableSession:
     """A game to the rules' target, seen from ``seat``.
 
     ``bots`` maps other seats to a bot level (``"easy"``...) or a Bot; seats left out get an
-    easy bot. ``hint_bot`` answers the hint button; by default the hard bot (the evaluator's
-    choice), made when first asked for.
+    easy bot. ``hints`` answers the hint button: by default the coach (``coach_hint``: the
+    choice the coach grades best, on the same seed the review will use, and why); a Bot gives
+    its choice with no reason (quick, for tests).
     """
 
     def __init__(
@@ -53,7 +57,7 @@ class TableSession:
         seed: int = 0,
         seat: int = 0,
         bots: Mapping[int, str | Bot] | None = None,
-        hint_bot: Bot | None = None,
+        hints: HintSource | Bot | None = None,
         practice: bool = True,
     ) -> None:
         self.rules = rules or Rules()
@@ -62,7 +66,7 @@ class TableSession:
         self.seat = seat
         self.seed = seed
         self.practice = practice
-        self._hint_bot = hint_bot
+        self.hints: HintSource | Bot = hints or coach_hint
         self.bots: dict[int, Bot] = {}
         for other in range(self.rules.players):
             if other != seat:
@@ -79,6 +83,7 @@ class TableSession:
         self.hand = self._deal(0)
         self.selected: tuple[str, ...] = ()
         self.hint: tuple[str, ...] = ()
+        self.hint_text = ""
 
     # ----- what the table shows -----
 
@@ -166,6 +171,7 @@ class TableSession:
     def _clear_marks(self) -> None:
         self.selected = ()
         self.hint = ()
+        self.hint_text = ""
 
     # ----- the learner's actions -----
 
@@ -263,24 +269,28 @@ class TableSession:
         raise TableError("nothing_to_take_back", "There is nothing of yours to take back in this hand.")
 
     def ask_hint(self) -> list[Event]:
-        """The hint bot's suggestion, from the learner's own view only."""
+        """The hint for the learner's pass or play, from the learner's own view only."""
         hand = self.hand
         to_pass = hand.phase is Phase.PASSING and self.seat in hand.seats_to_pass
         if (not to_pass and hand.to_move != self.seat) or hand.phase is Phase.MOON_CHOICE:
             raise TableError("no_hint", "A hint is for your own pass or play: it is not your turn.")
-        bot = self.hint_bot
         view = hand.view(self.seat, hand_index=self.hand_index, scores=self.totals)
-        suggestion = bot.choose_pass(view).codes if to_pass else [bot.choose_play(view).code]
-        self.hint = tuple(suggestion)
-        names = ", ".join(to_card(code).name for code in suggestion)
-        verb = "passing" if to_pass else "playing"
-        return [{"type": "hint", "cards": suggestion, "text": f"Hint: consider {verb} the {names}."}]
+        hint = self._hint(view, decision_seed(self.hand_index, hand.cards_played, to_pass))
+        self.hint = hint.codes
+        self.hint_text = hint.text
+        return [{"type": "hint", "cards": list(hint.codes), "text": hint.text}]
 
-    @property
-    def hint_bot(self) -> Bot:
-        if self._hint_bot is None:
-            self._hint_bot = make_bot("hard")
-        return self._hint_bot
+    def _hint(self, view: PlayerView, seed: int) -> Hint:
+        source = self.hints
+        if hasattr(source, "choose_play"):  # a Bot
+            if view.phase is Phase.PASSING:
+                cards = tuple(source.choose_pass(view))
+            else:
+                cards = (source.choose_play(view),)
+            names = ", ".join(card.name for card in cards)
+            verb = "passing" if view.phase is Phase.PASSING else "playing"
+            return Hint(cards, f"Hint ({source.name} bot): consider {verb} the {names}.")
+        return source(view, seed)
 
     # ----- the bots -----
 

@@ -122,6 +122,7 @@ def snapshot(session: TableSession, open_seats: Iterable[int] = (), levels: list
         "winners": list(session.winners),
         "selected": list(session.selected),
         "hint": list(session.hint),
+        "hint_text": session.hint_text,
         "practice": session.practice,
     }
 

@@ -308,6 +308,7 @@ function render({ model, el }) {
       h("div", { class: "ht-felt" }, t.seats.map((s) => drawSeat(s, t)), drawTrick(t)),
       h("div", { class: "ht-error", role: "alert", "data-role": "error", text: error && error.message ? error.message : "" }),
       h("div", { class: "ht-reason", "data-role": "reason" }),
+      ...(t.hint_text ? [h("div", { class: "ht-hint", "data-role": "hint", text: t.hint_text })] : []),
       drawHand(t),
       drawControls(t),
       drawScores(t),

@@ -18,6 +18,7 @@ import traitlets
 from engine import HandState, Rules
 from engine.bots import Bot, make_bot
 
+from ..coach.hint import HintSource
 from .session import Event, TableError, TableSession
 from .snapshot import announce, seat_names, snapshot
 
@@ -52,7 +53,7 @@ class TableWidget(anywidget.AnyWidget):
         seed: int = 0,
         seat: int = 0,
         bots: Mapping[int, str | Bot] | None = None,
-        hint_bot: Bot | None = None,
+        hints: HintSource | Bot | None = None,
         practice: bool = True,
         bot_delay: float = 0.7,
         trick_pause: float = 1.2,
@@ -63,7 +64,7 @@ class TableWidget(anywidget.AnyWidget):
         that happens)."""
         super().__init__(**traits)
         self.autoplay = autoplay
-        self.session = TableSession(rules, seed, seat, bots, hint_bot, practice)
+        self.session = TableSession(rules, seed, seat, bots, hints, practice)
         self.bot_delay = bot_delay
         self.trick_pause = trick_pause
         self.events: list[Event] = []

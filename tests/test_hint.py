@@ -1,0 +1,104 @@
+"""The Hint is the coach's own verdict: following it is graded correct in the review, it says
+why, and a hinted puzzle is not solved."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Phase, Rules, deal_game_hand
+from engine.bots import bot_acts, make_bot
+from trainer.coach import coach_hint, grade
+from trainer.coach.depth import Depth, judge
+from trainer.coach.hint import decision_seed
+from trainer.puzzles import load_puzzles
+from trainer.puzzles.board import PUZZLES_DIR
+from trainer.puzzles.schedule import Progress
+from trainer.puzzles.trainer import PuzzleTrainer
+from trainer.review.game import Budget, review_hands
+from trainer.table import TableWidget
+
+SMALL = dict(
+    play_samples=512,
+    exact_samples=64,
+    pass_samples=512,
+    pass_stages=((64, 8),),
+    min_samples=64,
+    play_seconds=None,
+    pass_seconds=None,
+)
+
+
+def test_a_learner_who_follows_every_hint_is_graded_correct_on_every_decision_of_the_review() -> None:
+    depth = Depth(**SMALL)
+    widget = TableWidget(
+        seed=5, hints=lambda view, seed: coach_hint(view, seed, depth), bot_delay=0, trick_pause=0
+    )
+    session = widget.session
+    hand_index = session.hand_index
+    texts = []
+    while not session.hand.is_over:
+        widget.wait_for_bots()
+        hand = session.hand
+        if hand.is_over:
+            break
+        widget.act({"type": "hint"})
+        texts.append(widget.table["hint_text"])
+        if hand.phase is Phase.PASSING:
+            widget.act({"type": "pass", "cards": widget.table["hint"]})
+        else:
+            widget.act({"type": "play", "card": widget.table["hint"][0]})
+    widget.wait_for_bots()
+    finished = session.game_hands[hand_index] if session.game_hands else session.hand
+    assert finished.is_over
+    review = review_hands([finished], session.seat, Budget(**SMALL))
+    assert review.moments, "the hand had real decisions"
+    for moment in review.moments:
+        assert moment.decision.band == "best", moment.label
+    assert all(text.startswith("Hint: p") and text.endswith(".") for text in texts), texts
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_hinted_card_is_best_when_judged_as_the_learners_choice(seed: int) -> None:
+    depth = Depth(**SMALL)
+    state = deal_game_hand(Rules(), seed, 3)  # a hold hand: play starts at once
+    bots = {s: make_bot("normal", s) for s in range(4)}
+    for _ in range(4 + seed):
+        bot_acts(state, state.to_move, bots[state.to_move])
+    view = state.view(state.to_move)
+    seed_here = decision_seed(0, state.cards_played, False)
+    hint = coach_hint(view, seed_here, depth)
+    (card,) = hint.cards
+    assert card in view.legal_cards
+    assert grade(judge(view, card, seed_here, depth), card).correct
+    assert hint.text.startswith(f"Hint: play the {card}")
+
+
+def test_the_hint_says_why_with_the_next_best_option_and_its_cost() -> None:
+    depth = Depth(**SMALL)
+    state = deal_game_hand(Rules(), 2, 0)
+    view = state.view(0)
+    assert view.phase is Phase.PASSING
+    hint = coach_hint(view, decision_seed(0, 0, True), depth)
+    assert len(hint.cards) == 3 and all(card in view.hand for card in hint.cards)
+    assert hint.text.startswith("Hint: pass the ")
+    runner_up = next(v for v in hint.evaluation.options if set(v.option) != set(hint.cards))
+    named = " and ".join(str(card) for card in runner_up.option).replace(" and ", ", ", 1)
+    assert named.split(",")[0] in hint.text  # the next best pass is named
+    assert "costs about" in hint.text or "about as good" in hint.text
+
+
+def test_a_hinted_puzzle_is_not_solved_even_with_the_right_answer() -> None:
+    puzzles = load_puzzles(PUZZLES_DIR)
+    trainer = PuzzleTrainer(puzzles, Progress(), seed=1)
+    puzzle = trainer.next()
+    hint = trainer.hint()
+    assert puzzle.is_accepted(" ".join(hint.codes))
+    attempt = trainer.answer(list(hint.codes) if puzzle.kind == "pass" else hint.codes[0])
+    assert attempt.accepted and attempt.hinted and not attempt.solved and attempt.counted
+    record = trainer.progress.record_for(puzzle)
+    assert record.solved == 0 and record.box == 0
+    # the next puzzle starts without the hint
+    nxt = trainer.next()
+    best = nxt.evaluation.best.option
+    attempt = trainer.answer(best if nxt.kind == "pass" else best.code)
+    assert attempt.solved and not attempt.hinted

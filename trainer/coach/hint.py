@@ -1,0 +1,99 @@
+"""The hint: the coach's choice for the learner's own pass or play, with one sentence of why.
+
+A hint is a verdict the coach stands behind. The card (or pass) it names is judged with the same
+function, depth and seed as the review uses for that decision (``depth.judge``), so a learner who
+follows the hint is graded correct for it there too; and the why is the coach's own reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine import Card, Phase, PlayerView
+from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
+
+from .depth import COACH, Depth, judge
+from .explain import coach_pass, coach_play
+from .grading import TOLERANCE, grade
+
+__all__ = ["TRIES", "Hint", "HintSource", "coach_hint", "decision_seed", "hint_from"]
+
+TRIES = 3
+"""Candidates judged at most: the first look's best, then the judged evaluation's best, and so on."""
+
+
+@dataclass(frozen=True)
+class Hint:
+    cards: tuple[Card, ...]
+    """One card to play, or the cards to pass."""
+    text: str
+    """What the learner reads: the choice and why."""
+    evaluation: Evaluation | None = None
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(card.code for card in self.cards)
+
+
+HintSource = Callable[[PlayerView, int], Hint]
+"""What answers the Hint button: the learner's view and the decision's seed give a hint."""
+
+
+def decision_seed(hand_index: int, plays: int, passing: bool, seed: int = 0) -> int:
+    """The evaluator's seed for one of the learner's decisions, the same for its hint and its
+    review: the hand, and the cards played before it (a pass, made before any, has its own)."""
+    return seed + 1000 * hand_index + (999 if passing else plays)
+
+
+def _first_look(view: PlayerView, seed: int, depth: Depth) -> object:
+    deals = depth.min_samples
+    if view.phase is Phase.PASSING:
+        return evaluate_pass(view, samples=deals, seed=seed, stages=depth.pass_stages).best.option
+    return evaluate_play(view, samples=deals, seed=seed, exact_samples=deals).best.option
+
+
+def _names(cards: tuple[Card, ...]) -> str:
+    names = [f"the {card}" for card in cards]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def hint_from(view: PlayerView, option: object, evaluation: Evaluation) -> Hint:
+    """The hint for ``option``, the best (or as good as the best) in ``evaluation``: which it is
+    and why, from the coach's reasons against the next best option."""
+    passing = view.phase is Phase.PASSING
+    coach = coach_pass if passing else coach_play
+    chosen = grade(evaluation, option).chosen
+    cards = tuple(chosen.option) if passing else (chosen.option,)
+    verb = "pass" if passing else "play"
+    text = f"Hint: {verb} {_names(cards)}"
+    others = [value for value in evaluation.options if value.option != chosen.option]
+    if not others:
+        return Hint(cards, text + ": it is your only choice.", evaluation)
+    runner_up = others[0]
+    margin = runner_up.difference - chosen.difference
+    other = _names(tuple(runner_up.option) if passing else (runner_up.option,))
+    other = f"passing {other}" if passing else other
+    if margin > TOLERANCE:
+        # The coach's reasons against the next best say what makes the hinted choice better.
+        why = coach(view, runner_up.option, evaluation).reasons
+        text += f" (the next best, {other}, costs about {margin:.1f} points more)."
+    else:
+        why = coach(view, chosen.option, evaluation).reasons
+        text += f" ({other} is about as good, within {TOLERANCE:.1f} points)."
+    if why:
+        text += f" {why[0]}"
+    return Hint(cards, text, evaluation)
+
+
+def coach_hint(view: PlayerView, seed: int = 0, depth: Depth = COACH) -> Hint:
+    """The coach's hint for the seat to decide at ``view``. Each candidate is judged as the
+    learner's choice would be (``judge``: sampled until its band is decided); the first one graded
+    best is the hint."""
+    candidate = _first_look(view, seed, depth)
+    for _ in range(TRIES):
+        evaluation = judge(view, candidate, seed, depth)
+        if grade(evaluation, candidate).correct:
+            break
+        candidate = evaluation.best.option
+    return hint_from(view, candidate, evaluation)
