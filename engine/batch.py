@@ -19,6 +19,7 @@ import numpy as np
 from .cards import HEARTS_MASK, SUIT_MASKS, Suit
 from .compiled import RulesCode, run_policy
 from .hand import HandState, Phase
+from .moon import BLOCKERS, Blocking
 from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, MoonRule, Rules
 
 __all__ = ["Batch"]
@@ -200,18 +201,24 @@ class Batch:
     def is_over(self) -> bool:
         return self.tricks_done == self.rules.hand_size
 
-    def run(self, policy: str = "heuristic", rng: np.random.Generator | None = None) -> np.ndarray:
-        """Play every game to its end; returns the scores, shape (games, players)."""
+    def run(
+        self,
+        policy: str = "heuristic",
+        rng: np.random.Generator | None = None,
+        blocking: Blocking = BLOCKERS,
+    ) -> np.ndarray:
+        """Play every game to its end; returns the scores, shape (games, players). The
+        heuristic plays the moon by ``blocking``."""
         if policy == "random" and rng is None:
             raise ValueError("random play-outs need an rng")
         if policy == "heuristic":
-            self._run_heuristic()
+            self._run_heuristic(blocking)
             return self.scores()
         while not self.is_over:
             self.play(self.random_cards(self.legal(), rng))
         return self.scores()
 
-    def _run_heuristic(self) -> None:
+    def _run_heuristic(self, blocking: Blocking = BLOCKERS) -> None:
         """Every game to its end with ``engine.policy``, compiled (``engine.compiled``)."""
         if self.is_over:
             return
@@ -225,7 +232,7 @@ class Batch:
             self.broken,
             self.taken,
             self.won,
-            RulesCode.of(rules),
+            RulesCode.of(rules, blocking),
         )
         self.trick_length = 0
         self.tricks_done = rules.hand_size

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from .cards import HEARTS_MASK, SUIT_MASKS, Suit
-from .moon import CHEAP_BLOCK, IMPOSSIBLE, MOON_GUARD, MOON_RUN, NOBODY, moon_cards
+from .moon import BLOCKERS, IMPOSSIBLE, NOBODY, Blocking, moon_cards
 from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, Rules
 
 __all__ = ["RulesCode", "deal_for_pass", "quick_worlds", "run_policy", "runner_mismatches"]
@@ -59,7 +59,7 @@ class RulesCode:
     deck_mask: int
 
     @classmethod
-    def of(cls, rules: Rules) -> tuple[int, ...]:
+    def of(cls, rules: Rules, blocking: Blocking = BLOCKERS) -> tuple[int, ...]:
         code = cls(
             rules.players,
             rules.hand_size,
@@ -71,9 +71,9 @@ class RulesCode:
             int(rules.hearts_instead_of_queen),
             int(rules.queen_breaks_hearts),
             moon_cards(rules),
-            MOON_RUN,
-            MOON_GUARD,
-            CHEAP_BLOCK,
+            blocking.run,
+            blocking.guard,
+            blocking.cheap,
             rules.deck_mask,
         )
         return tuple(code.__dict__.values())

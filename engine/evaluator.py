@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from .cards import Card, CardSet, iter_mask, to_card
 from .hand import Phase
+from .moon import BLOCKERS, Blocking
 from .outcomes import HAVE_COMPILED, Outcomes, PlayWorlds, pass_deals, pass_outcomes, play_outcomes
 from .view import PlayerView
 
@@ -120,6 +121,9 @@ class Evaluation:
     """The judged option's loss interval lies inside one band of the limits asked for."""
     clock_stopped: bool = False
     """The safety time limit ended the evaluation before its budget in deals."""
+    strong_blockers: Evaluation | None = None
+    """The same position valued again with blockers at any price (``engine.moon.STRONG_BLOCKERS``),
+    when a verdict asked for that check (``trainer.coach.depth``); else None."""
 
     @property
     def best(self) -> OptionValue:
@@ -358,6 +362,7 @@ def evaluate_play(
     min_samples: int = ROUND,
     exact_cards: int | None = None,
     exact_samples: int | None = None,
+    blocking: Blocking = BLOCKERS,
 ) -> Evaluation:
     """Value every legal card for the seat to move on up to ``samples`` imagined deals.
 
@@ -365,7 +370,8 @@ def evaluate_play(
     inside one band (after at least ``min_samples`` deals). ``seconds`` is a safety stop.
     ``vectorized`` forces the compiled (True) or pure-Python (False) play-outs; ``exact_cards``
     overrides ``EXACT_CARDS`` (0: never solve exactly); ``exact_samples`` caps the deals when
-    the position is solved exactly (each deal costs far more than a play-out)."""
+    the position is solved exactly (each deal costs far more than a play-out). The play-outs
+    play the moon by ``blocking`` (``engine.moon``)."""
     if view.phase is not Phase.PLAYING or not view.is_my_turn:
         raise ValueError(f"seat {view.seat} has no card to play now")
     how = _how(view, vectorized, exact_cards)
@@ -386,7 +392,8 @@ def evaluate_play(
     while done < samples:
         chunk = _next_round(done, samples, min_samples)
         worlds = source.next(chunk)
-        tally.add_rows(everyone, chunk, play_outcomes(view, worlds, cards, how), source.weights(worlds))
+        outcomes = play_outcomes(view, worlds, cards, how, blocking)
+        tally.add_rows(everyone, chunk, outcomes, source.weights(worlds))
         done += chunk
         if progress:
             progress(done, samples)
@@ -429,13 +436,18 @@ def evaluate_pass(
     judge: CardSet | str | Sequence | None = None,
     limits: Sequence[float] = (),
     min_samples: int = ROUND,
+    only: Sequence[CardSet | str | Sequence] | None = None,
+    blocking: Blocking = BLOCKERS,
 ) -> Evaluation:
-    """Value every possible pass. ``stages`` screens them in rounds of (deals, survivors); the
-    survivors of the last stage (the finalists), the passes in ``include`` and the ``judge``d
-    pass are then valued on up to ``samples`` fresh deals. With ``judge`` and ``limits`` the
-    fresh deals stop once the judged pass's loss interval lies inside one band. Options are
+    """Value every possible pass, or ``only`` these (all on the same fresh deals, no screening;
+    a ``judge``d or ``include``d pass must be one of them). ``stages`` screens them in rounds of
+    (deals, survivors); the survivors of the last stage (the finalists), the passes in
+    ``include`` and the ``judge``d pass are then valued on up to ``samples`` fresh deals. With
+    ``judge`` and ``limits`` the fresh deals stop once the judged pass's loss interval lies
+    inside one band. Options are
     ranked: those valued on fresh deals by that value, then the rest by the stage they reached
-    (their losses there are paired with the best pass's on the screening deals)."""
+    (their losses there are paired with the best pass's on the screening deals). The play-outs
+    play the moon by ``blocking``."""
     if view.phase is not Phase.PASSING or view.passed is not None:
         raise ValueError(f"seat {view.seat} has no pass to choose now")
     how = _how(view, vectorized, 0)
@@ -445,6 +457,9 @@ def evaluate_pass(
     candidates = [
         sum(1 << c for c in combo) for combo in itertools.combinations(cards, view.rules.pass_count)
     ]
+    if only is not None:
+        candidates = [_as_option("pass", option).mask for option in only]
+        stages = ()
     options = [CardSet(mask) for mask in candidates]
     judged = None if judge is None else candidates.index(_as_option("pass", judge).mask)
     forced = {candidates.index(CardSet(option).mask) for option in include}
@@ -457,7 +472,9 @@ def evaluate_pass(
     done = 0
     for deals, keep in stages:
         worlds = pass_deals(view, rng.getrandbits(64), deals, how)
-        screen.add_rows(alive, deals, pass_outcomes(view, [candidates[i] for i in alive], worlds, how))
+        screen.add_rows(
+            alive, deals, pass_outcomes(view, [candidates[i] for i in alive], worlds, how, blocking)
+        )
         done += deals
         if progress:
             progress(done, total)
@@ -472,7 +489,8 @@ def evaluate_pass(
     while fresh < samples:
         chunk = _next_round(fresh, samples, min_samples)
         worlds = pass_deals(view, rng.getrandbits(64), chunk, how)
-        final.add_rows(finalists, chunk, pass_outcomes(view, [candidates[i] for i in finalists], worlds, how))
+        outcomes = pass_outcomes(view, [candidates[i] for i in finalists], worlds, how, blocking)
+        final.add_rows(finalists, chunk, outcomes)
         fresh += chunk
         if progress:
             progress(done + fresh, total)

@@ -27,11 +27,14 @@ if TYPE_CHECKING:
     from .view import PlayerView
 
 __all__ = [
+    "BLOCKERS",
     "CHEAP_BLOCK",
     "IMPOSSIBLE",
     "MOON_GUARD",
     "MOON_RUN",
     "NOBODY",
+    "STRONG_BLOCKERS",
+    "Blocking",
     "MoonThreat",
     "losers",
     "moon_candidate",
@@ -49,6 +52,23 @@ MOON_GUARD = 3
 CHEAP_BLOCK = 3
 """A blocker takes a runner's point trick early (before ``MOON_RUN``) when the trick holds at
 most this many moon cards and none but hearts."""
+
+
+@dataclass(frozen=True)
+class Blocking:
+    """How a play-out plays the moon: the thresholds above, as one value to pass around."""
+
+    run: int = MOON_RUN
+    guard: int = MOON_GUARD
+    cheap: int = CHEAP_BLOCK
+
+
+BLOCKERS = Blocking()
+"""The play-out model's blockers (calibrated against Hard bots: ``benchmarks/coach_calibration.py``)."""
+
+STRONG_BLOCKERS = Blocking(guard=1)
+"""Blockers at any price from the runner's first moon card: the coach's check that a moon
+line's edge does not rest on blockers who let it through."""
 
 
 def moon_cards(rules: Rules) -> int:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from .hand import HandState
 from .inference import mismatches, runner_losers, runner_plays, weight_of
+from .moon import BLOCKERS, Blocking
 from .pass_worlds import deal_for_pass, pass_room
 from .playout import playout_result
 from .rng import SplitMix64
@@ -125,15 +126,20 @@ class PlayWorlds:
 
 
 def play_outcomes(
-    view: PlayerView, worlds: Sequence[Sequence[int]], cards: Sequence[int], how: str
+    view: PlayerView,
+    worlds: Sequence[Sequence[int]],
+    cards: Sequence[int],
+    how: str,
+    blocking: Blocking = BLOCKERS,
 ) -> Outcomes:
     """Each of ``cards`` (the seat to move's options) played in each world, then played out
-    ``how``: "compiled", "python" or "exact"."""
+    ``how``: "compiled", "python" or "exact" (where every seat plays perfectly, so blocks
+    every moon it can and ``blocking`` does not apply)."""
     tricks, trick, leader, broken = public_play(view)
     if how == "compiled":
         batch = _play_batch(view, worlds, tricks, trick, leader, broken).tile(len(cards))
         batch.play(np.repeat(np.array(cards, dtype=np.int64), len(worlds)))
-        return batch.run("heuristic"), batch.shooters()
+        return batch.run("heuristic", blocking=blocking), batch.shooters()
     states = [HandState._imagined(view.rules, hands, tricks, trick, leader, broken) for hands in worlds]
     if how == "exact":
         from .solver import solve_options
@@ -146,7 +152,7 @@ def play_outcomes(
         for state in states:
             world = state.copy()
             world.play(card)
-            result = playout_result(world, None)
+            result = playout_result(world, None, blocking=blocking)
             scores.append(result.scores)
             shooters.append(-1 if result.shooter is None else result.shooter)
     return scores, shooters
@@ -216,9 +222,11 @@ def hands_after_pass(
     return after, leader
 
 
-def pass_outcomes(view: PlayerView, candidates: Sequence[int], deals: tuple, how: str) -> Outcomes:
+def pass_outcomes(
+    view: PlayerView, candidates: Sequence[int], deals: tuple, how: str, blocking: Blocking = BLOCKERS
+) -> Outcomes:
     """Each candidate pass (a mask) made in each deal of ``pass_deals``, then the hand played
-    out ``how``: "compiled" or "python"."""
+    out ``how``: "compiled" or "python", playing the moon by ``blocking``."""
     hands, passes = deals
     if how == "compiled":
         players = view.players
@@ -240,13 +248,13 @@ def pass_outcomes(view: PlayerView, candidates: Sequence[int], deals: tuple, how
             np.zeros((count, players), dtype=np.int64),
             np.zeros((count, players), dtype=np.int64),
         )
-        return batch.run("heuristic"), batch.shooters()
+        return batch.run("heuristic", blocking=blocking), batch.shooters()
     scores, shooters = [], []
     for candidate in candidates:
         for hand_row, pass_row in zip(hands, passes, strict=True):
             after, leader = hands_after_pass(view, candidate, hand_row, pass_row)
             state = HandState._imagined(view.rules, after, [], [], leader, False)
-            result = playout_result(state, None)
+            result = playout_result(state, None, blocking=blocking)
             scores.append(result.scores)
             shooters.append(-1 if result.shooter is None else result.shooter)
     return scores, shooters

@@ -11,7 +11,7 @@ import random
 
 from .cards import HEARTS_MASK, SUIT_MASKS, Suit, trick_taker
 from .hand import HandState, Phase
-from .moon import moon_candidate, moon_cards
+from .moon import BLOCKERS, Blocking, moon_candidate, moon_cards
 from .policy import choose_card
 from .rules import QUEEN_OF_SPADES
 from .scoring import HandResult, MoonChoice, score_hand
@@ -38,10 +38,14 @@ def heuristic_playout(
 
 
 def playout_result(
-    state: HandState, rng: random.Random | None, moon_choice: MoonChoice = MoonChoice.ADD_TO_OTHERS
+    state: HandState,
+    rng: random.Random | None,
+    moon_choice: MoonChoice = MoonChoice.ADD_TO_OTHERS,
+    blocking: Blocking = BLOCKERS,
 ) -> HandResult:
     """Play ``state`` (left untouched) to the end: uniformly random cards with ``rng``, the
-    policy's cards without. A shooter's-choice moon is scored with ``moon_choice``."""
+    policy's cards without (playing the moon by ``blocking``). A shooter's-choice moon is
+    scored with ``moon_choice``."""
     if state.phase is Phase.PASSING:
         raise ValueError("a play-out starts after the pass")
     rules = state.rules
@@ -103,6 +107,7 @@ def playout_result(
                 moon_mask,
                 runner_cards,
                 unplayed ^ hand,
+                blocking,
             )
             if card == QUEEN_OF_SPADES:
                 queen_out = False

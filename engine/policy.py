@@ -33,7 +33,7 @@ and is tested to agree card for card.
 from __future__ import annotations
 
 from .cards import HEARTS_MASK, SUIT_MASKS, Suit
-from .moon import CHEAP_BLOCK, MOON_GUARD, MOON_RUN, NOBODY, losers
+from .moon import BLOCKERS, NOBODY, Blocking, losers
 from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES
 
 __all__ = ["choose_card", "discard", "highest_by_rank", "lowest_by_rank"]
@@ -87,22 +87,23 @@ def choose_card(
     moon_mask: int = 0,
     runner_cards: int = 0,
     outstanding: int = 0,
+    blocking: Blocking = BLOCKERS,
 ) -> int:
     """The policy's card. ``queen_out``: the Q♠ has not been played yet; ``runner`` and
     ``runner_cards``: the seat that has taken every moon card so far and how many it holds
     (``engine.moon.moon_candidate``); ``moon_mask``: the moon cards; ``outstanding``: the
-    cards neither played nor in this hand."""
-    running = runner_cards >= MOON_RUN
-    guarding = runner_cards >= MOON_GUARD
+    cards neither played nor in this hand; ``blocking``: the moon thresholds."""
+    running = runner_cards >= blocking.run
+    guarding = runner_cards >= blocking.guard
     if (runner == seat and running) or (
         moon_mask and runner in (seat, NOBODY) and not losers(hand, outstanding, players)
     ):
         card = _shoot(legal, trick, moon_mask)
         if card >= 0:
             return card
-    blocking = runner >= 0 and runner != seat
+    blocker = runner >= 0 and runner != seat
     if not trick:
-        if blocking and guarding and legal & HEARTS_MASK:
+        if blocker and guarding and legal & HEARTS_MASK:
             return _top(legal & HEARTS_MASK)  # a heart the runner may not be able to beat
         low_spades = legal & _LOW_SPADES
         if queen_out and low_spades and not hand & (_QUEEN_BIT | _HIGH_SPADES):
@@ -118,12 +119,12 @@ def choose_card(
         if winning < card < suit_end:
             winning = card
             position = index
-    runner_winning = blocking and (leader + position) % players == runner
+    runner_winning = blocker and (leader + position) % players == runner
     if legal & SUIT_MASKS[led]:
         if runner_winning:
             over = legal & ~((1 << winning) - 1) & ~_QUEEN_BIT
             taken = trick_mask & moon_mask
-            cheap = taken and not taken & ~HEARTS_MASK and taken.bit_count() <= CHEAP_BLOCK
+            cheap = taken and not taken & ~HEARTS_MASK and taken.bit_count() <= blocking.cheap
             if over and (guarding or cheap):
                 return _bottom(over)  # take the trick (and the lead) from the runner
         under = legal & ((1 << winning) - 1)
@@ -136,7 +137,7 @@ def choose_card(
                 return _top(legal & ~_QUEEN_BIT)
             return QUEEN_OF_SPADES
         return _bottom(legal)
-    if blocking and (runner_winning or (guarding and (runner - leader) % players > len(trick))):
+    if blocker and (runner_winning or (guarding and (runner - leader) % players > len(trick))):
         # The runner would collect what is thrown (it wins the trick, or is still to play).
         quiet = legal & ~moon_mask
         if quiet:

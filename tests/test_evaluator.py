@@ -199,6 +199,28 @@ def test_the_compiled_and_pure_python_passes_agree_exactly():
     ]
 
 
+def test_strong_blockers_agree_compiled_and_pure_python_and_only_values_just_the_passes_asked():
+    from engine.moon import STRONG_BLOCKERS
+
+    view = HandState.from_seed(11, Rules(), "left").view(0)
+    two = [CardSet(view.hand.mask).codes[:3], CardSet(view.hand.mask).codes[-3:]]
+    runs = [
+        evaluate_pass(view, samples=64, seed=3, only=two, blocking=STRONG_BLOCKERS, vectorized=fast)
+        for fast in (True, False)
+    ]
+    assert [len(run.options) for run in runs] == [2, 2]
+    assert {v.option for v in runs[0].options} == {CardSet(codes) for codes in two}
+    assert [(v.option, v.difference, v.moon_by_seat) for v in runs[0].options] == [
+        (v.option, v.difference, v.moon_by_seat) for v in runs[1].options
+    ]
+    play = mid_hand().view(mid_hand().to_move)
+    fast = evaluate_play(play, samples=64, seed=7, blocking=STRONG_BLOCKERS)
+    slow = evaluate_play(play, samples=64, seed=7, blocking=STRONG_BLOCKERS, vectorized=False)
+    assert [(v.option, v.difference) for v in fast.options] == [
+        (v.option, v.difference) for v in slow.options
+    ]
+
+
 def late_position(seed: int = 3, cards_left: int = 3) -> HandState:
     state = HandState.from_seed(seed, Rules(), "hold")
     while len(state.hand(0)) > cards_left or state.current_trick.cards:

@@ -7,10 +7,12 @@ from engine import CardSet, HandState, Rules
 from engine.bots import make_bot
 from engine.bots.hard import moon_block
 from engine.moon import (
+    BLOCKERS,
     IMPOSSIBLE,
     MOON_GUARD,
     MOON_RUN,
     NOBODY,
+    STRONG_BLOCKERS,
     losers,
     moon_candidate,
     moon_cards,
@@ -89,7 +91,18 @@ def test_losers_count_the_cards_below_the_highest_card_still_out():
     assert losers(mask("2C 3C"), mask("AS"), 4) == 0  # nobody else holds a club
 
 
-def policy(hand, legal, trick, seat, leader, runner=NOBODY, runner_cards=0, queen_out=True, outstanding=None):
+def policy(
+    hand,
+    legal,
+    trick,
+    seat,
+    leader,
+    runner=NOBODY,
+    runner_cards=0,
+    queen_out=True,
+    outstanding=None,
+    blocking=BLOCKERS,
+):
     if outstanding is None:  # everything not in this hand or on the table is still out
         outstanding = ((1 << 52) - 1) & ~mask(hand) & ~(mask(trick) if trick else 0)
     return choose_card(
@@ -104,6 +117,7 @@ def policy(hand, legal, trick, seat, leader, runner=NOBODY, runner_cards=0, quee
         MOON,
         runner_cards,
         outstanding,
+        blocking,
     )
 
 
@@ -122,6 +136,18 @@ def test_an_expensive_trick_is_left_until_the_runner_is_far_in():
     trick = "9D QS"  # the queen is in it: 13 points to take
     assert code(policy("10D 3D 5C", "10D 3D", trick, 0, 2, runner=2, runner_cards=1)) == "3D"
     assert code(policy("10D 3D 5C", "10D 3D", trick, 0, 2, runner=2, runner_cards=MOON_GUARD)) == "10D"
+
+
+def test_strong_blockers_block_at_any_price_from_the_runners_first_moon_card():
+    strong = dict(runner=2, runner_cards=1, blocking=STRONG_BLOCKERS)
+    assert code(policy("10D 3D 5C", "10D 3D", "9D QS", 0, 2, **strong)) == "10D"  # the queen and all
+    assert code(policy("10D 3D 5C", "10D 3D", "9D 4D", 0, 2, **strong)) == "10D"
+    assert code(policy("5C 7H 2H", "5C 7H 2H", "", 0, 0, **strong)) == "7H"  # a high heart led
+    # The runner itself is unchanged: with one moon card it does not run yet.
+    assert (
+        code(policy("AH 5C 2D", "AH 5C 2D", "", 0, 0, runner=0, runner_cards=1, blocking=STRONG_BLOCKERS))
+        == "2D"
+    )
 
 
 def test_once_guarding_any_trick_the_runner_wins_is_taken_and_high_hearts_are_led():

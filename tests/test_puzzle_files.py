@@ -83,3 +83,33 @@ def test_a_rotating_sample_still_holds_on_fresh_deals(kind, number):
             assert value.loss > TOLERANCE - slack, (where, value)
     natural = fresh.value_of(natural_choice(kind, puzzle.view))
     assert natural.loss >= MIN_LOSS - Z * natural.loss_error, (where, natural)
+
+
+def test_a_moon_answer_is_checked_against_strong_blockers_and_holds_there(monkeypatch):
+    """pass-033 teaches a moon pass: its natural choice must stay clearly worse even when the
+    others block at any price; a puzzle with no moon in its answer is not re-checked."""
+    import trainer.puzzles.verify as verify
+    from trainer.puzzles import load_puzzle
+    from trainer.puzzles.board import PUZZLES_DIR
+
+    calls = []
+    real = verify.evaluate_all
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs.get("blocking"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(verify, "evaluate_all", counting)
+
+    def checked(puzzle_id: str) -> verify.Check:
+        puzzle = load_puzzle(PUZZLES_DIR / f"{puzzle_id}.toml")
+        natural = natural_choice(puzzle.kind, puzzle.view)
+        found = verify.Check(puzzle.evaluation, puzzle.answer.accepted, text_of(natural), True, "", 3.0)
+        return verify.moon_line_check(puzzle.kind, puzzle.view, RUN_SEED, found, natural)
+
+    moon = checked("pass-033")
+    assert moon.holds, (moon.reason, RUN_SEED)
+    assert len(calls) == 1 and calls[0] is not None and calls[0].guard == 1
+    calls.clear()
+    plain = checked("pass-004")
+    assert plain.holds and calls == []

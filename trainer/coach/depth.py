@@ -5,6 +5,11 @@ A verdict is a function of the position, the seed and the budget in deals: the e
 rounds of imagined deals until the learner's choice's band is decided or ``*_samples`` deals are
 spent. The seconds are a safety stop only (a badly overloaded machine); when they end a verdict
 early, the verdict says so.
+
+A choice that would be a mistake only because the best option goes for the moon is judged once
+more, on the same budget, against blockers who block at any price
+(``engine.moon.STRONG_BLOCKERS``); ``grading.grade`` then decides whether the moon line's edge
+holds.
 """
 
 from __future__ import annotations
@@ -14,8 +19,9 @@ from dataclasses import dataclass, replace
 
 from engine import CardSet, PlayerView
 from engine.evaluator import PASS_STAGES, ROUND, Evaluation, evaluate_pass, evaluate_play
+from engine.moon import STRONG_BLOCKERS
 
-from .grading import LIMITS
+from .grading import LIMITS, moon_dependent
 
 __all__ = ["COACH", "Depth", "judge", "judge_pass", "judge_play"]
 
@@ -55,7 +61,7 @@ COACH = Depth()
 
 def judge_play(view: PlayerView, card: object, seed: int = 0, depth: Depth = COACH) -> Evaluation:
     """Every card valued, sampling until ``card``'s band is decided."""
-    return evaluate_play(
+    evaluation = evaluate_play(
         view,
         samples=depth.play_samples,
         seconds=depth.play_seconds,
@@ -65,6 +71,20 @@ def judge_play(view: PlayerView, card: object, seed: int = 0, depth: Depth = COA
         min_samples=depth.min_samples,
         exact_samples=depth.exact_samples,
     )
+    if not moon_dependent(evaluation, card):
+        return evaluation
+    strong = evaluate_play(
+        view,
+        samples=depth.play_samples,
+        seconds=depth.play_seconds,
+        seed=seed,
+        judge=card,
+        limits=LIMITS,
+        min_samples=depth.min_samples,
+        exact_samples=depth.exact_samples,
+        blocking=STRONG_BLOCKERS,
+    )
+    return replace(evaluation, strong_blockers=strong)
 
 
 def judge_pass(
@@ -72,7 +92,7 @@ def judge_pass(
 ) -> Evaluation:
     """Every pass valued, the finalists and ``cards`` on fresh deals until its band is decided."""
     chosen = cards if isinstance(cards, CardSet) else CardSet(cards)
-    return evaluate_pass(
+    evaluation = evaluate_pass(
         view,
         samples=depth.pass_samples,
         seconds=depth.pass_seconds,
@@ -83,6 +103,20 @@ def judge_pass(
         limits=LIMITS,
         min_samples=depth.min_samples,
     )
+    if not moon_dependent(evaluation, chosen):
+        return evaluation
+    strong = evaluate_pass(
+        view,
+        samples=depth.pass_samples,
+        seconds=depth.pass_seconds,
+        seed=seed,
+        only=[evaluation.best.option, chosen],
+        judge=chosen,
+        limits=LIMITS,
+        min_samples=depth.min_samples,
+        blocking=STRONG_BLOCKERS,
+    )
+    return replace(evaluation, strong_blockers=strong)
 
 
 def judge(view: PlayerView, choice: object, seed: int = 0, depth: Depth = COACH) -> Evaluation:

@@ -53,7 +53,7 @@ from .facts import (
     WinsTrick,
 )
 from .features import PassFacts, PlayFacts, pass_facts, play_facts
-from .grading import Band, Grade, grade
+from .grading import TOLERANCE, Band, Grade, grade
 
 __all__ = ["Reason", "Verdict", "coach_pass", "coach_play"]
 
@@ -106,7 +106,47 @@ class Verdict:
         return tuple(fact for reason in self.explained for fact in reason.facts)
 
 
+def moon_line_words(g: Grade, chosen: str, best: str) -> str:
+    """What a moon line is worth against the blockers the play-outs model and against blockers
+    at any price ("" when the grade has no moon line)."""
+    line = g.moon_line
+    if line is None:
+        return ""
+    model = (
+        f"With {best} you go for the moon: you shoot it in {_percent(line.best.moon_for)} of the "
+        f"imagined deals when the others block as the coach expects, and there {chosen} costs about "
+        f"{line.loss:.1f} points."
+    )
+    strong = (
+        f" Against players who block at any price the moon comes home in "
+        f"{_percent(line.strong_best.moon_for)}"
+    )
+    if line.holds:
+        return model + strong + f", and {best} still saves about {line.strong_loss:.1f} points."
+    cost = (
+        f"the safe line, {chosen}, costs about {line.strong_loss:.1f} points"
+        if line.strong_loss > TOLERANCE
+        else f"the safe line, {chosen}, is as good"
+    )
+    return model + strong + f": {cost}. The moon is the greedy line here, not a must."
+
+
+def _with_moon_line(reasons: list[Reason], g: Grade) -> list[Reason]:
+    """A moon line whose edge holds against strong blockers is said as the first reason, in
+    place of the plain moon-chance one (a line that does not hold is the headline instead)."""
+    if g.moon_line is None:
+        return reasons
+    rest = [r for r in reasons if r.template not in ("moon_for", "pass_moon")]
+    if not g.moon_line.holds:
+        return rest
+    words = moon_line_words(g, _name(g.chosen.option), _name(g.best.option))
+    return [Reason(words, (), "moon_line"), *rest]
+
+
 def _headline(g: Grade, chosen: str, best: str) -> str:
+    if g.moon_line is not None and not g.moon_line.holds:
+        band = HEADLINES[g.band] if g.decided else f"Between {g.span[0].value} and {g.span[1].value}"
+        return f"{band}: {moon_line_words(g, chosen, best)}"
     if not g.decided:
         low, high = g.span
         return (
@@ -466,7 +506,7 @@ def coach_play(
     evaluation = evaluation or judge_play(view, card, seed)
     g = grade(evaluation, card)
     chosen, best = play_facts(view, g.chosen.option), play_facts(view, g.best.option)
-    shown, withheld = _checked(view, _play_reasons(view, chosen, best, g))
+    shown, withheld = _checked(view, _with_moon_line(_play_reasons(view, chosen, best, g), g))
     return Verdict(
         g,
         _headline(g, str(chosen.card), str(best.card)),
@@ -631,7 +671,7 @@ def coach_pass(
     evaluation = evaluation or judge_pass(view, chosen_cards, seed)
     g = grade(evaluation, chosen_cards)
     chosen, best = pass_facts(view, g.chosen.option), pass_facts(view, g.best.option)
-    shown, withheld = _checked(view, _pass_reasons(view, chosen, best, g))
+    shown, withheld = _checked(view, _with_moon_line(_pass_reasons(view, chosen, best, g), g))
     return Verdict(
         g,
         _headline(g, str(g.chosen.option), str(g.best.option)),

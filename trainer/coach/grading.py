@@ -15,6 +15,12 @@ mistake     up to 6 points
 blunder     more than 6 points (about what letting the Q♠ land on you costs)
 ========== ======================================================================
 
+A choice that loses only because the best option goes for the moon is a mistake or blunder only
+when the moon line keeps that edge against blockers who block at any price
+(``Evaluation.strong_blockers``, which ``depth.judge`` adds for such verdicts). Otherwise the
+moon is the *greedy line*: the grade is the choice's loss against those strong blockers, and
+``Grade.moon_line`` keeps both figures for the coach to say.
+
 A grade is *decided* when the whole interval of the loss (``engine.evaluator.Z`` standard
 errors either side, against every option) lies inside one band; the evaluator keeps sampling
 until it is or its budget is spent. An undecided grade names the bands its interval spans:
@@ -31,7 +37,19 @@ from enum import StrEnum
 
 from engine.evaluator import Evaluation, OptionValue, band_index
 
-__all__ = ["BANDS", "LIMITS", "MAX_TOLERANCE", "TOLERANCE", "Band", "Grade", "band_of", "grade"]
+__all__ = [
+    "BANDS",
+    "LIMITS",
+    "MAX_TOLERANCE",
+    "MOON_LINE",
+    "TOLERANCE",
+    "Band",
+    "Grade",
+    "MoonLine",
+    "band_of",
+    "grade",
+    "moon_dependent",
+]
 
 TOLERANCE = 0.5
 """Points a choice may lose and still count as best."""
@@ -53,8 +71,47 @@ LIMITS = (TOLERANCE, 1.0, 2.5, 6.0)
 """Upper limits of the bands but the last, in points lost."""
 
 
+MOON_LINE = 0.10
+"""How much more often the best option must shoot the moon than the choice for the choice's
+loss to count as moon-dependent."""
+
+
 def band_of(loss: float) -> Band:
     return BANDS[band_index(loss, LIMITS)]
+
+
+@dataclass(frozen=True)
+class MoonLine:
+    """A choice that lost only to a moon line, checked against strong blockers."""
+
+    best: OptionValue
+    """The moon line, valued with the play-out model's blockers."""
+    loss: float
+    """The choice's loss against it with the model's blockers."""
+    strong_best: OptionValue
+    strong_chosen: OptionValue
+    """The moon line and the choice valued against blockers at any price."""
+
+    @property
+    def strong_loss(self) -> float:
+        return self.strong_chosen.difference - self.strong_best.difference
+
+    @property
+    def holds(self) -> bool:
+        """The moon line's edge is a mistake's worth even against strong blockers."""
+        return band_of(self.strong_loss) in (Band.MISTAKE, Band.BLUNDER)
+
+
+def moon_dependent(evaluation: Evaluation, option: object) -> bool:
+    """Would ``option`` be called a mistake or worse only because the best option shoots the moon
+    more often? (Then the verdict needs the strong-blocker check.)"""
+    chosen = evaluation.value_of(option)
+    best = evaluation.best
+    return (
+        band_of(chosen.loss) in (Band.MISTAKE, Band.BLUNDER)
+        and best.moon_for - chosen.moon_for >= MOON_LINE
+        and evaluation.method != "exact"  # exact solving blocks perfectly already
+    )
 
 
 @dataclass(frozen=True)
@@ -72,6 +129,9 @@ class Grade:
     """1-based place of the chosen option in the evaluator's ranking."""
     options: int
     clock_stopped: bool = False
+    moon_line: MoonLine | None = None
+    """Set when the loss came from a moon line checked against strong blockers. When its edge
+    does not hold there, the band and loss are the choice's against those blockers."""
 
     @property
     def tolerance(self) -> float:
@@ -101,9 +161,34 @@ class Grade:
 def grade(evaluation: Evaluation, option: object) -> Grade:
     """Grade ``option`` (a card, a set of cards, or their text) against the evaluation. The
     interval is the evaluator's: against every option for the option it judged and the best,
-    else against the best option."""
+    else against the best option. A moon-dependent loss is graded against strong blockers when
+    the evaluation carries that check and the moon line's edge does not hold there."""
     chosen = evaluation.value_of(option)
     rank = next(i for i, value in enumerate(evaluation.options, start=1) if value.option == chosen.option)
+    strong = evaluation.strong_blockers
+    line = None
+    if strong is not None and moon_dependent(evaluation, option):
+        line = MoonLine(
+            evaluation.best,
+            chosen.loss,
+            strong.value_of(evaluation.best.option),
+            strong.value_of(chosen.option),
+        )
+        if not line.holds:
+            against = strong.value_of(chosen.option)
+            return Grade(
+                band=band_of(against.loss),
+                loss=against.loss,
+                loss_error=against.loss_error,
+                low=min(against.loss_low, against.loss),
+                high=max(against.loss_high, against.loss),
+                chosen=chosen,
+                best=evaluation.best,
+                rank=rank,
+                options=len(evaluation.options),
+                clock_stopped=evaluation.clock_stopped or strong.clock_stopped,
+                moon_line=line,
+            )
     return Grade(
         band=band_of(chosen.loss),
         loss=chosen.loss,
@@ -115,4 +200,5 @@ def grade(evaluation: Evaluation, option: object) -> Grade:
         rank=rank,
         options=len(evaluation.options),
         clock_stopped=evaluation.clock_stopped,
+        moon_line=line,
     )

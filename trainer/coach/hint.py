@@ -14,8 +14,8 @@ from engine import Card, Phase, PlayerView
 from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from .depth import COACH, Depth, judge
-from .explain import coach_pass, coach_play
-from .grading import TOLERANCE, grade
+from .explain import coach_pass, coach_play, moon_line_words
+from .grading import TOLERANCE, Grade, grade, moon_dependent
 
 __all__ = ["TRIES", "Hint", "HintSource", "coach_hint", "decision_seed", "hint_from"]
 
@@ -58,15 +58,22 @@ def _names(cards: tuple[Card, ...]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def hint_from(view: PlayerView, option: object, evaluation: Evaluation) -> Hint:
+def hint_from(view: PlayerView, option: object, evaluation: Evaluation, safe: Grade | None = None) -> Hint:
     """The hint for ``option``, the best (or as good as the best) in ``evaluation``: which it is
-    and why, from the coach's reasons against the next best option."""
+    and why, from the coach's reasons against the next best option. ``safe``: the grade of the
+    next best when ``option`` is a moon line that does not keep its edge against strong
+    blockers (the hint then says the moon is the greedy line)."""
     passing = view.phase is Phase.PASSING
     coach = coach_pass if passing else coach_play
-    chosen = grade(evaluation, option).chosen
+    g = grade(evaluation, option)
+    chosen = g.chosen
     cards = tuple(chosen.option) if passing else (chosen.option,)
     verb = "pass" if passing else "play"
     text = f"Hint: {verb} {_names(cards)}"
+    if g.moon_line is not None and not g.moon_line.holds:
+        # The safe line, judged best against blockers at any price.
+        words = moon_line_words(g, _option_name(chosen.option), _option_name(g.best.option))
+        return Hint(cards, f"{text}. {words}", evaluation)
     others = [value for value in evaluation.options if value.option != chosen.option]
     if not others:
         return Hint(cards, text + ": it is your only choice.", evaluation)
@@ -83,17 +90,30 @@ def hint_from(view: PlayerView, option: object, evaluation: Evaluation) -> Hint:
         text += f" ({other} is about as good, within {TOLERANCE:.1f} points)."
     if why:
         text += f" {why[0]}"
+    if safe is not None and safe.moon_line is not None and not safe.moon_line.holds:
+        text += " " + moon_line_words(safe, _option_name(safe.chosen.option), _option_name(chosen.option))
     return Hint(cards, text, evaluation)
+
+
+def _option_name(option: object) -> str:
+    return str(option)
 
 
 def coach_hint(view: PlayerView, seed: int = 0, depth: Depth = COACH) -> Hint:
     """The coach's hint for the seat to decide at ``view``. Each candidate is judged as the
     learner's choice would be (``judge``: sampled until its band is decided); the first one graded
-    best is the hint."""
+    best is the hint. A moon line is hinted with care: the next best is judged too, and when the
+    moon's edge does not hold against strong blockers the hint says so."""
     candidate = _first_look(view, seed, depth)
     for _ in range(TRIES):
         evaluation = judge(view, candidate, seed, depth)
         if grade(evaluation, candidate).correct:
             break
         candidate = evaluation.best.option
-    return hint_from(view, candidate, evaluation)
+    safe = None
+    others = [
+        value for value in evaluation.options if value.option != grade(evaluation, candidate).chosen.option
+    ]
+    if others and moon_dependent(evaluation, others[0].option):
+        safe = grade(judge(view, others[0].option, seed, depth), others[0].option)
+    return hint_from(view, candidate, evaluation, safe)

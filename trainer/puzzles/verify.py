@@ -5,11 +5,13 @@ A puzzle is kept only if, on deals that played no part in finding it (a fresh se
 - the *accepted* answers are the options within the coach's tolerance of the best (``TOLERANCE``);
 - every other option loses at least ``MIN_LOSS`` points **and** at least ``MIN_ERRORS`` standard
   errors of its loss: nothing is left between "right" and "clearly wrong";
-- the natural-looking choice (what a careful player, the Normal bot, does) is one of the rejected.
+- the natural-looking choice (what a careful player, the Normal bot, does) is one of the rejected;
+- when the answer shoots the moon more often than the natural choice (``MOON_LINE``), the natural
+  choice still loses at least ``MIN_LOSS`` points and ``MIN_ERRORS`` standard errors against
+  blockers who block at any price (``engine.moon.STRONG_BLOCKERS``), on the same fresh deals:
+  a puzzle does not teach a moon that strong players would stop.
 
-Every option is valued on the same fresh deals (passes: all 286, not only a screened few), with
-the play-out policy's strong blockers, so an answer that rests on a moon holds only if the moon
-comes home against players who block it.
+Every option is valued on the same fresh deals (passes: all 286, not only a screened few).
 
     python -m trainer.puzzles.verify puzzles [--seed 5] [--write] [--report puzzles/README.md]
 """
@@ -24,8 +26,9 @@ from pathlib import Path
 from engine import CardSet, PlayerView
 from engine.bots import make_bot
 from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
+from engine.moon import BLOCKERS, STRONG_BLOCKERS, Blocking
 
-from ..coach.grading import TOLERANCE
+from ..coach.grading import MOON_LINE, TOLERANCE
 
 __all__ = ["DEALS", "MIN_ERRORS", "MIN_LOSS", "Check", "check", "natural_choice", "verify_position"]
 
@@ -58,11 +61,46 @@ def natural_choice(kind: str, view: PlayerView) -> object:
     return bot.choose_pass(view) if kind == "pass" else bot.choose_play(view)
 
 
-def evaluate_all(kind: str, view: PlayerView, seed: int, deals: int | None = None) -> Evaluation:
-    """Every option on the same ``deals`` fresh deals."""
+def evaluate_all(
+    kind: str,
+    view: PlayerView,
+    seed: int,
+    deals: int | None = None,
+    blocking: Blocking = BLOCKERS,
+    only: list | None = None,
+) -> Evaluation:
+    """Every option (or ``only`` these passes) on the same ``deals`` fresh deals."""
     if kind == "pass":
-        return evaluate_pass(view, samples=deals or DEALS["pass"], seed=seed, stages=())
-    return evaluate_play(view, samples=deals or DEALS["play"], seed=seed, exact_samples=EXACT_DEALS)
+        return evaluate_pass(
+            view, samples=deals or DEALS["pass"], seed=seed, stages=(), only=only, blocking=blocking
+        )
+    return evaluate_play(
+        view, samples=deals or DEALS["play"], seed=seed, exact_samples=EXACT_DEALS, blocking=blocking
+    )
+
+
+def moon_line_check(kind: str, view: PlayerView, seed: int, found: Check, natural: object) -> Check:
+    """When the answer rests on a moon (it shoots more often than the natural choice), the
+    natural choice must still be clearly worse against strong blockers."""
+    evaluation = found.evaluation
+    best, plain = evaluation.best, evaluation.value_of(natural)
+    if best.moon_for - plain.moon_for < MOON_LINE or evaluation.method == "exact":
+        return found
+    strong = evaluate_all(kind, view, seed, blocking=STRONG_BLOCKERS, only=[best.option, plain.option])
+    if strong.best.option != best.option:
+        reason = (
+            f"the answer rests on a moon that strong blockers stop: against them "
+            f"{text_of(strong.best.option)} is better than {text_of(best.option)}"
+        )
+        return Check(evaluation, found.accepted, found.natural, False, reason, found.margin)
+    against = strong.value_of(plain.option)
+    if against.loss >= MIN_LOSS and against.loss >= MIN_ERRORS * against.loss_error:
+        return found
+    reason = (
+        f"the answer rests on a moon that strong blockers stop: against them {found.natural} loses "
+        f"only {against.loss:.2f} ± {against.loss_error:.2f} points"
+    )
+    return Check(evaluation, found.accepted, found.natural, False, reason, found.margin)
 
 
 def check(evaluation: Evaluation, natural: object) -> Check:
@@ -95,7 +133,8 @@ def verify_position(kind: str, view: PlayerView, seed: int, natural: object | No
     """Value every option on fresh deals (``seed``) and apply the acceptance rule."""
     if natural is None:
         natural = natural_choice(kind, view)
-    return check(evaluate_all(kind, view, seed), natural)
+    found = check(evaluate_all(kind, view, seed), natural)
+    return moon_line_check(kind, view, seed, found, natural) if found.holds else found
 
 
 def main(argv: list[str] | None = None) -> None:
