@@ -59,7 +59,7 @@ from trainer.coach.facts import (
 CARD_NAME = re.compile(r"(?:10|[2-9JQKA])[♣♦♠♥]")
 SEAT_NAME = re.compile(r"\b(?:Left|Across|Right|Seat \d)\b")
 
-# (preset, pass directions, bot levels, seeds): 3, 4, 5 and 6 players; Omnibus (the J♦'s
+# (preset, pass directions, bot levels, seeds): 3 to 7 players; Omnibus (the J♦'s
 # bonus), Black Maria (the A♠ and K♠ cost points) and Spot Hearts (hearts by pip), where
 # sentences about points could slip.
 TABLES = [
@@ -67,6 +67,7 @@ TABLES = [
     ("three_players", ("left", "right"), ("normal", "easy"), range(3)),
     ("five_players", ("left", "right"), ("normal", "easy"), range(3)),
     ("six_players", ("left", "right"), ("normal", "easy"), range(3)),
+    ("seven_players", ("left", "right"), ("normal", "easy"), range(1)),
     ("omnibus", ("left", "across"), ("normal", "easy"), range(2)),
     ("black_maria", ("right", "hold"), ("normal", "easy"), range(2)),
     ("spot_hearts", ("across",), ("normal", "easy"), range(2)),
@@ -184,7 +185,7 @@ def test_every_fact_the_coach_states_holds_in_thousands_of_positions():
                         positions += 1
                         tables_seen.add(rules.players)
     assert positions >= 2000, positions
-    assert tables_seen == {3, 4, 5, 6}
+    assert tables_seen == {3, 4, 5, 6, 7}
     assert set(range(1, 14)) <= tricks_seen
     every_template = {
         "moon_against", "moon_for", "dump_queen", "dump_heart", "dump_high_spade", "duck", "take_last",
