@@ -659,8 +659,25 @@ def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade
                     "praise",
                 )
             )
+        elif chosen.voids_made:
+            suit = chosen.voids_made[0]
+            gone = [c for c in mine if c.suit is suit]
+            reasons.append(
+                Reason(
+                    f"Passing all your {suit.noun} ({_cards(gone)}) leaves you void in them unless the "
+                    f"pass brings you some: when {suit.noun} are led you can discard your dangerous cards.",
+                    (PassMakesVoid(mine, suit), *(PassContains(mine, c) for c in gone)),
+                    "praise",
+                )
+            )
+        elif g.chosen.option == g.best.option:
+            reasons.append(
+                Reason("Of every pass, it leaves you the fewest points against the table.", (), "praise")
+            )
         else:
-            reasons.append(Reason("It gets rid of the cards most likely to cost you points.", (), "praise"))
+            reasons.append(
+                Reason("It leaves you about as few points against the table as the best pass.", (), "praise")
+            )
     return reasons
 
 
