@@ -251,3 +251,19 @@ def test_the_moon_lessons_text_is_true_of_its_puzzle() -> None:
     assert best.moon_for >= 0.25 and usual.moon_for < best.moon_for / 2 and usual.loss >= 1.0
     step = LESSONS["l08_strategy"].step("shoot")
     assert f"about {round(100 * best.moon_for)}%" in step.text
+
+
+def test_the_play_lessons_count_tricks_from_one():
+    from engine import HandState, Rules
+    from trainer.lessons import l08_strategy, l09_play
+    from trainer.table.session import TableSession
+
+    session = TableSession(Rules(), seed=4, hints=None)
+    session.hand = HandState.from_seed(4, Rules(), "hold")
+    hand = session.hand
+    assert "trick 1 of 13" in l09_play.check_game(session, None).message
+    assert "Trick 1 of 13" in l08_strategy.check_guided(session, None).message
+    for _ in range(4):
+        hand.play(hand.legal_cards()[0])
+    assert "trick 2 of 13" in l09_play.check_game(session, None).message
+    assert "Trick 2 of 13" in l08_strategy.check_guided(session, None).message

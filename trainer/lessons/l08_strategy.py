@@ -234,7 +234,7 @@ def check_guided(session, context: Context) -> Verdict:
     if not hand.is_over:
         return Verdict(
             False,
-            f"Trick {min(hand.trick_number, 13)} of 13. Use **Hint** when unsure: it "
+            f"Trick {min(hand.trick_number + 1, 13)} of 13. Use **Hint** when unsure: it "
             "is the coach's choice from your own view, and why.",
             "playing",
         )

@@ -32,7 +32,7 @@ def check_game(session, context: Context) -> Verdict:
             "game_over",
         )
     hand = session.hand
-    where = "passing" if hand.phase.value == "passing" else f"trick {min(hand.trick_number, 13)} of 13"
+    where = "passing" if hand.phase.value == "passing" else f"trick {min(hand.trick_number + 1, 13)} of 13"
     return Verdict(
         False,
         f"Hand {session.hand_index + 1}, {where}. Totals so far: "
