@@ -2,10 +2,11 @@
 
 Normal bots play ``--hands`` hands of a game (seat 0 is the "learner"); the review then judges
 every one of seat 0's passes and plays with choices (``trainer.review.game.review_hands``, the
-coach's own depth). Reported: the whole review's seconds, and per decision kind the count and
-the median, 95th percentile and maximum seconds and deals.
+coach's own depth), on as many processes as the review page uses (``--workers``). Reported:
+the whole review's seconds, and per decision kind the count and the median, 95th percentile
+and maximum seconds and deals.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/review_speed.py [--hands 10] [--seed 3]
+    PYTHONPATH=. .venv/bin/python benchmarks/review_speed.py [--hands 10] [--seed 3] [--workers 2]
         [--json benchmarks/results/review_speed.json]
 """
 
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from engine import Phase, Rules, deal_game_hand
 from engine.bots import make_bot
-from trainer.review.game import Budget, review_hands
+from trainer.review.game import WORKERS, Budget, review_hands
 
 
 def play_hands(hands: int, seed: int) -> list:
@@ -56,6 +57,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=10)
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument(
+        "--workers", type=int, default=WORKERS, help="processes (the review page uses WORKERS)"
+    )
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
     hands = play_hands(args.hands, args.seed)
@@ -68,9 +72,15 @@ def main() -> None:
         last[0] = now
 
     start = time.perf_counter()
-    review = review_hands(hands, 0, Budget(), tick)
+    review = review_hands(hands, 0, Budget(), tick, workers=args.workers)
     seconds = time.perf_counter() - start
-    report: dict = {"hands": args.hands, "seed": args.seed, "seconds": seconds, "kinds": {}}
+    report: dict = {
+        "hands": args.hands,
+        "seed": args.seed,
+        "workers": args.workers,
+        "seconds": seconds,
+        "kinds": {},
+    }
     moments = [m for hand in review.hands for m in hand.moments]
     for kind in ("pass", "play"):
         chosen = [m for m in moments if m.decision.kind == kind]

@@ -6,6 +6,7 @@ score sheet."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -84,6 +85,19 @@ def test_best_play_throughout_loses_nothing(perfect) -> None:
     assert review.bands()["best"] == review.decisions
     assert review.key_moments() == []
     assert review.moments[0].decision.phase == "pass"
+
+
+def test_a_review_spread_over_two_processes_is_the_same_review(perfect, blundered) -> None:
+    hands = [perfect[0], blundered[0]]
+    calls = []
+    serial = review_hands(hands, 0, BUDGET)
+    parallel = review_hands(hands, 0, BUDGET, lambda *args: calls.append(args), workers=2)
+    assert parallel.summary() == serial.summary()
+    assert [replace(m.decision, at="") for m in parallel.moments] == [
+        replace(m.decision, at="") for m in serial.moments
+    ]
+    assert [m.evaluation.options for m in parallel.moments] == [m.evaluation.options for m in serial.moments]
+    assert [done for done, _, _ in calls] == list(range(1, calls[-1][1] + 1))  # progress, in order
 
 
 def test_one_known_blunder_is_the_whole_loss_and_the_key_moment(blundered) -> None:

@@ -20,7 +20,11 @@ lower is better for the learner):
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from engine import HandState, MoonAction, PassAction, Phase, PlayAction
@@ -44,6 +48,10 @@ __all__ = [
     "review_hands",
     "save_review",
 ]
+
+WORKERS = 1 if sys.platform == "emscripten" else min(2, os.cpu_count() or 1)
+"""Processes a game review spreads its decisions over (each decision is valued alike on any
+of them: the seed decides); one in the browser (Pyodide has no processes)."""
 
 KEY_BANDS = ("inaccuracy", "mistake", "blunder")
 KEY_MOMENTS = 5
@@ -253,20 +261,47 @@ def evaluate_decision(
     )
 
 
+def _evaluate_job(job: tuple) -> Evaluation:
+    return evaluate_decision(*job)
+
+
+def _evaluations(jobs: list[tuple], workers: int) -> Iterator[Evaluation]:
+    """Each job's evaluation, in order; over ``workers`` fresh processes when more than one
+    (spawned, not forked: the caller may be a notebook server with threads of its own)."""
+    if workers <= 1 or len(jobs) <= 1:
+        yield from map(_evaluate_job, jobs)
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool:
+        yield from pool.map(_evaluate_job, jobs)
+
+
 def review_hands(
     hands: Sequence[HandState],
     seat: int,
     budget: Budget | None = None,
     progress: ProgressCallback | None = None,
     game_id: int | None = None,
+    workers: int = 1,
 ) -> GameReview:
     """Review finished hands (a game's, in order) from ``seat``. ``progress(done, total, label)``
-    is called after each evaluation."""
+    is called after each evaluation. ``workers`` processes share the evaluations; the review is
+    the same with any number."""
     budget = budget or Budget()
     if not all(hand.is_over for hand in hands):
         raise ValueError("only finished hands can be reviewed")
     plan = [decision_points(hand, seat) for hand in hands]
     total = sum(len(points) for points in plan)
+    totals = [0] * (hands[0].players if hands else 4)
+    jobs = []
+    for hand_index, (hand, points) in enumerate(zip(hands, plan, strict=True)):
+        for _action_index, state, choice, _real in points:
+            jobs.append(
+                (state, seat, choice, tuple(totals), budget, decision_seed(budget, hand_index, state))
+            )
+        for s, points_taken in enumerate(hand.result.scores):
+            totals[s] += points_taken
+    evaluations = _evaluations(jobs, workers)
     done = 0
     totals = [0] * (hands[0].players if hands else 4)
     reviewed = []
@@ -275,8 +310,7 @@ def review_hands(
         moments = []
         cards = expected_points = 0.0
         for number, (_action_index, state, choice, real) in enumerate(points):
-            seed = decision_seed(budget, hand_index, state)
-            evaluation = evaluate_decision(state, seat, choice, before, budget, seed)
+            evaluation = next(evaluations)
             if number == 0:
                 cards, expected_points = evaluation.best.difference, evaluation.best.points
             if real:
@@ -307,10 +341,14 @@ def review_hands(
 
 
 def review_game(
-    game: SavedGame, budget: Budget | None = None, progress: ProgressCallback | None = None
+    game: SavedGame,
+    budget: Budget | None = None,
+    progress: ProgressCallback | None = None,
+    workers: int = WORKERS,
 ) -> GameReview:
-    """Review a kept game (``trainer.progress.games``) from its learner's seat."""
-    return review_hands(game.hands, game.seat, budget, progress, game.id)
+    """Review a kept game (``trainer.progress.games``) from its learner's seat, on ``workers``
+    processes."""
+    return review_hands(game.hands, game.seat, budget, progress, game.id, workers)
 
 
 def save_review(store: Store, review: GameReview) -> None:
