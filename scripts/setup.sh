@@ -19,6 +19,8 @@ if [ ! -f "$stamp" ]; then
     rm -f .venv/.installed-*
     touch "$stamp"
 fi
+# Compile the numba play-outs into their cache now, not during a learner's first verdict.
+.venv/bin/python -m engine.warm_up
 # The browser tests drive Debian's chromium (Playwright's own browser download cannot work here).
 if [ ! -x /usr/bin/chromium ]; then
     if [ "$(id -u)" = 0 ]; then

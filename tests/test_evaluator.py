@@ -298,3 +298,21 @@ print(json.dumps([HAVE_COMPILED, [[v.option.code, v.difference] for v in play.op
         HandState.from_seed(11, Rules(), "left").view(0), samples=32, seed=3, stages=((8, 4),)
     )
     assert passes == [[" ".join(v.option.codes), v.difference] for v in passing.options[:6]]
+
+
+def test_the_warm_up_compiles_every_compiled_function():
+    """In a fresh interpreter: after ``engine.warm_up`` every compiled function has a compiled
+    signature, so a learner's first verdict loads them from the cache."""
+    import subprocess
+    import sys
+
+    script = (
+        "import engine.compiled as c\n"
+        "from engine.warm_up import warm_up\n"
+        "warm_up()\n"
+        "functions = {n: getattr(c, n) for n in c.__all__}\n"
+        "missing = [n for n, f in functions.items() if hasattr(f, 'signatures') and not f.signatures]\n"
+        "print(missing)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr

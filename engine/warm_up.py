@@ -1,0 +1,55 @@
+"""Compile the numba play-outs once and keep them in numba's cache (``engine/__pycache__``), so
+the first verdict a learner asks for does not wait half a minute for the compiler.
+
+    .venv/bin/python -m engine.warm_up      # scripts/setup.sh runs it; quick once cached
+
+It evaluates a pass, a play with a moon runner being read, and a plain play, with a few deals
+each: every compiled function runs at least once.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .bots import make_bot
+from .evaluator import evaluate_pass, evaluate_play
+from .hand import HandState, Phase
+from .inference import runner_plays
+from .outcomes import HAVE_COMPILED
+from .rules import Rules
+
+__all__ = ["warm_up"]
+
+
+def _runner_position(seed: int) -> HandState | None:
+    """A play decision with a moon runner whose plays are read (``engine.inference``)."""
+    state = HandState.from_seed(seed, Rules(), "hold")
+    bot = make_bot("easy", seed)
+    while not state.is_over:
+        view = state.view(state.to_move)
+        if len(view.legal_cards) > 1 and runner_plays(view) is not None:
+            return state
+        state.play(bot.choose_play(view))
+    return None
+
+
+def warm_up() -> float:
+    """Seconds it took (about a second once the cache exists)."""
+    start = time.perf_counter()
+    if not HAVE_COMPILED:
+        return 0.0
+    passing = HandState.from_seed(1, Rules(), "left")
+    evaluate_pass(passing.view(0), samples=8, stages=((4, 2),), vectorized=True)
+    playing = HandState.from_seed(1, Rules(), "hold")
+    evaluate_play(playing.view(playing.to_move), samples=8, vectorized=True)
+    for seed in range(200):
+        state = _runner_position(seed)
+        if state is not None and state.phase is Phase.PLAYING:
+            evaluate_play(state.view(state.to_move), samples=8, vectorized=True, exact_cards=0)
+            break
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    seconds = warm_up()
+    print(f"play-outs compiled and cached ({seconds:.1f} s)" if HAVE_COMPILED else "numba is not installed")
