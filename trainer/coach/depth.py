@@ -61,8 +61,7 @@ COACH = Depth()
 
 def judge_play(view: PlayerView, card: object, seed: int = 0, depth: Depth = COACH) -> Evaluation:
     """Every card valued, sampling until ``card``'s band is decided."""
-    evaluation = evaluate_play(
-        view,
+    settings = dict(
         samples=depth.play_samples,
         seconds=depth.play_seconds,
         seed=seed,
@@ -71,20 +70,10 @@ def judge_play(view: PlayerView, card: object, seed: int = 0, depth: Depth = COA
         min_samples=depth.min_samples,
         exact_samples=depth.exact_samples,
     )
+    evaluation = evaluate_play(view, **settings)
     if not moon_dependent(evaluation, card):
         return evaluation
-    strong = evaluate_play(
-        view,
-        samples=depth.play_samples,
-        seconds=depth.play_seconds,
-        seed=seed,
-        judge=card,
-        limits=LIMITS,
-        min_samples=depth.min_samples,
-        exact_samples=depth.exact_samples,
-        blocking=STRONG_BLOCKERS,
-    )
-    return replace(evaluation, strong_blockers=strong)
+    return replace(evaluation, strong_blockers=evaluate_play(view, **settings, blocking=STRONG_BLOCKERS))
 
 
 def judge_pass(
@@ -92,30 +81,19 @@ def judge_pass(
 ) -> Evaluation:
     """Every pass valued, the finalists and ``cards`` on fresh deals until its band is decided."""
     chosen = cards if isinstance(cards, CardSet) else CardSet(cards)
-    evaluation = evaluate_pass(
-        view,
+    settings = dict(
         samples=depth.pass_samples,
         seconds=depth.pass_seconds,
         seed=seed,
-        stages=depth.pass_stages,
-        include=include,
         judge=chosen,
         limits=LIMITS,
         min_samples=depth.min_samples,
     )
+    evaluation = evaluate_pass(view, **settings, stages=depth.pass_stages, include=include)
     if not moon_dependent(evaluation, chosen):
         return evaluation
-    strong = evaluate_pass(
-        view,
-        samples=depth.pass_samples,
-        seconds=depth.pass_seconds,
-        seed=seed,
-        only=[evaluation.best.option, chosen],
-        judge=chosen,
-        limits=LIMITS,
-        min_samples=depth.min_samples,
-        blocking=STRONG_BLOCKERS,
-    )
+    # Only the moon line and the choice, on the same budget, against strong blockers.
+    strong = evaluate_pass(view, **settings, only=[evaluation.best.option, chosen], blocking=STRONG_BLOCKERS)
     return replace(evaluation, strong_blockers=strong)
 
 

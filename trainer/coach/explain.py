@@ -525,6 +525,17 @@ def _cards(cards: list[Card] | CardSet) -> str:
     return " ".join(str(c) for c in cards)
 
 
+def _void_made(passed: CardSet, suit: Suit, template: str) -> Reason:
+    """Passing every card of ``suit``: the void it makes and what it is for."""
+    gone = [c for c in passed if c.suit is suit]
+    return Reason(
+        f"Passing all your {suit.noun} ({_cards(gone)}) leaves you void in them unless the pass "
+        f"brings you some: when {suit.noun} are led you can discard your dangerous cards.",
+        (PassMakesVoid(passed, suit), *(PassContains(passed, c) for c in gone)),
+        template,
+    )
+
+
 def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade) -> list[Reason]:
     reasons: list[Reason] = []
     mine, better = chosen.cards, best.cards
@@ -596,16 +607,7 @@ def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade
         )
     new_voids = [s for s in best.voids_made if s not in chosen.voids_made]
     if new_voids:
-        suit = new_voids[0]
-        gone = [c for c in better if c.suit is suit]
-        reasons.append(
-            Reason(
-                f"Passing all your {suit.noun} ({_cards(gone)}) leaves you void in them unless the pass "
-                f"brings you some: when {suit.noun} are led you can discard your dangerous cards.",
-                (PassMakesVoid(better, suit), *(PassContains(better, c) for c in gone)),
-                "pass_void",
-            )
-        )
+        reasons.append(_void_made(better, new_voids[0], "pass_void"))
     lost_voids = [s for s in chosen.voids_made if s not in best.voids_made]
     if lost_voids and not new_voids:
         suit = lost_voids[0]
@@ -660,16 +662,7 @@ def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade
                 )
             )
         elif chosen.voids_made:
-            suit = chosen.voids_made[0]
-            gone = [c for c in mine if c.suit is suit]
-            reasons.append(
-                Reason(
-                    f"Passing all your {suit.noun} ({_cards(gone)}) leaves you void in them unless the "
-                    f"pass brings you some: when {suit.noun} are led you can discard your dangerous cards.",
-                    (PassMakesVoid(mine, suit), *(PassContains(mine, c) for c in gone)),
-                    "praise",
-                )
-            )
+            reasons.append(_void_made(mine, chosen.voids_made[0], "praise"))
         elif g.chosen.option == g.best.option:
             reasons.append(
                 Reason("Of every pass, it leaves you the fewest points against the table.", (), "praise")

@@ -166,7 +166,7 @@ def grade(evaluation: Evaluation, option: object) -> Grade:
     chosen = evaluation.value_of(option)
     rank = next(i for i, value in enumerate(evaluation.options, start=1) if value.option == chosen.option)
     strong = evaluation.strong_blockers
-    line = None
+    graded, line, clock_stopped = chosen, None, evaluation.clock_stopped
     if strong is not None and moon_dependent(evaluation, option):
         line = MoonLine(
             evaluation.best,
@@ -174,31 +174,18 @@ def grade(evaluation: Evaluation, option: object) -> Grade:
             strong.value_of(evaluation.best.option),
             strong.value_of(chosen.option),
         )
-        if not line.holds:
-            against = strong.value_of(chosen.option)
-            return Grade(
-                band=band_of(against.loss),
-                loss=against.loss,
-                loss_error=against.loss_error,
-                low=min(against.loss_low, against.loss),
-                high=max(against.loss_high, against.loss),
-                chosen=chosen,
-                best=evaluation.best,
-                rank=rank,
-                options=len(evaluation.options),
-                clock_stopped=evaluation.clock_stopped or strong.clock_stopped,
-                moon_line=line,
-            )
+        if not line.holds:  # graded by the loss against strong blockers
+            graded, clock_stopped = line.strong_chosen, clock_stopped or strong.clock_stopped
     return Grade(
-        band=band_of(chosen.loss),
-        loss=chosen.loss,
-        loss_error=chosen.loss_error,
-        low=min(chosen.loss_low, chosen.loss),
-        high=max(chosen.loss_high, chosen.loss),
+        band=band_of(graded.loss),
+        loss=graded.loss,
+        loss_error=graded.loss_error,
+        low=min(graded.loss_low, graded.loss),
+        high=max(graded.loss_high, graded.loss),
         chosen=chosen,
         best=evaluation.best,
         rank=rank,
         options=len(evaluation.options),
-        clock_stopped=evaluation.clock_stopped,
+        clock_stopped=clock_stopped,
         moon_line=line,
     )

@@ -72,7 +72,7 @@ def hint_from(view: PlayerView, option: object, evaluation: Evaluation, safe: Gr
     text = f"Hint: {verb} {_names(cards)}"
     if g.moon_line is not None and not g.moon_line.holds:
         # The safe line, judged best against blockers at any price.
-        words = moon_line_words(g, _option_name(chosen.option), _option_name(g.best.option))
+        words = moon_line_words(g, str(chosen.option), str(g.best.option))
         return Hint(cards, f"{text}. {words}", evaluation)
     others = [value for value in evaluation.options if value.option != chosen.option]
     if not others:
@@ -91,12 +91,8 @@ def hint_from(view: PlayerView, option: object, evaluation: Evaluation, safe: Gr
     if why:
         text += f" {why[0]}"
     if safe is not None and safe.moon_line is not None and not safe.moon_line.holds:
-        text += " " + moon_line_words(safe, _option_name(safe.chosen.option), _option_name(chosen.option))
+        text += " " + moon_line_words(safe, str(safe.chosen.option), str(chosen.option))
     return Hint(cards, text, evaluation)
-
-
-def _option_name(option: object) -> str:
-    return str(option)
 
 
 def coach_hint(view: PlayerView, seed: int = 0, depth: Depth = COACH) -> Hint:
@@ -111,9 +107,8 @@ def coach_hint(view: PlayerView, seed: int = 0, depth: Depth = COACH) -> Hint:
             break
         candidate = evaluation.best.option
     safe = None
-    others = [
-        value for value in evaluation.options if value.option != grade(evaluation, candidate).chosen.option
-    ]
+    hinted = grade(evaluation, candidate).chosen.option
+    others = [value for value in evaluation.options if value.option != hinted]
     if others and moon_dependent(evaluation, others[0].option):
         safe = grade(judge(view, others[0].option, seed, depth), others[0].option)
     return hint_from(view, candidate, evaluation, safe)
