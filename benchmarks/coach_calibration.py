@@ -6,14 +6,21 @@
    predicts the outcome of the chosen option: every seat's chance of shooting the moon and every
    seat's expected points for the hand.
 3. What happened: the game's own continuation, and for positions where some seat's predicted
-   moon chance is at least ``--moon-floor`` (and a random share of the rest) ``--continuations``
-   more continuations from the true deal, Hard at every seat with fresh seeds.
+   moon chance is at least ``--moon-floor`` (at most ``--per-hand`` of them a hand, chosen at
+   random, and a random share of the rest) ``--continuations`` more continuations from the
+   true deal, Hard at every seat with fresh seeds.
 4. Tables by predicted bucket: the moon chance per (position, seat) and the expected points per
-   (position, seat), predicted against realised, with standard errors (binomial over the
-   continuations, and clustered by position, the stricter).
+   (position, seat), predicted against realised, with standard errors: over the outcomes, and
+   clustered by hand (a hand's positions share its cards and its game's own outcome); the
+   verdict uses the larger.
+
+Phases 1 and 3 do not depend on the evaluator, so ``--save`` keeps their outcomes and ``--load``
+predicts them again with other play-out blockers (``--blocking RUN,GUARD,CHEAP``): that is how
+the blockers of ``engine.moon`` are chosen. Report figures from hands not used to choose them.
 
     PYTHONPATH=. .venv/bin/python benchmarks/coach_calibration.py [--hands 200] [--workers 2]
-        [--continuations 8] [--json benchmarks/results/coach_calibration.json]
+        [--continuations 8] [--per-hand 3] [--save rows.pickle | --load rows.pickle]
+        [--json benchmarks/results/coach_calibration.json]
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import pickle
 import random
 import time
 from multiprocessing import Pool
@@ -29,6 +37,7 @@ from pathlib import Path
 from engine import HandState, Phase, Rules
 from engine.bots import make_bot
 from engine.evaluator import evaluate_pass, evaluate_play
+from engine.moon import BLOCKERS, Blocking
 
 FIRST_SEED = 910_000
 MOON_BUCKETS = (0.0, 0.005, 0.02, 0.05, 0.15, 0.35, 0.65, 1.0001)
@@ -93,15 +102,17 @@ def play_hand(job: tuple[int, int]) -> list[dict]:
     ]
 
 
-def predict(job: tuple[int, dict]) -> dict:
+def predict(job: tuple[int, dict, Blocking]) -> dict:
     """Phase 2: the evaluator's prediction for the chosen option."""
-    number, decision = job
+    number, decision, blocking = job
     view = decision["state"].view(decision["seat"])
     seed = FIRST_SEED * 7 + number
     if decision["kind"] == "pass":
-        evaluation = evaluate_pass(view, samples=PREDICTION["pass"], seed=seed, include=[decision["choice"]])
+        evaluation = evaluate_pass(
+            view, samples=PREDICTION["pass"], seed=seed, only=[decision["choice"]], blocking=blocking
+        )
     else:
-        evaluation = evaluate_play(view, samples=PREDICTION["play"], seed=seed)
+        evaluation = evaluate_play(view, samples=PREDICTION["play"], seed=seed, blocking=blocking)
     value = evaluation.value_of(decision["choice"])
     return {
         **decision,
@@ -132,7 +143,7 @@ def bucket_of(value: float, edges: tuple[float, ...]) -> int:
 
 def table(rows: list[dict], what: str, edges: tuple[float, ...], whose: str = "all") -> list[dict]:
     """Per bucket of the prediction: positions, outcomes, mean predicted, realised, standard
-    errors (binomial or plain over outcomes, and clustered by (position, seat)). ``whose``:
+    errors (binomial or plain over outcomes, and clustered by hand). ``whose``:
     "all" seats, the deciding seat's "own" predictions, or the "others'"."""
     groups: dict[int, list] = {}
     for row in rows:
@@ -144,22 +155,20 @@ def table(rows: list[dict], what: str, edges: tuple[float, ...], whose: str = "a
                 realised = [1.0 if shooter == seat else 0.0 for _, shooter in row["outcomes"]]
             else:
                 realised = [float(scores[seat]) for scores, _ in row["outcomes"]]
-            groups.setdefault(bucket_of(predicted, edges), []).append((predicted, realised))
+            groups.setdefault(bucket_of(predicted, edges), []).append((row["hand"], predicted, realised))
     report = []
     for index in sorted(groups):
         pairs = groups[index]
-        outcomes = [value for _, realised in pairs for value in realised]
+        outcomes = [value for _, _, realised in pairs for value in realised]
         count = len(outcomes)
-        predicted = sum(p * len(r) for p, r in pairs) / count
+        predicted = sum(p * len(r) for _, p, r in pairs) / count
         realised = sum(outcomes) / count
-        if what == "moon":
-            error = math.sqrt(max(realised * (1 - realised), 1e-12) / count)
+        if what == "moon":  # the binomial spread if the predictions were right
+            error = math.sqrt(sum(p * (1 - p) * len(r) for _, p, r in pairs) / count / count)
         else:
             mean = realised
             error = math.sqrt(sum((v - mean) ** 2 for v in outcomes) / max(count - 1, 1) / count)
-        gaps = [sum(r) / len(r) - p for p, r in pairs]
-        gap_mean = sum(gaps) / len(gaps)
-        clustered = math.sqrt(sum((g - gap_mean) ** 2 for g in gaps) / max(len(gaps) - 1, 1) / len(gaps))
+        clustered = _clustered_error(pairs, count)
         report.append(
             {
                 "bucket": [edges[index], min(edges[index + 1], 1.0) if what == "moon" else edges[index + 1]],
@@ -169,17 +178,30 @@ def table(rows: list[dict], what: str, edges: tuple[float, ...], whose: str = "a
                 "realised": realised,
                 "error": error,
                 "clustered_error": clustered,
-                "z": (realised - predicted) / max(error, 1e-12),
-                "within_2_se": abs(realised - predicted) <= 2 * error,
+                "z": (realised - predicted) / max(error, clustered, 1e-12),
+                "within_2_se": abs(realised - predicted) <= 2 * max(error, clustered),
             }
         )
     return report
 
 
+def _clustered_error(pairs: list[tuple[int, float, list[float]]], count: int) -> float:
+    """The standard error of (realised - predicted) over the bucket's outcomes, with the hands
+    as clusters (the sandwich estimator): outcomes of one hand are not independent."""
+    gap = sum(sum(r) - p * len(r) for _, p, r in pairs) / count
+    sums: dict[int, float] = {}
+    for hand, p, r in pairs:
+        sums[hand] = sums.get(hand, 0.0) + sum(v - p - gap for v in r)
+    clusters = len(sums)
+    if clusters < 2:
+        return math.inf
+    return math.sqrt(sum(s * s for s in sums.values()) * clusters / (clusters - 1)) / count
+
+
 def print_table(title: str, report: list[dict], percent: bool) -> None:
     print(f"\n{title}")
     columns = (("bucket", 16), ("pairs", 7), ("outcomes", 10), ("predicted", 11), ("realised", 10))
-    columns += (("SE", 8), ("SE (cl.)", 10), ("z", 7))
+    columns += (("SE", 8), ("SE (hand)", 10), ("z", 7))
     print("".join(f"{name:>{width}}" for name, width in columns))
     for row in report:
         low, high = row["bucket"]
@@ -191,6 +213,41 @@ def print_table(title: str, report: list[dict], percent: bool) -> None:
         )
 
 
+def parse_blocking(text: str) -> Blocking:
+    run, guard, cheap = (int(part) for part in text.split(","))
+    return Blocking(run=run, guard=guard, cheap=cheap)
+
+
+def collect(args: argparse.Namespace, pool: Pool, blocking: Blocking, start: float) -> list[dict]:
+    """Phases 1-3: decisions, predictions, continuations."""
+    rng = random.Random(args.seed)
+    decisions = [
+        d for hand in pool.imap(play_hand, [(i, args.seed + i) for i in range(args.hands)]) for d in hand
+    ]
+    print(
+        f"phase 1: {args.hands} hands, {len(decisions)} decisions, {time.perf_counter() - start:.0f} s",
+        flush=True,
+    )
+    predicted = list(pool.imap(predict, [(n, d, blocking) for n, d in enumerate(decisions)], chunksize=8))
+    print(f"phase 2: predictions, {time.perf_counter() - start:.0f} s", flush=True)
+    candidates: dict[int, list[int]] = {}
+    jobs = []
+    for number, row in enumerate(predicted):
+        if max(row["moon"]) >= args.moon_floor:
+            candidates.setdefault(row["hand"], []).append(number)
+        elif rng.random() < args.others:
+            jobs.append((number, row, args.continuations))
+    for numbers in candidates.values():
+        chosen = sorted(rng.sample(numbers, min(args.per_hand, len(numbers))))
+        jobs.extend((number, predicted[number], args.continuations) for number in chosen)
+    jobs.sort(key=lambda job: job[0])
+    continued = {
+        number: row for number, row in zip([j[0] for j in jobs], pool.imap(continue_hand, jobs), strict=True)
+    }
+    print(f"phase 3: {len(jobs)} positions continued, {time.perf_counter() - start:.0f} s", flush=True)
+    return [continued.get(number, row) for number, row in enumerate(predicted)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=200)
@@ -198,31 +255,41 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--continuations", type=int, default=8)
     parser.add_argument("--moon-floor", type=float, default=0.05)
-    parser.add_argument("--others", type=float, default=0.1, help="share of other positions continued")
+    parser.add_argument("--per-hand", type=int, default=3, help="moon positions continued a hand, at most")
+    parser.add_argument("--others", type=float, default=0.02, help="share of other positions continued")
+    parser.add_argument("--blocking", type=parse_blocking, default=BLOCKERS, metavar="RUN,GUARD,CHEAP")
+    parser.add_argument("--save", metavar="PATH", help="keep the decisions and outcomes (pickle)")
+    parser.add_argument("--load", metavar="PATH", help="predict saved decisions and outcomes again")
+    parser.add_argument("--hand-from", type=int, default=0, help="with --load: only hands from this index")
+    parser.add_argument("--hand-to", type=int, default=10**9, help="with --load: only hands below this index")
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
     start = time.perf_counter()
-    rng = random.Random(args.seed)
     with Pool(args.workers) as pool:
-        decisions = [
-            d for hand in pool.imap(play_hand, [(i, args.seed + i) for i in range(args.hands)]) for d in hand
-        ]
-        print(
-            f"phase 1: {args.hands} hands, {len(decisions)} decisions, {time.perf_counter() - start:.0f} s",
-            flush=True,
-        )
-        predicted = list(pool.imap(predict, enumerate(decisions), chunksize=8))
-        print(f"phase 2: predictions, {time.perf_counter() - start:.0f} s", flush=True)
-        jobs = []
-        for number, row in enumerate(predicted):
-            if max(row["moon"]) >= args.moon_floor or rng.random() < args.others:
-                jobs.append((number, row, args.continuations))
-        continued = {
-            number: row
-            for number, row in zip([j[0] for j in jobs], pool.imap(continue_hand, jobs), strict=True)
-        }
-        rows = [continued.get(number, row) for number, row in enumerate(predicted)]
-        print(f"phase 3: {len(jobs)} positions continued, {time.perf_counter() - start:.0f} s", flush=True)
+        if args.load:
+            saved = pickle.loads(Path(args.load).read_bytes())
+            args.hands, args.seed, args.continuations = saved["hands"], saved["seed"], saved["continuations"]
+            chosen = [r for r in saved["rows"] if args.hand_from <= r["hand"] < args.hand_to]
+            jobs = [(n, r, args.blocking) for n, r in enumerate(chosen)]
+            rows = [
+                {**r, "outcomes": old["outcomes"]}
+                for r, old in zip(pool.imap(predict, jobs, chunksize=8), chosen, strict=True)
+            ]
+            print(
+                f"predicted {len(rows)} saved decisions again, {time.perf_counter() - start:.0f} s",
+                flush=True,
+            )
+        else:
+            rows = collect(args, pool, args.blocking, start)
+            if args.save:
+                keep = {
+                    "hands": args.hands,
+                    "seed": args.seed,
+                    "continuations": args.continuations,
+                    "rows": rows,
+                }
+                Path(args.save).write_bytes(pickle.dumps(keep))
+    jobs = [row for row in rows if len(row["outcomes"]) > 1]
     moon = table(rows, "moon", MOON_BUCKETS)
     points = table(rows, "points", POINT_BUCKETS)
     print_table("Moon chance per (position, seat): predicted vs realised", moon, True)
@@ -252,6 +319,8 @@ def main() -> None:
                     "prediction_deals": PREDICTION,
                     "decisions": len(rows),
                     "continued_positions": len(jobs),
+                    "blocking": [args.blocking.run, args.blocking.guard, args.blocking.cheap],
+                    "hands_used": [args.hand_from, min(args.hand_to, args.hands)],
                     "outcomes": outcomes,
                     "moons": shooters,
                     "moon_table": moon,
