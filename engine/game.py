@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .deal import deal_from_seed, hand_seed
 from .hand import HandState
 from .rules import STANDARD, Rules, TieRule
@@ -35,12 +37,35 @@ def winners_if_over(rules: Rules, totals: tuple[int, ...]) -> tuple[int, ...]:
 
 class Game:
     """Hands are dealt from ``seed`` (hand ``k`` from ``hand_seed(seed, k)``) and pass in the
-    rules' cycle. Scores are points: lower is better."""
+    rules' cycle. Scores are points: lower is better.
 
-    def __init__(self, rules: Rules | None = None, seed: int = 0) -> None:
-        self.rules = rules or STANDARD
+    A game can also start part-way: ``first_hand`` is any hand (a lesson's set-up position)
+    and ``earlier_scores`` the score rows of hands played before it elsewhere; the hands after
+    it are dealt from ``seed`` as usual."""
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        seed: int = 0,
+        *,
+        first_hand: HandState | None = None,
+        earlier_scores: Iterable[Iterable[int]] = (),
+    ) -> None:
+        self.rules = first_hand.rules if first_hand is not None else rules or STANDARD
         self.seed = seed
-        self.hands: list[HandState] = [self._deal(0)]
+        self.earlier_scores: tuple[tuple[int, ...], ...] = tuple(
+            tuple(int(p) for p in r) for r in earlier_scores
+        )
+        if any(len(row) != self.rules.players for row in self.earlier_scores):
+            raise ValueError(f"every earlier score row needs {self.rules.players} numbers")
+        self.redeals = 0
+        """Unfinished hands thrown away and dealt again (``redeal``)."""
+        self.hands: list[HandState] = [first_hand if first_hand is not None else self._deal(0)]
+
+    @property
+    def is_plain(self) -> bool:
+        """Every hand dealt from the seed, from the first: what ``engine.records`` can keep."""
+        return not self.earlier_scores and not self.redeals and self.hands[0].dealt == self._deal(0).dealt
 
     def _deal(self, index: int) -> HandState:
         return deal_game_hand(self.rules, self.seed, index)
@@ -52,13 +77,13 @@ class Game:
 
     @property
     def hand_index(self) -> int:
-        """0-based number of the current hand."""
-        return len(self.hands) - 1
+        """0-based number of the current hand in the game (earlier hands counted)."""
+        return len(self.earlier_scores) + len(self.hands) - 1
 
     @property
     def score_table(self) -> list[tuple[int, ...]]:
         """Each finished hand's scores, one row per hand."""
-        return [hand.result.scores for hand in self.hands if hand.is_over]
+        return [*self.earlier_scores, *(hand.result.scores for hand in self.hands if hand.is_over)]
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -84,13 +109,23 @@ class Game:
             raise GameOverError(f"The game is over: the winner is seat {', '.join(map(str, self.winners))}.")
         if not self.hand.is_over:
             raise GameOverError("The current hand is still being played.")
-        self.hands.append(self._deal(len(self.hands)))
+        self.hands.append(self._deal(self.hand_index + 1))
+        return self.hand
+
+    def redeal(self) -> HandState:
+        """Throw the unfinished hand away and deal another in its place. The game's seed moves
+        on, so the hands after it are new deals too."""
+        if self.hand.is_over:
+            raise GameOverError("The hand is finished: deal the next one instead.")
+        self.seed += 1
+        self.redeals += 1
+        self.hands[-1] = self._deal(self.hand_index)
         return self.hand
 
     def view(self, seat: int) -> PlayerView:
         """The current hand as ``seat`` sees it, with the game's totals before it."""
         before = [0] * self.rules.players
-        for hand in self.hands[:-1]:
-            for s, points in enumerate(hand.result.scores):
+        for row in self.score_table[: self.hand_index]:
+            for s, points in enumerate(row):
                 before[s] += points
         return self.hand.view(seat, hand_index=self.hand_index, scores=tuple(before))

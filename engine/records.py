@@ -69,6 +69,12 @@ def hand_to_record(state: HandState) -> dict[str, Any]:
 
 
 def game_to_record(game: Game) -> dict[str, Any]:
+    """A game dealt from its seed from the first hand; a game set up part-way (``Game.is_plain``
+    false) has no such record: keep its hands one by one (``hand_to_record``)."""
+    if not game.is_plain:
+        raise ValueError(
+            "a game set up part-way or with a hand dealt again is kept hand by hand, not as a game record"
+        )
     return {
         "format": GAME_FORMAT,
         "version": VERSION,

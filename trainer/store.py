@@ -123,6 +123,18 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE INDEX decisions_by_game ON decisions (game_id, hand_index)
         """,
     ),
+    (
+        "games in play: the game a lesson step's table is playing, kept after every card so that a "
+        "reload or a restart resumes it where it was",
+        """
+        CREATE TABLE table_games (
+            place TEXT PRIMARY KEY,
+            variant TEXT NOT NULL,
+            record TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )
+        """,
+    ),
 ]
 """(what it does, SQL). Append only: a later feature adds its tables with a new entry."""
 

@@ -206,3 +206,24 @@ def test_the_four_colour_deck_recolours_clubs_and_diamonds(page: Page, shot) -> 
     assert after[2] == before[2]  # spades stay black
     assert len({after[0], after[1], after[2]}) == 3
     shot(page, "09-four-colours")
+
+
+def test_a_new_deal_mid_hand_asks_first(page: Page, shot) -> None:
+    pass_three(page)
+    assert wait_for_turn_or_end(page)
+    hand = hand_codes(page)
+    page.locator(T).focus()
+    page.keyboard.press("n")
+    confirm = page.locator(f'{T} [data-role="confirm-new"]')
+    expect(confirm).to_contain_text("not finished")
+    expect(page.locator(T)).not_to_contain_text("null")
+    shot(page, "09-new-hand-asks")
+    page.locator(f'{T} [data-action="keep-hand"]').click()
+    expect(confirm).to_have_count(0)
+    assert hand_codes(page) == hand  # kept: the same cards, still our turn
+    expect(page.locator(f"{T} .ht-hand .card.legal").first).to_be_visible()
+    page.locator(f'{T} [data-action="new-hand"]').click()
+    page.locator(f'{T} [data-action="discard-hand"]').click()
+    expect(page.locator(f'{T}[data-phase="passing"]')).to_have_count(1)
+    expect(page.locator(f"{T} .ht-hand .card")).to_have_count(13)
+    assert hand_codes(page) != hand

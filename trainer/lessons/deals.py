@@ -6,6 +6,8 @@ so a deal that could not happen fails loudly in the tests.
 
 from __future__ import annotations
 
+import random
+
 from engine import HandState, Rules, deal_game_hand
 from engine.bots import make_bot, play_hand_with_bots
 
@@ -79,3 +81,85 @@ def played_out(rules: Rules, seed: int, index: int = 3) -> HandState:
     bots = {seat: make_bot("easy", seed * 10 + seat) for seat in range(rules.players)}
     play_hand_with_bots(state, bots)
     return state
+
+
+# ----- finished hands and hands in play that the lessons' texts describe card by card -----
+# Found by a seeded search over deals and plays; the plays go through the engine like any other.
+
+# Left shoots the moon: every point card.
+MOON_DEAL = {
+    0: "8H 7D 2S 2H 3C 9S 6D 5C QC 9C 3S 4H 7S",
+    1: "AH KH QH JH AS KS AC KC AD KD QS 3D 8D",
+    2: "3H 9D 8S 2C 8C 4D 10C 7C 5H 4S 4C 10S JC",
+    3: "JD JS 5D 7H 10H 10D 6H QD 9H 6C 5S 6S 2D",
+}
+MOON_PLAYS = (
+    "2C 6C 5C AC AS 10S 5S 9S AD 9D 2D 7D KS 8S 6S 2S KD 4D 5D 6D KC 8C 6H QC AH 5H 7H 4H KH 3H "
+    "10H 8H QH 10C 9H 2H QS 4S JS 3S JH 7C 10D 7S 8D JC QD 3C JD 9C 3D 4C"
+)
+
+# Left goes for the moon and takes every trick but one: you win the 6♠ trick, and the 2♥ in it.
+FAILED_MOON_DEAL = {
+    0: "AD 5C 5S JS 10H 6C 4H 4S 3D 6D 9H JD JC",
+    1: "AH KH QH JH AS KS AC KC QD 3H 2S 6S 3S",
+    2: "8S 5H 6H 7H 7D 3C 10C 4C 8H 7C 9S 2C 7S",
+    3: "2H 8C 2D 10D 8D 4D KD 9C QS 5D 10S 9D QC",
+}
+FAILED_MOON_PLAYS = (
+    "2C QC 6C AC AS 8S QS 4S KS 9S 10S 5S KC 4C 9C JC QD 7D 2D 3D 6S 7S 2H JS 4H AH 5H 8D KH 8H "
+    "KD 9H QH 7H 9D 10H JH 6H 8C 5C 3H 3C 5D 6D 3S 10C 4D JD 2S 7C 10D AD"
+)
+
+# Your tricks hold the Q♠, K♠, J♦, A♥ and 10♥, and no other card that scores under any rule.
+YOUR_POINTS_DEAL = {
+    0: "QS KS JD AH 10H JH QD 3D 6H 2D 9D 5C AC",
+    1: "AS KH 2C 3C 9S 6D JS QH 8D 4S 5D 8S 4C",
+    2: "9C 2S 4D 5H 6S AD KD 10S 7D KC 2H 8C 9H",
+    3: "7C 5S 3S JC QC 6C 7H 3H 10C 8H 4H 10D 7S",
+}
+YOUR_POINTS_PLAYS = (
+    "2C 9C 10C 5C 6C AC 4C 8C QS JS 2S 3S KS 8S 10S 5S JD 5D 7D 10D 3D 6D AD 8H 2H 4H JH QH AS 6S "
+    "7S 9D KH 5H 7H 6H 4S 9H 3H 2D 8D 4D 7C QD 10H 9S KD JC AH 3C KC QC"
+)
+
+# Nine tricks in, Across has taken every point: the Q♠ and eight hearts. Across leads the Q♥,
+# Right throws the 3♠, and it is your turn.
+ACROSS_MOON_DEAL = {
+    0: "9S 5H 10S 8H 2H 3D 2D JS JD 10D 6S 7C 5C",
+    1: "5D JC 6C 4C 8D QS 3C 3H 7H 8S 2C 4D 10C",
+    2: "AH KH QH JH 10H 9H AS KS AC KC AD KD QD",
+    3: "6H 6D 4H 7S 5S QC 8C 2S 3S 7D 4S 9C 9D",
+}
+ACROSS_MOON_PLAYS = (
+    "2C AC QC 7C AS 5S 6S 8S AD 7D 10D 5D KS 2S JS QS KD 9D 2D 8D KC 8C 5C JC QD 6D JD 4D AH 6H "
+    "5H 3H KH 4H 2H 7H QH 3S"
+)
+
+
+def rows_to(totals: tuple[int, ...], count: int, seed: int = 1) -> tuple[tuple[int, ...], ...]:
+    """``count`` plausible hand scores (the Q♠'s 13 to one seat, 13 hearts spread; no moons) that
+    add up to ``totals``; seeded, leaning towards what each seat still has to reach."""
+    if sum(totals) != count * 26 or min(totals) < 0:
+        raise ValueError(f"{count} hands of 26 points cannot add up to {totals}")
+    rng = random.Random(seed)
+    for _ in range(10_000):
+        left = list(totals)
+        rows = []
+        for _ in range(count - 1):
+            able = [s for s in range(len(left)) if left[s] >= 13]
+            if not able:
+                break
+            queen = rng.choices(able, weights=[left[s] for s in able])[0]
+            row = [13 if s == queen else 0 for s in range(len(left))]
+            for _ in range(13):
+                room = [s for s in range(len(left)) if row[s] < left[s]]
+                row[rng.choices(room, weights=[left[s] - row[s] for s in room])[0]] += 1
+            rows.append(tuple(row))
+            left = [t - r for t, r in zip(left, row, strict=True)]
+        if len(rows) == count - 1 and 13 <= max(left) <= 26 and min(left) >= 0:
+            return (*rows, tuple(left))
+    raise ValueError(f"no plausible rows found for {totals}")
+
+
+THREE_HANDS = rows_to((20, 25, 18, 15), 3)
+"""Score rows of three earlier hands: the table then shows hand 4 of a game."""

@@ -41,7 +41,9 @@ def _check(puzzle_id: str):
     return puzzle, check
 
 
-def puzzle_step(puzzle_id: str, key: str, title: str, text: str, task: str) -> Step:
+def puzzle_step(
+    puzzle_id: str, key: str, title: str, text: str, task: str, facts: tuple[str, ...] = ()
+) -> Step:
     puzzle, check = _check(puzzle_id)
     return Step(
         key=key,
@@ -51,4 +53,5 @@ def puzzle_step(puzzle_id: str, key: str, title: str, text: str, task: str) -> S
         position=lambda rules: puzzle.state.copy(),
         check=check,
         task=task,
+        facts=facts,
     )

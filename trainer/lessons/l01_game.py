@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine import CardSet, Rules, winners_if_over
 from engine.cards import HEARTS_MASK, card_mask
 
-from .deals import D_TRICK_1, D, deal, game_hand
+from .deals import D_TRICK_1, D, deal, game_hand, played_out, rows_to
 from .steps import Context, Lesson, Step, Verdict, refusal_verdict, seat_word
 
 STANDARD = Rules()
@@ -124,7 +124,8 @@ def check_trick(card: str, context: Context) -> Verdict:
     )
 
 
-TOTALS = (64, 101, 58, 87)
+TOTALS = (64, 101, 58, 89)
+"""After the finished hand on the table (its scores are added by the table)."""
 WINNER_OPTIONS = ("Across, with 58", "Left, with 101", "You, with 64", "Nobody yet: play another hand")
 
 
@@ -150,8 +151,14 @@ def check_winner(answer: str, context: Context) -> Verdict:
     return Verdict(False, text, code)
 
 
+def _last_hand(rules: Rules):
+    return played_out(rules, 21)
+
+
 def _rows() -> tuple[tuple[int, ...], ...]:
-    return ((20, 26, 14, 18), (13, 30, 17, 18), (31, 45, 27, 51))
+    """Eleven earlier hands that, with the hand on the table, make ``TOTALS``."""
+    last = _last_hand(Rules()).result.scores
+    return rows_to(tuple(t - p for t, p in zip(TOTALS, last, strict=True)), 11)
 
 
 LESSON = Lesson(
@@ -162,6 +169,7 @@ LESSON = Lesson(
     steps=(
         Step(
             key="cards",
+            facts=("cards: you 13", "cards: Left 13", "cards: Across 13", "cards: Right 13", "tricks: 0"),
             title="Fifty-two cards, thirteen each",
             text=(
                 "Hearts is played with an ordinary deck of 52 cards and no jokers. Four players each "
@@ -199,6 +207,7 @@ LESSON = Lesson(
         ),
         Step(
             key="trick",
+            facts=("leader: Left", "trick: 9D KD 10H", "void: Right D", "turn: you"),
             title="A trick",
             text=(
                 "Each trick, one player **leads** a card and the others play one each, going left. "
@@ -213,14 +222,16 @@ LESSON = Lesson(
         ),
         Step(
             key="winner",
+            facts=("totals: 64 101 58 89", "phase: done"),
             title="Lowest score wins",
             text=(
                 "Scores add up hand after hand. When someone reaches **100** at the end of a hand, the "
-                "game is over and the player with the **lowest** total wins. The totals now: you 64, "
-                "Left 101, Across 58, Right 87."
+                "game is over and the player with the **lowest** total wins. The table shows the last "
+                "hand of a game and the score table: the totals now are you 64, Left 101, Across 58, "
+                "Right 89."
             ),
             kind="choice",
-            position=lambda rules: deal(D, rules, D_TRICK_1 + " 9D KD 10H"),
+            position=_last_hand,
             score_rows=_rows(),
             choices=WINNER_OPTIONS,
             check=check_winner,

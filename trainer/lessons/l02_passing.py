@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import CardSet, HandState, PassDirection, Rules, parse_cards
 
-from .deals import game_hand, hand_with
+from .deals import THREE_HANDS, game_hand, hand_with
 from .steps import Context, Lesson, Step, Verdict, card_names, evaluate, loss_words
 
 STANDARD = Rules()
@@ -198,6 +198,7 @@ LESSON = Lesson(
     steps=(
         Step(
             key="direction",
+            facts=("hand_number: 4",),
             title="Left, right, across, hold",
             text=(
                 "Before each hand is played, everyone passes **three cards** at once. The direction "
@@ -207,6 +208,7 @@ LESSON = Lesson(
             ),
             kind="choice",
             position=lambda rules: game_hand(rules, 5, 3),
+            score_rows=THREE_HANDS,
             variants=(("Standard cycle (with a hold hand)", STANDARD), ("House rule: no hold hand", NO_HOLD)),
             variant_label="No hold hand",
             choices=DIRECTIONS,
@@ -215,6 +217,7 @@ LESSON = Lesson(
         ),
         Step(
             key="queen",
+            facts=("phase: passing", "suit: you 4S QS", "holds: you AH KH"),
             title="Pass the danger",
             text=(
                 "You hold the **Q♠** with just one small spade, and the **A♥ K♥**. Spades are led often "
@@ -228,6 +231,7 @@ LESSON = Lesson(
         ),
         Step(
             key="void",
+            facts=("phase: passing", "lacks: you QS", "suit: you 6D QD KD", "suit: you 2S 3S 5S"),
             title="Build a void",
             text=(
                 "No Q♠ this time, and your spades are low and safe. Your diamonds are the K♦ Q♦ 6♦: "
@@ -241,6 +245,7 @@ LESSON = Lesson(
         ),
         Step(
             key="receive",
+            facts=("holds: Left QS AH KH", "received: 10H JH QH", "pass: left"),
             title="Reading what you receive",
             text=(
                 "You passed the Q♠, A♥ and K♥ to Left, and Right passed you three cards: they glow on "

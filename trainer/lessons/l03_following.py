@@ -133,6 +133,7 @@ LESSON = Lesson(
     steps=(
         Step(
             key="follow",
+            facts=("leader: Left", "trick: 2D 10D 2H", "void: Right D", "turn: you"),
             title="Follow suit",
             text=(
                 "When a card is led, everyone must play a card of the **same suit** if they have one. "
@@ -146,6 +147,7 @@ LESSON = Lesson(
         ),
         Step(
             key="dump",
+            facts=("void: you C", "leader: Across", "trick: KC JC", "turn: you"),
             title="Void: throw your worst card",
             text=(
                 "You have no clubs. When you cannot follow suit you may play **any** card, and it "
@@ -159,6 +161,7 @@ LESSON = Lesson(
         ),
         Step(
             key="heart_discard",
+            facts=("broken: no", "trick: KC JC", "void: you C", "turn: you"),
             title="A heart before hearts are broken?",
             text=(
                 "Same trick, hearts not yet broken (the table says so). Tables argue about this one: "

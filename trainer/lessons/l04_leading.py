@@ -179,6 +179,7 @@ LESSON = Lesson(
     steps=(
         Step(
             key="two_of_clubs",
+            facts=("holds: you 2C", "tricks: 0", "turn: you", "pass: hold"),
             title="The 2♣ leads",
             text="A hold hand has just been dealt (no passing). Whoever holds the **2♣** leads it to the "
             "first trick. After that, whoever wins a trick leads the next.",
@@ -200,6 +201,7 @@ LESSON = Lesson(
         ),
         Step(
             key="unbroken",
+            facts=("won: you AD", "turn: you", "trick: none", "broken: no"),
             title="Hearts must be broken",
             text=(
                 "You won the A♦ trick, so you lead. No heart has been played yet: hearts are **not "
@@ -213,6 +215,7 @@ LESSON = Lesson(
         ),
         Step(
             key="queen_lead",
+            facts=("holds: you QS", "broken: no", "turn: you", "trick: none"),
             title="The Q♠ is a spade",
             text="Same position: you hold the Q♠, hearts unbroken.",
             kind="choice",
@@ -223,6 +226,14 @@ LESSON = Lesson(
         ),
         Step(
             key="only_hearts",
+            facts=(
+                "tricks: 4",
+                "hand: you 2H 3H 4H 5H 6H 7H 8H 9H 10H",
+                "broken: no",
+                "tricks_won: you 3",
+                "won: you AD KD QD",
+                "turn: you",
+            ),
             title="Nothing but hearts",
             text="Four tricks in, you have won three diamond tricks and hold **only hearts**; nobody has "
             "played a heart yet.",
@@ -234,6 +245,7 @@ LESSON = Lesson(
         ),
         Step(
             key="queen_breaks",
+            facts=("played: QS", "won: Left QS", "holds: you JH", "turn: you", "trick: none"),
             title="Variant: the Q♠ breaks hearts",
             text=(
                 "Across threw the **Q♠** on a club trick, but no heart has been played. Do hearts count "

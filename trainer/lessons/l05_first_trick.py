@@ -135,6 +135,7 @@ LESSON = Lesson(
     steps=(
         Step(
             key="no_points",
+            facts=("leader: Left", "trick: 2C 9C AC", "void: you C", "tricks: 0", "turn: you"),
             title="No points on the first trick",
             text=(
                 "Left led the 2♣, Across played the 9♣ and Right the A♣. You have **no clubs**. On any "
@@ -150,6 +151,7 @@ LESSON = Lesson(
         ),
         Step(
             key="queen_dispute",
+            facts=("holds: you QS", "tricks: 0", "void: you C", "turn: you"),
             title="The disputed call: the Q♠ on the first trick",
             text=(
                 "Some rule pages say a player with no clubs may throw the Q♠ on the first trick, "
@@ -166,6 +168,12 @@ LESSON = Lesson(
         ),
         Step(
             key="nothing_else",
+            facts=(
+                "hand: you QS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH",
+                "trick: 2C 2D 2S",
+                "tricks: 0",
+                "turn: you",
+            ),
             title="Unless you hold nothing else",
             text="A strange deal: you hold the Q♠ and twelve hearts, and clubs were led to the first trick.",
             kind="choice",

@@ -8,7 +8,16 @@ from collections.abc import Sequence
 from engine import CardParseError, CardSet, MoonChoice, MoonRule, Rules, parse_cards, score_hand
 from engine.cards import HEARTS_MASK, card_mask
 
-from .deals import played_out
+from .deals import (
+    FAILED_MOON_DEAL,
+    FAILED_MOON_PLAYS,
+    MOON_DEAL,
+    MOON_PLAYS,
+    YOUR_POINTS_DEAL,
+    YOUR_POINTS_PLAYS,
+    hand_with,
+    played_out,
+)
 from .steps import Context, Lesson, Step, Verdict, seat_word
 
 STANDARD = Rules()
@@ -25,6 +34,18 @@ SEATS = ("You", "Left", "Across", "Right")
 
 def _finished(rules: Rules):
     return played_out(rules, 21)
+
+
+def _failed_moon(rules: Rules):
+    return hand_with(FAILED_MOON_DEAL, rules, FAILED_MOON_PLAYS)
+
+
+def _left_moon(rules: Rules):
+    return hand_with(MOON_DEAL, rules, MOON_PLAYS)
+
+
+def _your_points(rules: Rules):
+    return hand_with(YOUR_POINTS_DEAL, rules, YOUR_POINTS_PLAYS)
 
 
 # ----- worked totals -----
@@ -223,6 +244,7 @@ LESSON = Lesson(
     steps=(
         Step(
             key="totals",
+            facts=("phase: done",),
             title="Counting a hand",
             text=(
                 "When the last trick is gathered, everyone counts the point cards in their tricks. The "
@@ -253,27 +275,31 @@ LESSON = Lesson(
         ),
         Step(
             key="failed_moon",
+            facts=("result: 1 25 0 0", "tricks_won: Left 12", "won: you 2H", "took: you 2H", "won: Left QS"),
             title="The failed moon",
             text=(
-                "Left went for the moon: 12 hearts and the Q♠, every trick but one. But you won a trick "
-                "with the 2♥ in it."
+                "On the table, Left went for the moon: 12 hearts and the Q♠, every trick but one. But "
+                "you won a trick with the 2♥ in it (press **Last trick** to look back, or count the "
+                "points by each seat)."
             ),
             kind="choice",
-            position=_finished,
+            position=_failed_moon,
             choices=FAILED_OPTIONS,
             check=check_failed_moon,
             task="What does the hand score?",
         ),
         Step(
             key="moon_rules",
+            facts=("moon: Left", "tricks: 13"),
             title="New moon and shooter's choice",
             text=(
                 "Tables score a moon in one of three ways: the standard (26 to everyone else), the "
                 "**new moon** (the shooter takes 26 off their own score) or **shooter's choice** "
-                "(the shooter picks, each time). Change the rule and answer for each."
+                "(the shooter picks, each time). On the table Left has taken all 26 points. Change the "
+                "rule and answer for each."
             ),
             kind="choice",
-            position=_finished,
+            position=_left_moon,
             variants=SCORING_VARIANTS[:3],
             variant_label="Moon rule",
             choices=MOON_OPTIONS,
@@ -282,6 +308,7 @@ LESSON = Lesson(
         ),
         Step(
             key="variants",
+            facts=("took: you QS KS JD AH 10H", "tricks: 13"),
             title="Omnibus, Spot Hearts and Black Maria",
             text=(
                 "**Omnibus**: the J♦ is worth −10 to whoever takes it. **Spot Hearts**: each heart "
@@ -289,7 +316,7 @@ LESSON = Lesson(
                 "and the A♠ 7, besides the Q♠. Your tricks hold the Q♠, K♠, J♦, A♥ and 10♥."
             ),
             kind="choice",
-            position=_finished,
+            position=_your_points,
             variants=VARIANT_SCORING,
             variant_label="Scoring rule",
             choices=_count_options(),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import Rules, TieRule, winners_if_over
 
-from .deals import game_hand, played_out
+from .deals import THREE_HANDS, game_hand, played_out, rows_to
 from .steps import Context, Lesson, Step, Verdict, seat_word
 
 STANDARD = Rules()
@@ -22,6 +22,12 @@ def _last_hand(rules: Rules):
 def _totals(rules: Rules) -> tuple[int, ...]:
     last = _last_hand(rules).result.scores
     return tuple(sum(row[s] for row in EARLIER) + last[s] for s in range(4))
+
+
+def _tie_rows() -> tuple[tuple[int, ...], ...]:
+    """Twelve earlier hands that, with the hand on the table, make ``TIE_TOTALS``."""
+    last = _last_hand(STANDARD).result.scores
+    return rows_to(tuple(t - p for t, p in zip(TIE_TOTALS, last, strict=True)), 12)
 
 
 END_OPTIONS = ("The game goes on", "The lowest total wins now", "The highest total wins now")
@@ -86,7 +92,8 @@ def check_hold(answer: str, context: Context) -> Verdict:
     )
 
 
-TIE_TOTALS = (71, 104, 71, 90)
+TIE_TOTALS = (71, 104, 71, 92)
+"""After the finished hand on the table."""
 TIE_OPTIONS = (
     "You and Across share the win",
     "Another hand is played to break the tie",
@@ -134,6 +141,7 @@ LESSON = Lesson(
     steps=(
         Step(
             key="end",
+            facts=("hand_number: 5", "phase: done"),
             title="The running score",
             text=(
                 "Each hand's points are added to a running total (the score table on the table). After "
@@ -151,23 +159,27 @@ LESSON = Lesson(
         ),
         Step(
             key="hold",
+            facts=("hand_number: 4", "pass: hold"),
             title="The hold hand",
             text="The passes go round left, right, across, and then...",
             kind="choice",
             position=lambda rules: game_hand(rules, 5, 3),
+            score_rows=THREE_HANDS,
             choices=HOLD_OPTIONS,
             check=check_hold,
             task="What happens on hand 4?",
         ),
         Step(
             key="tie",
+            facts=("totals: 71 104 71 92", "phase: done"),
             title="Ties",
             text=(
-                "After the last hand the totals are: you 71, Left 104, Across 71, Right 90. Most tables "
+                "After the last hand the totals are: you 71, Left 104, Across 71, Right 92. Most tables "
                 "let tied players **share** the win; some play on until one is alone at the bottom."
             ),
             kind="choice",
             position=_last_hand,
+            score_rows=_tie_rows(),
             variants=(("Ties share the win", STANDARD), ("Ties play on", PLAY_OFF)),
             variant_label="Play off ties",
             choices=TIE_OPTIONS,

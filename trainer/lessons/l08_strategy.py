@@ -8,7 +8,7 @@ from engine import HandState, Rules, Suit, to_card
 from ..coach.grading import grade
 from ..puzzles import load_puzzle
 from ..puzzles.board import PUZZLES_DIR
-from .deals import D_RIGHT_QUEEN, D_TRICK_1, S_QUEEN, D, deal, game_hand
+from .deals import ACROSS_MOON_DEAL, ACROSS_MOON_PLAYS, D_RIGHT_QUEEN, D_TRICK_1, S_QUEEN, D, deal, game_hand
 from .from_puzzles import puzzle_step
 from .steps import Context, Lesson, Step, Verdict, evaluate, loss_words, refusal_verdict
 
@@ -202,7 +202,7 @@ def check_void(answer: str, context: Context) -> Verdict:
 MOON_OPTIONS = (
     "Win a trick with a heart in it, even at a cost",
     "Keep ducking: every point I avoid is good",
-    "Throw my Q♠ to Across at the next chance",
+    "Let Across have my hearts: they cost me nothing there",
 )
 
 
@@ -223,8 +223,8 @@ def check_moon_stop(answer: str, context: Context) -> Verdict:
         )
     return Verdict(
         False,
-        "Giving the Q♠ to the shooter is exactly what the shooter needs: a moon needs "
-        "her too. Keep her away from Across and take a heart yourself.",
+        "Every heart Across takes is one more the moon needs: if Across gets them all you "
+        "score 26. Keep a heart out of Across's pile: take one yourself.",
         "feeding",
     )
 
@@ -232,10 +232,11 @@ def check_moon_stop(answer: str, context: Context) -> Verdict:
 def check_guided(session, context: Context) -> Verdict:
     hand = session.hand
     if not hand.is_over:
+        # No trick number: the bots play on after this text is drawn; the table shows the trick.
         return Verdict(
             False,
-            f"Trick {min(hand.trick_number + 1, 13)} of 13. Use **Hint** when unsure: it "
-            "is the coach's choice from your own view, and why.",
+            "Play the hand to the end. Use **Hint** when unsure: it is the coach's choice from your "
+            "own view, and why.",
             "playing",
         )
     mine = hand.result.scores[0]
@@ -255,6 +256,7 @@ LESSON = Lesson(
     steps=(
         Step(
             key="duck",
+            facts=("leader: Left", "trick: 9D JD QS", "void: Right D", "suit: you 3D 5D 8D AD", "turn: you"),
             title="Duck",
             text=(
                 "Left led the 9♦, Across played the J♦ and Right, out of diamonds, threw the **Q♠**. "
@@ -269,6 +271,7 @@ LESSON = Lesson(
         ),
         Step(
             key="queen",
+            facts=("tricks: 1", "leader: Left", "trick: KS 2S 9S", "suit: you 5S QS", "turn: you"),
             title="Drop the Q♠ on the king",
             text="Left won the first trick and leads the **K♠**. You hold the Q♠ and the 5♠ and nothing "
             "else in spades. Across and Right followed low.",
@@ -279,6 +282,7 @@ LESSON = Lesson(
         ),
         Step(
             key="low_spades",
+            facts=("trick: none", "turn: you", "out: QS", "suit: you 4S 5S 7S"),
             title="Lead low spades to flush the queen",
             text=(
                 "You won the trick and lead. The **Q♠ is still out** and you hold the 4♠, 5♠ and 7♠, "
@@ -292,6 +296,7 @@ LESSON = Lesson(
         ),
         Step(
             key="count",
+            facts=("tricks: 5", "played: QS"),
             title="Count the cards",
             text=(
                 "Three tricks later the **Q♠ has fallen**. Good players keep count of each suit: "
@@ -305,6 +310,7 @@ LESSON = Lesson(
         ),
         Step(
             key="voids",
+            facts=("trick: 9D KD 10H", "void: Right D"),
             title="Count the voids",
             text="Good players track who has run out of which suit. Look at the trick on the table.",
             kind="choice",
@@ -315,15 +321,24 @@ LESSON = Lesson(
         ),
         Step(
             key="moon",
+            facts=(
+                "tricks: 9",
+                "moon: Across",
+                "won: Across QS",
+                "points: Across 21",
+                "leader: Across",
+                "trick: QH 3S",
+                "turn: you",
+            ),
             title="Spot and stop a moon",
             text=(
-                "Halfway through a hand, Across has won every trick with points in it: the Q♠ and nine "
-                "hearts, and nobody else has a point. Across leads another high heart. Shooting the "
+                "Nine tricks in, Across has won every trick with points in it: the Q♠ and eight "
+                "hearts, and nobody else has a point. Across leads another high heart, the Q♥. Shooting the "
                 "moon is worth trying only with long, high hearts and control of the other suits; "
                 "stopping one is worth a point or two."
             ),
             kind="choice",
-            position=lambda rules: deal(D, rules, D_TRICK_1 + " 9D KD 10H"),
+            position=lambda rules: deal(ACROSS_MOON_DEAL, rules, ACROSS_MOON_PLAYS),
             choices=MOON_OPTIONS,
             check=check_moon_stop,
             task="What should you do?",
@@ -331,6 +346,14 @@ LESSON = Lesson(
         puzzle_step(
             "play-011",
             key="stop_moon",
+            facts=(
+                "moon: Right",
+                "points: Right 14",
+                "leader: Right",
+                "trick: 5D",
+                "void: you D",
+                "turn: you",
+            ),
             title="Stop a moon at the table",
             text=(
                 "A real hand: **Right has taken every point so far** (14 of them) and leads a "
@@ -342,6 +365,7 @@ LESSON = Lesson(
         puzzle_step(
             SHOOT_PUZZLE,
             key="shoot",
+            facts=("phase: passing", "suit: you 4H 6H 9H 10H KH AH"),
             title="When to shoot the moon",
             text=(
                 "A moon needs **long, high hearts and control of the other suits**, so that you "
@@ -354,6 +378,7 @@ LESSON = Lesson(
         ),
         Step(
             key="guided",
+            facts=("tricks: 0",),
             title="A guided hand",
             text="Now a whole hand against three **Normal** bots. Pass, play, and press **Hint** for the "
             "coach's suggestion whenever you like.",

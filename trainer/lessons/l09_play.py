@@ -19,8 +19,8 @@ VARIANTS = tuple(
 
 
 def check_game(session, context: Context) -> Verdict:
-    totals = session.totals
     if session.winners:
+        totals = session.totals
         names = " and ".join(seat_word(s) for s in session.winners)
         won = 0 in session.winners
         return Verdict(
@@ -31,13 +31,13 @@ def check_game(session, context: Context) -> Verdict:
             "decision on [your review page](?file=review.py).",
             "game_over",
         )
-    hand = session.hand
-    where = "passing" if hand.phase.value == "passing" else f"trick {min(hand.trick_number + 1, 13)} of 13"
+    # Nothing here names the trick or the score: the bots play on after this text is drawn, and
+    # the table itself shows the live state (and the result, with the review link, at once).
     return Verdict(
         False,
-        f"Hand {session.hand_index + 1}, {where}. Totals so far: "
-        f"{', '.join(f'{seat_word(s)} {t}' for s, t in enumerate(totals))}. After each "
-        "hand press **New hand** (or N). **Hint** shows the coach's choice and why.",
+        "Play the game to the end: the table shows the hand, the tricks and the score as they "
+        "happen. After each hand press **New hand** (or N). **Hint** shows the coach's choice and why. "
+        "If you leave or reload the page, the game waits for you here.",
         "playing",
     )
 
@@ -50,6 +50,7 @@ LESSON = Lesson(
     steps=(
         Step(
             key="game",
+            facts=("tricks: 0",),
             title="Your game",
             text=(
                 "Everything together: pass, play, count and watch for moons. **Easy** bots play "

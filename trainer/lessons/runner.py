@@ -11,19 +11,25 @@ at once. A right one stands, and the bots play on.
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
 from trainer.progress.decisions import graded_decision, record_decisions
 from trainer.progress.games import game_record, save_game
+from trainer.progress.tables import load_table, save_table
 from trainer.store import Store, StoreError, open_store
-from trainer.table import TableSession, TableWidget
+from trainer.table import TableError, TableSession, TableWidget
 
 from .catalog import LESSONS, next_lesson
 from .progress import Progress
 from .steps import Context, Lesson, Step, Verdict, evaluated
 
 __all__ = ["LessonRunner", "open_lesson"]
+
+
+REVIEW_ADDRESS = "?file=review.py"
+_NOT_SAVED = frozenset({"select", "hint", "error"})  # events that change nothing in the game
 
 
 def _bot_delay() -> float:
@@ -45,6 +51,8 @@ class LessonRunner:
         """The id of the last game kept for review (lesson 9)."""
         if store is not None:
             self.widget.session.on_game_over = self._keep_game
+            self.widget.session.review_href = REVIEW_ADDRESS
+            self.widget.on_event(self._keep_table)
         self._listeners: list[Callable[[], None]] = []
         saved = self.progress.of(lesson.key, len(lesson.steps)) if self.progress else None
         self.index = min(saved.step, len(lesson.steps) - 1) if saved else 0
@@ -76,7 +84,7 @@ class LessonRunner:
         self.finished_message = ""
         self._reset_answer()
         self._apply_bots()
-        self._set_table()
+        self._set_table(resume=True)
         if self.progress:
             self.progress.reach(self.lesson.key, self.index, len(self.lesson.steps))
         return self.step
@@ -115,13 +123,54 @@ class LessonRunner:
         else:
             self.widget.set_bots(dict(self.lesson.bots))
 
-    def _set_table(self) -> None:
+    def _set_table(self, resume: bool = False) -> None:
+        """The step's position on the table; with ``resume``, a game step's game in play instead,
+        when one was kept (under the variant it was played with)."""
         step = self.step
         context = self._context
         if context is None or context.state is None:
             return
-        self.widget.set_position(context.state.copy(), step.score_rows)
         self.widget.open_seats = list(step.open_seats)
+        if resume and self._resume_game():
+            return
+        self.widget.set_position(context.state.copy(), step.score_rows)
+
+    @property
+    def _place(self) -> str:
+        return f"{self.lesson.key}/{self.step.key}"
+
+    def _resume_game(self) -> bool:
+        if self.step.kind != "game" or self.store is None:
+            return False
+        try:
+            kept = load_table(self.store, self._place)
+        except (StoreError, ValueError, sqlite3.Error) as error:  # json or sqlite trouble: play on, say so
+            self.notice = f"Your game in play could not be read back ({error}); a new one is dealt."
+            return False
+        if kept is None:
+            return False
+        variant, record = kept
+        if variant and variant not in self.step.variant_names:
+            return False
+        if variant:
+            self.variant = variant
+            self._context = self.step.context(variant)
+            self._apply_bots()
+        try:
+            self.widget.resume(record)
+        except TableError as error:
+            self.notice = f"{error.message} A new game is dealt."
+            return False
+        return True
+
+    def _keep_table(self, event: dict) -> None:
+        """After every card (and every pass, deal or take-back) of a game step: keep the game."""
+        if self.step.kind != "game" or event.get("type") in _NOT_SAVED or self.store is None:
+            return
+        try:
+            save_table(self.store, self._place, self.variant, self.widget.session.to_record())
+        except (StoreError, OSError, ValueError, sqlite3.Error) as error:
+            self.notice = f"Your game could not be saved just now ({error}); it goes on."
 
     # ----- answers -----
 

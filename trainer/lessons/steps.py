@@ -28,6 +28,7 @@ from engine.cards import card_mask
 from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from ..coach.depth import judge
+from .facts import FACT_KINDS
 
 __all__ = [
     "Context",
@@ -88,6 +89,11 @@ class Step:
     """One line: what to do now (shown above the feedback)."""
     bots: tuple[str, ...] = ()
     """Bot level for the other seats, one per variant (lesson 9 chooses its opponents)."""
+    facts: tuple[str, ...] = ()
+    """What the text says about the table, checked against the position under every variant
+    (``trainer.lessons.facts``)."""
+    variant_facts: tuple[tuple[str, ...], ...] = ()
+    """What the text says about the table under each variant, one tuple per variant."""
 
     def __post_init__(self) -> None:
         kinds = ("read", "play", "pass", "choice", "calc", "game")
@@ -97,6 +103,11 @@ class Step:
             raise ValueError(f"step {self.key}: a {self.kind} step needs a check")
         if self.kind == "choice" and len(self.choices) < 2:
             raise ValueError(f"step {self.key}: a choice step needs at least two choices")
+        if self.variant_facts and len(self.variant_facts) != len(self.variants):
+            raise ValueError(f"step {self.key}: variant_facts needs one tuple per variant")
+        for fact in (*self.facts, *(f for facts in self.variant_facts for f in facts)):
+            if fact.partition(":")[0].strip() not in FACT_KINDS:
+                raise ValueError(f"step {self.key}: fact {fact!r} is not one of {', '.join(FACT_KINDS)}")
 
     def rules_for(self, variant: str = "") -> Rules:
         for label, rules in self.variants:
@@ -112,6 +123,13 @@ class Step:
         rules = self.rules_for(variant)
         state = self.position(rules) if self.position else None
         return Context(rules, state, 0, variant or (self.variant_names[0] if self.variants else ""))
+
+    def facts_for(self, variant: str = "") -> tuple[str, ...]:
+        """The facts that must hold on the table under ``variant``."""
+        if not self.variant_facts:
+            return self.facts
+        names = self.variant_names
+        return (*self.facts, *self.variant_facts[names.index(variant) if variant in names else 0])
 
     def judge(self, answer: Any, variant: str = "") -> Verdict:
         """The check on an answer, in a fresh context (what the tests call)."""

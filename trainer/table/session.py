@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from engine import (
     CardParseError,
+    Game,
     HandState,
     MoonChoice,
     PassAction,
@@ -19,16 +20,18 @@ from engine import (
     PlayAction,
     PlayerView,
     Rules,
-    deal_game_hand,
+    hand_from_record,
+    hand_to_record,
     parse_cards,
     to_card,
-    winners_if_over,
 )
-from engine.bots import Bot, bot_acts, make_bot
+from engine.bots import LEVELS, Bot, bot_acts, make_bot
 
 from ..coach.hint import Hint, HintSource, coach_hint, decision_seed
 
-__all__ = ["Event", "TableError", "TableSession"]
+__all__ = ["SESSION_FORMAT", "Event", "TableError", "TableSession"]
+
+SESSION_FORMAT = "hearts-trainer/table-session"
 
 Event = dict[str, object]
 
@@ -72,15 +75,12 @@ class TableSession:
             if other != seat:
                 choice = (bots or {}).get(other, "easy")
                 self.bots[other] = make_bot(choice, seed + other) if isinstance(choice, str) else choice
-        self.score_rows: list[tuple[int, ...]] = []
-        self.game_hands: list[HandState] = []
-        """The finished hands of this game, when every one was played at this table (a game set
-        up part-way through, with earlier score rows, keeps none)."""
+        self.game = Game(self.rules, seed)
         self.game_key = uuid.uuid4().hex
         self.on_game_over: Callable[[TableSession], None] | None = None
         """Called when a game played here from its first hand ends (to keep it for review)."""
-        self.hand_index = 0
-        self.hand = self._deal(0)
+        self.review_href: str | None = None
+        """Where the review of a finished game is (shown with the result), when it is kept."""
         self.selected: tuple[str, ...] = ()
         self.hint: tuple[str, ...] = ()
         self.hint_text = ""
@@ -88,16 +88,33 @@ class TableSession:
     # ----- what the table shows -----
 
     @property
+    def hand(self) -> HandState:
+        return self.game.hand
+
+    @property
+    def hand_index(self) -> int:
+        return self.game.hand_index
+
+    @property
+    def score_rows(self) -> list[tuple[int, ...]]:
+        """Every finished hand's scores, this one's as soon as it ends."""
+        return self.game.score_table
+
+    @property
     def totals(self) -> tuple[int, ...]:
-        totals = [0] * self.rules.players
-        for row in self.score_rows:
-            for seat, points in enumerate(row):
-                totals[seat] += points
-        return tuple(totals)
+        return self.game.totals
 
     @property
     def winners(self) -> tuple[int, ...]:
-        return winners_if_over(self.rules, self.totals) if self.hand.is_over else ()
+        return self.game.winners
+
+    @property
+    def game_hands(self) -> list[HandState]:
+        """The finished hands of this game, when every one was played at this table (a game set
+        up part-way through, with earlier score rows, keeps none)."""
+        if self.game.earlier_scores:
+            return []
+        return [hand for hand in self.game.hands if hand.is_over]
 
     @property
     def bot_to_act(self) -> int | None:
@@ -111,9 +128,6 @@ class TableSession:
 
     # ----- setting up -----
 
-    def _deal(self, index: int) -> HandState:
-        return deal_game_hand(self.rules, self.seed, index)
-
     def set_position(self, hand: HandState, score_rows: Iterable[Iterable[int]] = ()) -> list[Event]:
         """Show any hand (e.g. from ``setup_position``); ``score_rows`` are earlier hands' scores."""
         if hand.rules.players != self.rules.players:
@@ -124,45 +138,83 @@ class TableSession:
         if any(len(row) != self.rules.players for row in rows):
             raise TableError("bad_scores", f"Every score row needs {self.rules.players} numbers.")
         self.rules = hand.rules
-        self.hand = hand
-        self.score_rows = rows
-        self._new_game()
-        self.hand_index = len(rows)
-        self._record(hand)
+        self.game = Game(hand.rules, self.seed, first_hand=hand, earlier_scores=rows)
+        self.game_key = uuid.uuid4().hex
         self._clear_marks()
+        self._game_over_check()
         return [{"type": "position", "text": "A new position is on the table."}]
 
-    def new_hand(self) -> list[Event]:
-        """The next hand of the game once this one is over; a fresh deal in its place before that;
-        a new game once the game is over."""
+    @property
+    def hand_in_progress(self) -> bool:
+        """A hand someone has acted in and that is not finished: a new deal would throw it away."""
+        return not self.hand.is_over and bool(self.hand.history)
+
+    def new_hand(self, discard: bool = False) -> list[Event]:
+        """The next hand of the game once this one is over; a new game once the game is over.
+        Before the hand is over, a fresh deal in its place only with ``discard`` (the learner
+        confirmed throwing the hand away) once anyone has acted in it."""
         if self.hand.is_over:
-            self._record(self.hand)
             if self.winners:
                 self.seed += 1
-                self.score_rows = []
-                self._new_game()
-                self.hand_index = 0
+                self.game = Game(self.rules, self.seed)
+                self.game_key = uuid.uuid4().hex
             else:
-                self.hand_index += 1
+                self.game.next_hand()
         else:
-            self.seed += 1
-        self.hand = self._deal(self.hand_index)
+            if self.hand_in_progress and discard is not True:
+                raise TableError(
+                    "hand_in_progress",
+                    "This hand is not finished: a new deal throws it away. Confirm to deal a new hand.",
+                )
+            self.game.redeal()
+            self.seed = self.game.seed
         self._clear_marks()
         direction = self.hand.pass_direction.value
         return [{"type": "new_hand", "hand": self.hand_index + 1, "text": f"New hand: pass {direction}."}]
 
-    def _record(self, hand: HandState) -> None:
-        # A finished hand is scored once, when the table moves on (or shows the score table).
-        if hand.result is not None and len(self.score_rows) == self.hand_index:
-            self.score_rows.append(hand.result.scores)
-            if len(self.game_hands) == len(self.score_rows) - 1:
-                self.game_hands.append(hand.copy())
-                if self.winners and self.on_game_over is not None:
-                    self.on_game_over(self)
+    def _game_over_check(self) -> None:
+        if self.winners and self.game_hands and self.on_game_over is not None:
+            self.on_game_over(self)
 
-    def _new_game(self) -> None:
-        self.game_hands = []
-        self.game_key = uuid.uuid4().hex
+    # ----- keeping and resuming -----
+
+    def to_record(self) -> dict:
+        """The whole game at this table as plain JSON: every hand with its actions so far, the
+        earlier score rows, the seed for the hands to come, the seats and their bots."""
+        game = self.game
+        return {
+            "format": SESSION_FORMAT,
+            "version": 1,
+            "seat": self.seat,
+            "seed": game.seed,
+            "redeals": game.redeals,
+            "key": self.game_key,
+            "bots": {str(seat): getattr(bot, "name", "bot") for seat, bot in self.bots.items()},
+            "earlier_scores": [list(row) for row in game.earlier_scores],
+            "hands": [hand_to_record(hand) for hand in game.hands],
+        }
+
+    def resume(self, record: object) -> list[Event]:
+        """Put a game kept by ``to_record`` back on the table exactly as it was; a record that
+        does not load raises ``TableError`` and changes nothing."""
+        try:
+            game, key = _game_from_session_record(record, self.seat)
+            levels = {int(seat): str(name) for seat, name in dict(record["bots"]).items()}  # type: ignore[index]
+        except (KeyError, TypeError, ValueError) as error:
+            raise TableError("bad_record", f"The saved game cannot be resumed: {error}") from error
+        if game.rules.players != self.rules.players:
+            raise TableError(
+                "wrong_players", f"This table seats {self.rules.players}, the game {game.rules.players}."
+            )
+        self.rules = game.rules
+        self.game = game
+        self.seed = game.seed
+        for seat, level in levels.items():
+            if seat in self.bots and level in LEVELS:
+                self.bots[seat] = make_bot(level, self.seed + seat)
+        self.game_key = key
+        self._clear_marks()
+        return [{"type": "position", "text": "Your game is back on the table where you left it."}]
 
     @property
     def opponents(self) -> dict[int, str]:
@@ -262,8 +314,6 @@ class TableSession:
             if action.seat == self.seat and isinstance(action, PlayAction | PassAction):
                 # Bot passes made before the learner's stay: they choose without seeing it.
                 self.hand.take_back_to(index)
-                del self.score_rows[self.hand_index :]  # the hand is no longer finished
-                del self.game_hands[self.hand_index :]
                 self._clear_marks()
                 return [{"type": "take_back", "text": "Taken back: your move again."}]
         raise TableError("nothing_to_take_back", "There is nothing of yours to take back in this hand.")
@@ -327,5 +377,25 @@ class TableSession:
     def _hand_over_events(self) -> list[Event]:
         if not self.hand.is_over:
             return []
-        self._record(self.hand)
+        self._game_over_check()
         return [{"type": "hand_over", "scores": list(self.hand.result.scores), "totals": list(self.totals)}]
+
+
+def _game_from_session_record(record: object, seat: int) -> tuple[Game, str]:
+    if not isinstance(record, dict) or record.get("format") != SESSION_FORMAT:
+        raise ValueError(f"not a {SESSION_FORMAT} record")
+    if record.get("version") != 1:
+        raise ValueError(f"version {record.get('version')!r}: this program reads version 1")
+    if record["seat"] != seat:
+        raise ValueError(f"it was played from seat {record['seat']}, this table is seat {seat}")
+    hands = [hand_from_record(data) for data in record["hands"]]
+    if not hands:
+        raise ValueError("it has no hand")
+    if any(not hand.is_over for hand in hands[:-1]):
+        raise ValueError("a hand before the last one is unfinished")
+    game = Game(
+        hands[0].rules, int(record["seed"]), first_hand=hands[0], earlier_scores=record["earlier_scores"]
+    )
+    game.hands = hands
+    game.redeals = int(record["redeals"])
+    return game, str(record["key"])

@@ -120,6 +120,8 @@ def snapshot(session: TableSession, open_seats: Iterable[int] = (), levels: list
         "result": None if result is None else list(result.scores),
         "shooter": None if result is None else result.shooter,
         "winners": list(session.winners),
+        "hand_in_progress": session.hand_in_progress,
+        "review_href": session.review_href if session.winners and session.game_hands else None,
         "selected": list(session.selected),
         "hint": list(session.hint),
         "hint_text": session.hint_text,

@@ -52,7 +52,9 @@ function at(angle, rx, ry) {
 function render({ model, el }) {
   const root = h("div", { class: "ht-table", tabindex: "0", "aria-label": "Hearts table" });
   el.append(root);
-  const ui = { focusCode: null, reviewing: false, helpOpen: false, seenTricks: null, gather: null, seenTrick: [] };
+  const ui = {
+    focusCode: null, reviewing: false, helpOpen: false, seenTricks: null, gather: null, seenTrick: [], confirmNew: false,
+  };
   let gatherTimers = [];
 
   const send = (message) => {
@@ -234,7 +236,7 @@ function render({ model, el }) {
       ui.reviewing = !ui.reviewing;
       draw();
     }, !t.last_trick));
-    buttons.push(button("new-hand", "New hand", () => send({ type: "new_hand" })));
+    buttons.push(button("new-hand", "New hand", askNewHand));
     buttons.push(button("help", "Keys (?)", () => toggleHelp(true)));
     const colours = h("input", {
       type: "checkbox",
@@ -264,6 +266,45 @@ function render({ model, el }) {
     );
   }
 
+  // A hand someone has played in is thrown away only after the learner says so.
+  function askNewHand() {
+    if (table().hand_in_progress) {
+      ui.confirmNew = true;
+      draw();
+      root.querySelector('[data-action="discard-hand"]')?.focus();
+    } else send({ type: "new_hand" });
+  }
+
+  function answerNewHand(discard) {
+    ui.confirmNew = false;
+    if (discard) send({ type: "new_hand", discard: true });
+    else draw();
+    root.focus();
+  }
+
+  function drawConfirmNew() {
+    return h(
+      "div",
+      { class: "ht-confirm", role: "alertdialog", "aria-label": "Throw this hand away?", "data-role": "confirm-new" },
+      h("p", { text: "This hand is not finished. Throw it away and deal a new one?" }),
+      h("button", { type: "button", class: "ht-button", "data-action": "discard-hand",
+        onclick: () => answerNewHand(true), text: "Deal a new hand" }),
+      h("button", { type: "button", class: "ht-button", "data-action": "keep-hand",
+        onclick: () => answerNewHand(false), text: "Keep playing" }),
+    );
+  }
+
+  function drawGameOver(t) {
+    return h(
+      "div",
+      { class: "ht-game-over", "data-role": "game-over" },
+      h("strong", { text: t.status }),
+      ` Final totals: ${t.seats.map((s) => `${s.name} ${t.totals[s.seat]}`).join(", ")}. `,
+      t.review_href ? h("a", { href: t.review_href, target: "_top", "data-role": "review-link",
+        text: "Review this game, decision by decision →" }) : null,
+    );
+  }
+
   function toggleHelp(open) {
     ui.helpOpen = open;
     draw();
@@ -284,6 +325,7 @@ function render({ model, el }) {
   function draw() {
     const t = table();
     if (!t || !t.seats) return;
+    if (!t.hand_in_progress) ui.confirmNew = false;
     if (ui.seenTricks !== null && t.tricks_done > ui.seenTricks && t.last_trick) startGather(t);
     if (t.trick.length) ui.gather = null;
     ui.seenTricks = t.tricks_done;
@@ -309,6 +351,8 @@ function render({ model, el }) {
       h("div", { class: "ht-error", role: "alert", "data-role": "error", text: error && error.message ? error.message : "" }),
       h("div", { class: "ht-reason", "data-role": "reason" }),
       ...(t.hint_text ? [h("div", { class: "ht-hint", "data-role": "hint", text: t.hint_text })] : []),
+      ...(t.winners.length ? [drawGameOver(t)] : []),
+      ...(ui.confirmNew ? [drawConfirmNew()] : []),
       drawHand(t),
       drawControls(t),
       drawScores(t),
@@ -335,12 +379,13 @@ function render({ model, el }) {
     const t = table();
     const cards = [...root.querySelectorAll(".ht-hand .card")];
     const current = cards.findIndex((c) => c.dataset.card === ui.focusCode);
-    if (event.key === "Escape" && ui.helpOpen) toggleHelp(false);
+    if (event.key === "Escape" && ui.confirmNew) answerNewHand(false);
+    else if (event.key === "Escape" && ui.helpOpen) toggleHelp(false);
     else if (event.key === "?") toggleHelp(!ui.helpOpen);
     else if (event.key === "Enter" && !event.shiftKey) confirm();
     else if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
       focusAt((current < 0 ? 0 : current) + (event.key === "ArrowRight" ? 1 : -1));
-    } else if (event.key === "n" || event.key === "N") send({ type: "new_hand" });
+    } else if (event.key === "n" || event.key === "N") askNewHand();
     else if (KEYS.includes(event.key) && event.key.length === 1) {
       const index = KEYS.indexOf(event.key);
       const card = t.hand[index];

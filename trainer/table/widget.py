@@ -95,6 +95,20 @@ class TableWidget(anywidget.AnyWidget):
             self.error = {}
             self._run_bots()
 
+    def resume(self, record: object) -> None:
+        """Put a game kept with ``session.to_record()`` back on the table; bots continue from
+        there. A record that does not load raises ``TableError`` and changes nothing."""
+        with self._lock:
+            events = self.session.resume(record)
+            self._generation += 1
+            self._levels = [
+                "you" if s == self.session.seat else self.session.bots[s].name
+                for s in range(self.session.rules.players)
+            ]
+            self._publish(events)
+            self.error = {}
+            self._run_bots()
+
     def set_bots(self, bots: Mapping[int, str | Bot]) -> None:
         """Seat other bots (a level name or a Bot per seat); they decide from the next move on."""
         with self._lock:
@@ -176,7 +190,7 @@ class TableWidget(anywidget.AnyWidget):
             return session.ask_hint()
         if kind == "take_back":
             return session.take_back()
-        return session.new_hand()
+        return session.new_hand(discard=message.get("discard") is True)
 
     def _refuse(self, error: TableError) -> None:
         count = int(self.error.get("n", 0)) + 1 if self.error else 1

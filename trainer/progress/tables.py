@@ -1,0 +1,39 @@
+"""Games in play: what a lesson's table is playing, kept after every card so a reload, a
+restart or a crash resumes the game exactly where it was (``TableSession.to_record``).
+
+One row per place (``"l09_play/game"``): the rule variant the learner chose and the record.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..store import Store
+from .decisions import now
+
+__all__ = ["forget_table", "load_table", "save_table"]
+
+
+def save_table(store: Store, place: str, variant: str, record: dict) -> None:
+    """Keep the game at ``place`` (replacing the one kept before)."""
+    with store.transaction() as db:
+        db.execute(
+            "INSERT INTO table_games (place, variant, record, updated_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (place) DO UPDATE SET variant = excluded.variant, record = excluded.record, "
+            "updated_at = excluded.updated_at",
+            (place, variant, json.dumps(record), now()),
+        )
+
+
+def load_table(store: Store, place: str) -> tuple[str, dict] | None:
+    """(variant, record) of the game kept at ``place``, or None."""
+    rows = store.query("SELECT variant, record FROM table_games WHERE place = ?", (place,))
+    if not rows:
+        return None
+    variant, record = rows[0]
+    return variant, json.loads(record)
+
+
+def forget_table(store: Store, place: str) -> None:
+    with store.transaction() as db:
+        db.execute("DELETE FROM table_games WHERE place = ?", (place,))
