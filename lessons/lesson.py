@@ -1,17 +1,42 @@
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="medium", app_title="Hearts Trainer: 8. Strategy in play")
+app = marimo.App(width="medium", app_title="Hearts Trainer: lesson")
 
 
 @app.cell(hide_code=True)
 def _():
     import marimo as mo
 
+    from trainer.lessons.catalog import LESSONS
+    from trainer.lessons.page import not_found_markdown, page_title, requested_lesson
     from trainer.lessons.runner import open_lesson
+    from trainer.page_title import PageTitle
 
-    runner = open_lesson("l08_strategy")
-    return mo, runner
+    # ?lesson=KEY in the address; `python lessons/lesson.py --lesson KEY` headless
+    lesson_key = requested_lesson(mo.query_params().get("lesson"), mo.cli_args().get("lesson"))
+    return (
+        LESSONS,
+        PageTitle,
+        lesson_key,
+        mo,
+        not_found_markdown,
+        open_lesson,
+        page_title,
+    )
+
+
+@app.cell(hide_code=True)
+def _(PageTitle, lesson_key, mo, page_title):
+    mo.ui.anywidget(PageTitle(title=page_title(lesson_key)))
+    return
+
+
+@app.cell(hide_code=True)
+def _(LESSONS, lesson_key, mo, not_found_markdown, open_lesson):
+    mo.stop(lesson_key not in LESSONS, mo.callout(mo.md(not_found_markdown(lesson_key)), kind="warn"))
+    runner = open_lesson(lesson_key)
+    return (runner,)
 
 
 @app.cell(hide_code=True)
