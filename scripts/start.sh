@@ -7,10 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export MARIMO_SKIP_UPDATE_CHECK=1
-port=${HEARTS_PORT:-2718}
-while ! .venv/bin/python -c "import socket,sys; s=socket.socket(); s.bind(('127.0.0.1', $port))" 2>/dev/null; do
-    port=$((port + 1))
-done
+# The port of the last start when it is free (remembered in ~/.local/share/hearts-trainer/server-port,
+# or $HEARTS_TRAINER_HOME/server-port), so a tab left open works again after a restart; else the
+# first free port from ${HEARTS_PORT:-2718} up.
+port=$(.venv/bin/python -m trainer.server_port)
 url="http://127.0.0.1:$port/"
 .venv/bin/python -m trainer.serve --port "$port" "$@" &
 server=$!
