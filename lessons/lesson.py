@@ -96,12 +96,17 @@ def _(mo, runner):
 def _(mo, step):
     if step.kind == "calc":
         answer = mo.ui.array(
-            [mo.ui.text(label=f"{who} took", full_width=True) for who in ("You", "Left", "Across", "Right")],
-            label=step.task,
+            [
+                mo.ui.text(label=f"{who} took", placeholder="e.g. QS AH 10H", full_width=True)
+                for who in ("You", "Left", "Across", "Right")
+            ]
         )
+        # An array shown as itself is drawn as a list; its fields laid out in a row make a form.
+        shown = mo.vstack([mo.md(step.task), answer.hstack(widths="equal", gap=1)])
     else:
         answer = mo.ui.radio(options=list(step.choices) or ["-"], label=step.task)
-    answer if step.kind in ("choice", "calc") else None  # noqa: B018 (the cell's output)
+        shown = answer if step.kind == "choice" else None
+    shown  # noqa: B018 (the cell's output)
     return (answer,)
 
 
