@@ -125,3 +125,11 @@ def test_marimo_check_passes_on_every_notebook_in_lessons(tmp_path) -> None:
         timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_no_page_links_by_marimo_file_address() -> None:
+    """`?file=NAME.py` addressed a notebook under `marimo run lessons/`; trainer.serve mounts each
+    page at its own address, so such a link would lead nowhere."""
+    sources = [*(ROOT / "lessons").glob("*.py"), *(ROOT / "trainer").rglob("*.py")]
+    stale = [str(path.relative_to(ROOT)) for path in sources if "?file=" in path.read_text()]
+    assert stale == []
