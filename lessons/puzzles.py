@@ -24,6 +24,8 @@ def _(board, mo):
 @app.cell(hide_code=True)
 def _(mo):
     mo.md(r"""
+    [← All lessons](/)
+
     # Puzzles: what would you pass? what would you play?
 
     Each puzzle is a real position where the natural-looking choice costs points. Make your

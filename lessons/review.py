@@ -38,7 +38,7 @@ def _(mo):
 @app.cell(hide_code=True)
 def _(mo):
     mo.md(r"""
-    [← All lessons](?file=index.py)
+    [← All lessons](/)
 
     # Where your points go
 

@@ -1,4 +1,5 @@
-"""Browser tests: Debian's Chromium, driven by Playwright, against `marimo run` of the demo.
+"""Browser tests: Debian's Chromium, driven by Playwright, against `marimo run` of the demo and
+`python -m trainer.serve` of the lessons.
 
 They fail (never skip) when the browser is missing: `scripts/setup.sh` installs it.
 """
@@ -40,7 +41,14 @@ def _free_port() -> int:
 
 def _serve(target: str, log_name: str, extra_env: dict[str, str] | None = None):
     """`marimo run TARGET` on a free port, yielding its URL; stopped with its children afterwards."""
+    marimo = pathlib.Path(sys.executable).with_name("marimo")
+    yield from _serve_command([str(marimo), "run", target, "--headless"], log_name, extra_env)
+
+
+def _serve_command(command: list[str], log_name: str, extra_env: dict[str, str] | None = None):
+    """COMMAND --port N on a free port N, yielding its URL; stopped with its children afterwards."""
     port = _free_port()
+    what = " ".join([pathlib.Path(command[0]).name, *command[1:]])
     env = {
         **os.environ,
         "MARIMO_SKIP_UPDATE_CHECK": "1",
@@ -48,11 +56,10 @@ def _serve(target: str, log_name: str, extra_env: dict[str, str] | None = None):
         "PYTHONPATH": str(ROOT),
         **(extra_env or {}),
     }
-    marimo = pathlib.Path(sys.executable).with_name("marimo")
     (ROOT / ".pytest_cache").mkdir(exist_ok=True)
     log = open(ROOT / ".pytest_cache" / log_name, "w")  # noqa: SIM115
     process = subprocess.Popen(
-        [str(marimo), "run", target, "--headless", "--port", str(port)],
+        [*command, "--port", str(port)],
         cwd=ROOT,
         env=env,
         stdout=log,
@@ -64,7 +71,7 @@ def _serve(target: str, log_name: str, extra_env: dict[str, str] | None = None):
         deadline = time.monotonic() + 60
         while True:
             if process.poll() is not None:
-                pytest.fail(f"marimo run exited with {process.returncode}; see .pytest_cache/{log_name}")
+                pytest.fail(f"{what} exited with {process.returncode}; see .pytest_cache/{log_name}")
             try:
                 with urllib.request.urlopen(f"{url}/health", timeout=1) as response:
                     if response.status == 200:
@@ -72,7 +79,7 @@ def _serve(target: str, log_name: str, extra_env: dict[str, str] | None = None):
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                pytest.fail("marimo run did not answer /health within 60 s")
+                pytest.fail(f"{what} did not answer /health within 60 s")
             time.sleep(0.2)
         yield url
     finally:
@@ -99,8 +106,12 @@ def lessons_home(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def lessons_url(lessons_home):
-    """`marimo run lessons/` (the folder, as scripts/start.sh serves it) on a free port."""
-    yield from _serve("lessons/", "marimo-run-lessons.log", {"HEARTS_TRAINER_HOME": str(lessons_home)})
+    """`python -m trainer.serve` (as scripts/start.sh serves the lessons) on a free port."""
+    yield from _serve_command(
+        [sys.executable, "-m", "trainer.serve"],
+        "trainer-serve.log",
+        {"HEARTS_TRAINER_HOME": str(lessons_home)},
+    )
 
 
 @pytest.fixture(scope="session")

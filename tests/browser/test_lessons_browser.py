@@ -1,5 +1,6 @@
-"""The lessons in Chromium against `marimo run lessons/` (the folder, as scripts/start.sh serves
-it): the home page, every lesson's first interactive step, and lesson 5 from start to finish."""
+"""The lessons in Chromium against `python -m trainer.serve` (as scripts/start.sh serves them): the
+home page, every lesson's first interactive step through the one lesson page, lesson 5 from start
+to finish, and the way home from a lesson."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ARTIFACTS
+from trainer.lessons.catalog import lesson_address
+from trainer.site import HOME, PUZZLES, REVIEW
 
 T = '[data-table="lesson"]'
 
@@ -19,8 +22,9 @@ def lesson_page(browser, lessons_url):
     page = context.new_page()
     page.set_default_timeout(20_000)
 
-    def open_(name: str) -> Page:
-        page.goto(f"{lessons_url}/?file={name}.py")
+    def open_(key: str) -> Page:
+        """A lesson by its key, or the home page for "index"."""
+        page.goto(lessons_url + (HOME if key == "index" else lesson_address(key)))
         return page
 
     yield open_
@@ -189,10 +193,78 @@ def test_lesson_5_from_start_to_finish(lesson_page, lessons_home) -> None:
     page.get_by_role("link", name=re.compile("6. Scoring and the moon")).click()
     expect(page.get_by_role("heading", name="6. Scoring and the moon")).to_be_visible()
     # The home page shows it, and the lesson reopens where it stopped (progress is on disk).
-    page.goto(page.url.split("?")[0] + "?file=index.py")
+    page.get_by_role("link", name="← All lessons").click()
     expect(
         page.get_by_role("row", name=re.compile("The first trick")).get_by_text("✓ complete")
     ).to_be_visible()
     assert (lessons_home / "progress.sqlite3").exists()
-    page.goto(page.url.split("?")[0] + "?file=l05_first_trick.py")
+    page.get_by_role("link", name="The first trick", exact=True).click()
     expect(page.get_by_role("heading", name=re.compile("Step 3 of 3"))).to_be_visible()
+
+
+def test_the_lesson_6_calculator_is_a_form_of_four_labelled_fields(browser, lessons_url) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        page.goto(lessons_url + lesson_address("l06_scoring"))
+        heading = page.get_by_role("heading", name=re.compile(r"^Step \d of 5"))
+        if heading.inner_text().startswith("Step 1"):
+            next_step(page)
+        expect(page.get_by_role("heading", name=re.compile("Step 2 of 5"))).to_be_visible()
+        seats = ("You", "Left", "Across", "Right")
+        fields = [page.get_by_role("textbox", name=f"{who} took") for who in seats]
+        for field in fields:
+            expect(field).to_be_visible()
+        # Shown as itself, the array was a list: a "4 Items" tree with its label's raw markdown.
+        expect(page.get_by_text("4 Items")).to_have_count(0)
+        expect(page.get_by_text("**Left**")).to_have_count(0)
+        tops = {round(field.bounding_box()["y"]) for field in fields}
+        assert len(tops) == 1, f"the four fields should sit in one row, not {tops}"
+        fields[1].scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "lesson-6-calculator.png"))
+        fields[1].fill("QS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH")
+        fields[1].press("Enter")
+        feedback(page, "That is a moon for Left").to_be_visible()
+        page.screenshot(path=str(ARTIFACTS / "lesson-6-calculator-answered.png"))
+    finally:
+        context.close()
+
+
+def test_a_lesson_leads_home_to_the_hearts_home_page(lesson_page, lessons_url) -> None:
+    page = lesson_page("l03_following")
+    expect(page.get_by_role("heading", name="3. Following suit and discarding")).to_be_visible()
+    expect(page).to_have_title("Hearts Trainer: 3. Following suit and discarding")
+    # marimo's own "Back" (to its file gallery) appears only on a `?file=` address: none here.
+    expect(page.get_by_label("Back to gallery")).to_have_count(0)
+    hrefs = page.locator("a[href]").evaluate_all("links => links.map(a => new URL(a.href).pathname)")
+    assert hrefs and set(hrefs) <= {HOME, "/lesson/"}, hrefs
+    page.get_by_role("link", name="← All lessons").click()
+    expect(page.get_by_role("heading", name="Hearts Trainer", exact=True)).to_be_visible()
+    assert page.url == lessons_url + HOME
+    expect(page.get_by_role("link", name="Following suit and discarding", exact=True)).to_be_visible()
+    snap(page, "lesson-back-to-home")
+
+
+def test_an_unknown_lesson_says_so_and_links_home(lesson_page, lessons_url) -> None:
+    page = lesson_page("l99_nothing")
+    expect(page.get_by_text("There is no lesson called")).to_be_visible()
+    expect(page).to_have_title("Hearts Trainer: lesson")
+    snap(page, "lesson-unknown")
+    page.get_by_role("link", name="Hearts Trainer home page").click()
+    expect(page.get_by_role("heading", name="Hearts Trainer", exact=True)).to_be_visible()
+    assert page.url == lessons_url + HOME
+
+
+@pytest.mark.parametrize("address", [PUZZLES, REVIEW], ids=["puzzles", "review"])
+def test_the_pages_beside_the_lessons_lead_home_too(browser, lessons_url, address) -> None:
+    context = browser.new_context(viewport={"width": 1100, "height": 1300})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        page.goto(lessons_url + address)
+        page.get_by_role("link", name="← All lessons").click()
+        expect(page.get_by_role("heading", name="Hearts Trainer", exact=True)).to_be_visible()
+        assert page.url == lessons_url + HOME
+    finally:
+        context.close()

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from trainer.lessons.catalog import LESSONS, next_lesson
+from trainer.lessons.catalog import LESSONS, lesson_address, next_lesson
 from trainer.lessons.home import home_markdown, next_to_do
 from trainer.lessons.progress import Progress
 from trainer.lessons.runner import LessonRunner
@@ -106,11 +106,11 @@ def test_finishing_with_every_check_right_completes_the_lesson(runner_for, store
         }[step.key]
         assert runner.answer(right).correct
     assert "complete" in runner.finish()
-    assert "l05_first_trick.py" in runner.finished_message
+    assert lesson_address("l05_first_trick") in runner.finished_message
     progress = Progress(store)
     assert progress.of("l04_leading").completed
     assert "✓ complete" in home_markdown(progress)
-    assert "l01_game.py" in next_to_do(progress)
+    assert lesson_address("l01_game") in next_to_do(progress)
 
 
 def test_every_lesson_links_to_the_next() -> None:

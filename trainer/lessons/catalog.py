@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from trainer.site import LESSON_PAGE
+
 from . import (
     l01_game,
     l02_passing,
@@ -15,7 +17,7 @@ from . import (
 )
 from .steps import Lesson
 
-__all__ = ["LESSONS", "next_lesson"]
+__all__ = ["LESSONS", "lesson_address", "next_lesson"]
 
 LESSONS: dict[str, Lesson] = {
     module.LESSON.key: module.LESSON
@@ -37,3 +39,8 @@ def next_lesson(key: str) -> Lesson | None:
     keys = list(LESSONS)
     index = keys.index(key)
     return LESSONS[keys[index + 1]] if index + 1 < len(keys) else None
+
+
+def lesson_address(key: str) -> str:
+    """The address of lesson ``key`` on the one lesson page (every link to a lesson uses this)."""
+    return f"{LESSON_PAGE}?lesson={key}"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .catalog import LESSONS
+from trainer.site import PUZZLES, REVIEW
+
+from .catalog import LESSONS, lesson_address
 from .progress import Progress
 
 __all__ = ["home_markdown", "more_markdown", "next_to_do"]
@@ -23,9 +25,8 @@ def home_markdown(progress: Progress | None) -> str:
     rows = ["| | lesson | what you learn | your progress |", "|---|:---|:---|:---|"]
     for lesson in LESSONS.values():
         status = _status(progress, lesson.key, len(lesson.steps))
-        rows.append(
-            f"| {lesson.number} | [{lesson.title}](?file={lesson.key}.py) | {lesson.summary} | {status} |"
-        )
+        link = f"[{lesson.title}]({lesson_address(lesson.key)})"
+        rows.append(f"| {lesson.number} | {link} | {lesson.summary} | {status} |")
     return "\n".join(rows)
 
 
@@ -33,14 +34,14 @@ def next_to_do(progress: Progress | None) -> str:
     """A link to the first lesson not yet complete."""
     for lesson in LESSONS.values():
         if progress is None or not progress.of(lesson.key, len(lesson.steps)).completed:
-            return f"[Continue: {lesson.number}. {lesson.title} →](?file={lesson.key}.py)"
-    return "Every lesson is complete. Play a game in [lesson 9](?file=l09_play.py)."
+            return f"[Continue: {lesson.number}. {lesson.title} →]({lesson_address(lesson.key)})"
+    return f"Every lesson is complete. Play a game in [lesson 9]({lesson_address('l09_play')})."
 
 
 def more_markdown() -> str:
     """Links to the pages beside the lessons: puzzles, and the review of where points go."""
     return (
-        "**More:** [Puzzles](?file=puzzles.py): real positions where the natural choice costs points · "
-        "[Your review](?file=review.py): where your points go, by theme and phase, and a review of "
+        f"**More:** [Puzzles]({PUZZLES}): real positions where the natural choice costs points · "
+        f"[Your review]({REVIEW}): where your points go, by theme and phase, and a review of "
         "your last game"
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import Rules
+from trainer.site import REVIEW
 
 from .deals import game_hand
 from .steps import Context, Lesson, Step, Verdict, seat_word
@@ -28,7 +29,7 @@ def check_game(session, context: Context) -> Verdict:
             ("**You won!** " if won else f"**{names} won.** ")
             + f"Final totals: {', '.join(f'{seat_word(s)} {t}' for s, t in enumerate(totals))}. "
             "Press **New hand** on the table for another game, or review this one decision by "
-            "decision on [your review page](?file=review.py).",
+            f"decision on [your review page]({REVIEW}).",
             "game_over",
         )
     # Nothing here names the trick or the score: the bots play on after this text is drawn, and

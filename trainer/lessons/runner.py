@@ -250,9 +250,11 @@ class LessonRunner:
     # ----- laying out -----
 
     def header_markdown(self) -> str:
+        from trainer.site import HOME  # local: hoist once the parallel runner.py change is merged
+
         lesson = self.lesson
         return (
-            f"[← All lessons](?file=index.py) · Lesson {lesson.number} of {len(LESSONS)}\n\n"
+            f"[← All lessons]({HOME}) · Lesson {lesson.number} of {len(LESSONS)}\n\n"
             f"# {lesson.number}. {lesson.title}\n\n*{lesson.summary}*"
         )
 
@@ -277,10 +279,14 @@ class LessonRunner:
         return self.finished_message
 
     def next_link(self) -> str:
+        from trainer.site import HOME  # local: hoist once the parallel runner.py change is merged
+
+        from .catalog import lesson_address
+
         following = next_lesson(self.lesson.key)
         if following is None:
-            return "That was the last lesson: [back to all lessons](?file=index.py)."
-        return f"Next: [{following.number}. {following.title} →](?file={following.key}.py)"
+            return f"That was the last lesson: [back to all lessons]({HOME})."
+        return f"Next: [{following.number}. {following.title} →]({lesson_address(following.key)})"
 
     def close(self) -> None:
         self.widget.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..lessons.catalog import lesson_address
 from ..progress.decisions import Decision, load_decisions
 from ..progress.games import SavedGame, load_games
 from ..store import Store, open_store
@@ -68,7 +69,7 @@ def game_markdown(game: SavedGame | None) -> str:
     if game is None:
         return (
             "**No finished game yet.** Play one to the end in "
-            "[lesson 9](?file=l09_play.py); it is kept here for review."
+            f"[lesson 9]({lesson_address('l09_play')}); it is kept here for review."
         )
     names = seat_names(len(game.totals), game.seat)
     totals = ", ".join(f"{name} {total}" for name, total in zip(names, game.totals, strict=True))

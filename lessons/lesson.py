@@ -1,17 +1,42 @@
 import marimo
 
 __generated_with = "0.25.2"
-app = marimo.App(width="medium", app_title="Hearts Trainer: 8. Strategy in play")
+app = marimo.App(width="medium", app_title="Hearts Trainer: lesson")
 
 
 @app.cell(hide_code=True)
 def _():
     import marimo as mo
 
+    from trainer.lessons.catalog import LESSONS
+    from trainer.lessons.page import not_found_markdown, page_title, requested_lesson
     from trainer.lessons.runner import open_lesson
+    from trainer.page_title import PageTitle
 
-    runner = open_lesson("l08_strategy")
-    return mo, runner
+    # ?lesson=KEY in the address; `python lessons/lesson.py --lesson KEY` headless
+    lesson_key = requested_lesson(mo.query_params().get("lesson"), mo.cli_args().get("lesson"))
+    return (
+        LESSONS,
+        PageTitle,
+        lesson_key,
+        mo,
+        not_found_markdown,
+        open_lesson,
+        page_title,
+    )
+
+
+@app.cell(hide_code=True)
+def _(PageTitle, lesson_key, mo, page_title):
+    mo.ui.anywidget(PageTitle(title=page_title(lesson_key)))
+    return
+
+
+@app.cell(hide_code=True)
+def _(LESSONS, lesson_key, mo, not_found_markdown, open_lesson):
+    mo.stop(lesson_key not in LESSONS, mo.callout(mo.md(not_found_markdown(lesson_key)), kind="warn"))
+    runner = open_lesson(lesson_key)
+    return (runner,)
 
 
 @app.cell(hide_code=True)
@@ -71,12 +96,17 @@ def _(mo, runner):
 def _(mo, step):
     if step.kind == "calc":
         answer = mo.ui.array(
-            [mo.ui.text(label=f"{who} took", full_width=True) for who in ("You", "Left", "Across", "Right")],
-            label=step.task,
+            [
+                mo.ui.text(label=f"{who} took", placeholder="e.g. QS AH 10H", full_width=True)
+                for who in ("You", "Left", "Across", "Right")
+            ]
         )
+        # An array shown as itself is drawn as a list; its fields laid out in a row make a form.
+        shown = mo.vstack([mo.md(step.task), answer.hstack(widths="equal", gap=1)])
     else:
         answer = mo.ui.radio(options=list(step.choices) or ["-"], label=step.task)
-    answer if step.kind in ("choice", "calc") else None  # noqa: B018 (the cell's output)
+        shown = answer if step.kind == "choice" else None
+    shown  # noqa: B018 (the cell's output)
     return (answer,)
 
 
