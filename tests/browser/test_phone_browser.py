@@ -10,8 +10,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import ARTIFACTS, _serve
+from tests.browser.conftest import ARTIFACTS, ROOT, _serve
 from tests.review.history import record_history
+from trainer.puzzles import load_puzzle
 from trainer.store import Store
 
 PHONE = {"width": 390, "height": 844}
@@ -159,7 +160,11 @@ def wait_until_drawn(page: Page, name: str) -> None:
 def save_whole_page(page: Page, viewport: dict, name: str) -> None:
     """A screenshot of the whole notebook: marimo scrolls it inside a box, so the window is made
     as tall as the notebook first (Playwright's full_page sees only the window)."""
-    height = page.evaluate("() => {" + SCROLLER + " return notebookScroller().scrollHeight; }")
+    height = page.evaluate(
+        "() => {"
+        + SCROLLER
+        + " const box = notebookScroller(); box.scrollTop = 0; return box.scrollHeight; }"
+    )
     page.set_viewport_size(
         {"width": viewport["width"], "height": min(max(height, viewport["height"]), 12_000)}
     )
@@ -198,5 +203,35 @@ def test_the_page_fits_the_screen_and_no_card_covers_a_seat(browser, pages_url, 
             assert found["labels"] >= 2 * 4, found  # a name and figures for every seat
             if name == "l03_following":  # three cards on the trick, one beside each seat's figures
                 assert found["played"] == 3, found
+    finally:
+        context.close()
+
+
+def test_a_pass_puzzles_verdict_and_heat_map_fit_a_phone(browser, pages_url):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    try:
+        page.goto(f"{pages_url}/?file=puzzles.py")
+        page.locator("[data-table] .ht-hand .card").first.wait_for()
+        page.locator("select").first.select_option(label="What would you pass?")
+        prompt = page.get_by_text(re.compile(r"Puzzle pass-\d+"))
+        expect(prompt).to_be_visible(timeout=WAIT)
+        puzzle_id = re.search(r"(pass-\d+)", prompt.inner_text()).group(1)
+        puzzle = load_puzzle(ROOT / "puzzles" / f"{puzzle_id}.toml")
+        for code in puzzle.answer.best.split():
+            card = page.locator(f'[data-table] .ht-hand .card[data-card="{code}"]')
+            card.click()
+            expect(card).to_have_class(re.compile(r"\bselected\b"))
+        page.locator('[data-table] [data-action="pass"]').click()
+        expect(page.get_by_text(re.compile(r"Your pass ranks 1 of \d+"))).to_be_visible(timeout=WAIT)
+        heat_map = page.locator(".vega-embed canvas, .vega-embed svg.marks")
+        expect(heat_map).to_have_count(1, timeout=WAIT)
+        page.wait_for_load_state("networkidle")
+        box = heat_map.bounding_box()
+        overflowing = page.evaluate(OVERFLOW_SCRIPT)
+        save_whole_page(page, PHONE, "phone-puzzles-pass-verdict")
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 1, box
+        assert overflowing == []
     finally:
         context.close()
