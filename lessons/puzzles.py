@@ -74,8 +74,10 @@ def _(mo):
 def _(board, difficulty, kind, mo, next_puzzle, themes):
     next_puzzle.value  # noqa: B018 (a click shows the next puzzle)
     board.show_next(themes.value, tuple(difficulty.value), kind.value)
+    # The verdict, chart and status cells read this, so a new puzzle clears the old verdict at once.
+    shown = board.trainer.current
     mo.md(board.prompt_markdown())
-    return
+    return (shown,)
 
 
 @app.cell(hide_code=True)
@@ -86,22 +88,22 @@ def _(board, mo):
 
 
 @app.cell(hide_code=True)
-def _(board, get_answers, mo):
-    get_answers()
+def _(board, get_answers, mo, shown):
+    _seen = (get_answers(), shown)  # an answer, or the next puzzle
     mo.md(board.verdict_markdown())
     return
 
 
 @app.cell(hide_code=True)
-def _(board, get_answers):
-    get_answers()
+def _(board, get_answers, shown):
+    _seen = (get_answers(), shown)
     board.pass_chart()
     return
 
 
 @app.cell(hide_code=True)
-def _(board, get_answers, mo):
-    get_answers()
+def _(board, get_answers, mo, shown):
+    _seen = (get_answers(), shown)
     mo.md(board.status_markdown())
     return
 

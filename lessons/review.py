@@ -18,7 +18,9 @@ def _():
     )
 
     data = open_review()
+    CHART_BOX = {"max-width": "44rem"}  # the charts fill a phone's width, not a wide screen's
     return (
+        CHART_BOX,
         data,
         game_markdown,
         mo,
@@ -64,44 +66,44 @@ def _(data, get_reviews, mo):
 
 
 @app.cell(hide_code=True)
-def _(charts, mo):
+def _(CHART_BOX, charts, mo):
     _view = charts["theme"]
-    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")])
+    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")]).style(CHART_BOX)
     return
 
 
 @app.cell(hide_code=True)
-def _(charts, mo):
+def _(CHART_BOX, charts, mo):
     _view = charts["phase"]
-    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")])
+    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")]).style(CHART_BOX)
     return
 
 
 @app.cell(hide_code=True)
-def _(charts, mo):
+def _(CHART_BOX, charts, mo):
     _view = charts["direction"]
-    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")])
+    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")]).style(CHART_BOX)
     return
 
 
 @app.cell(hide_code=True)
-def _(charts, mo):
+def _(CHART_BOX, charts, mo):
     _view = charts["accuracy"]
-    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")])
+    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")]).style(CHART_BOX)
     return
 
 
 @app.cell(hide_code=True)
-def _(charts, mo):
+def _(CHART_BOX, charts, mo):
     _view = charts["points"]
-    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")])
+    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")]).style(CHART_BOX)
     return
 
 
 @app.cell(hide_code=True)
-def _(charts, mo):
+def _(CHART_BOX, charts, mo):
     _view = charts["areas"]
-    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")])
+    mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")]).style(CHART_BOX)
     return
 
 

@@ -8,6 +8,7 @@ import pytest
 from engine import CardSet, HandState, Rules
 from engine.evaluator import evaluate_pass, evaluate_play
 from trainer.puzzles import PuzzleError, load_library, load_puzzle
+from trainer.puzzles.board import PuzzleBoard
 from trainer.puzzles.format import answer_from_evaluation, save_puzzle
 from trainer.puzzles.schedule import GAPS, Progress, choose_next, record_attempt
 from trainer.puzzles.trainer import PuzzleTrainer
@@ -179,3 +180,25 @@ def test_the_trainer_refuses_an_illegal_answer_with_the_engines_reason(tmp_path)
     with pytest.raises(ValueError, match=r"must follow suit|not broken|You do not hold"):
         trainer.answer(illegal.code)
     assert trainer.progress.attempts == 0
+
+
+@pytest.mark.parametrize("kind", ["pass", "play"])
+def test_the_next_puzzle_clears_the_last_verdict_and_hint_at_once(kind):
+    board = PuzzleBoard(seed=1)
+    changes = []
+    board.on_change(lambda: changes.append(board.verdict_markdown()))
+    board.show_next(kind=kind)
+    board.widget.act({"type": "hint"})
+    hinted = board.widget.table["hint"]
+    assert hinted and board.widget.table["hint_text"]
+    board.widget.act({"type": kind, "cards": hinted} if kind == "pass" else {"type": kind, "card": hinted[0]})
+    assert changes[-1] == board.verdict_markdown()
+    assert "Right, with a hint" in changes[-1]
+    assert (board.pass_chart() is not None) == (kind == "pass")
+
+    board.show_next(kind=kind)
+    assert board.verdict_markdown() == ""
+    assert board.pass_chart() is None
+    assert board.widget.table["hint"] == [] and board.widget.table["hint_text"] == ""
+    assert not board.trainer.hinted
+    board.widget.close()

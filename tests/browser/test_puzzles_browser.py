@@ -105,3 +105,27 @@ def test_a_hint_names_the_answer_with_a_reason_and_the_puzzle_is_then_not_solved
     expect(status).to_contain_text(f"{attempts + 1} attempts, {solved} solved")
     page.screenshot(path=str(ARTIFACTS / "23-play-puzzle-hinted.png"), full_page=True)
     page.context.close()
+
+
+def test_the_next_puzzle_clears_the_old_verdict_and_hint_before_any_answer(browser, puzzles_url):
+    page, puzzle = open_kind(browser, puzzles_url, "What would you play?")
+    page.locator(f'{T} [data-action="hint"]').click()
+    hint = page.locator(f'{T} [data-role="hint"]')
+    expect(hint).to_contain_text("Hint: play the")
+    code = page.locator(f"{T} .ht-hand .card.hinted").get_attribute("data-card")
+    click_card(page, code)
+    page.locator(f'{T} .ht-hand .card[data-card="{code}"]').click()
+    verdict = page.get_by_text("Right, with a hint")
+    expect(verdict).to_be_visible()
+    expect(page.get_by_text("Why, in the author's words")).to_be_visible()
+
+    page.get_by_role("button", name="Next puzzle").click()
+    prompt = page.get_by_text(re.compile(r"Puzzle play-\d+"))
+    expect(prompt).not_to_contain_text(puzzle.id)
+    # Nothing answered yet: no verdict, no explanation and no hint from the puzzle before.
+    expect(verdict).to_have_count(0, timeout=3_000)
+    expect(page.get_by_text("Why, in the author's words")).to_have_count(0, timeout=3_000)
+    expect(hint).to_have_count(0)
+    expect(page.locator(f"{T} .ht-hand .card.hinted")).to_have_count(0)
+    page.screenshot(path=str(ARTIFACTS / "24-next-puzzle-cleared.png"), full_page=True)
+    page.context.close()

@@ -49,11 +49,14 @@ def pass_heatmap(evaluation: Evaluation, hand: CardSet, chosen: CardSet | None =
             x=alt.X("first:N", sort=order, title=None),
             y=alt.Y("second:N", sort=order, title=None),
             color=alt.Color(
-                "best_loss:Q", scale=alt.Scale(scheme="redyellowgreen", reverse=True), title="points lost"
+                "best_loss:Q",
+                scale=alt.Scale(scheme="redyellowgreen", reverse=True),
+                title="points lost",
+                legend=alt.Legend(orient="bottom"),  # beside the map it would not fit a phone
             ),
             tooltip=["first", "second", alt.Tooltip("best_loss:Q", format=".1f"), "passes"],
         )
-        .properties(width=320, height=320, title="Best pass containing each pair of cards")
+        .properties(width=280, height=280, title="Best pass containing each pair of cards")
     )
     if chosen is None:
         return chart

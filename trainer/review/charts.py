@@ -37,7 +37,9 @@ __all__ = [
 MIN_ATTEMPTS = 3
 DIRECTIONS = ("left", "right", "across", "hold")
 EMPTY = "No graded decisions yet: answer a lesson step, solve a puzzle or review a game."
-WIDTH = 520
+WIDTH = "container"  # as wide as the page allows: a phone shows the whole chart
+BELOW = alt.Legend(orient="bottom")  # a legend at the side would take a phone chart's width
+MEASURES = {"points_per_hand": "points a hand", "lost_per_hand": "points lost by decisions a hand"}
 
 
 @dataclass(frozen=True)
@@ -327,7 +329,9 @@ def all_charts(decisions: Sequence[Decision], games: Sequence[SavedGame] = ()) -
     )
     points_chart = (
         alt.Chart(
-            points.melt(id_vars=["game", "day", "hands"], var_name="measure", value_name="points"),
+            points.rename(columns=MEASURES).melt(
+                id_vars=["game", "day", "hands"], var_name="measure", value_name="points"
+            ),
             title="Points a hand, game by game",
             width=WIDTH,
         )
@@ -335,7 +339,7 @@ def all_charts(decisions: Sequence[Decision], games: Sequence[SavedGame] = ()) -
         .encode(
             x=alt.X("game:O", title="game"),
             y=alt.Y("points:Q", title="points a hand"),
-            color=alt.Color("measure:N", title=None),
+            color=alt.Color("measure:N", title=None, legend=BELOW),
             tooltip=["game:O", "day:O", "measure:N", alt.Tooltip("points:Q", format=".2f")],
         )
     )
@@ -346,7 +350,9 @@ def all_charts(decisions: Sequence[Decision], games: Sequence[SavedGame] = ()) -
             x=alt.X("vs_average:Q", title="points lost a decision, against your average"),
             y=alt.Y("label:N", sort="-x", title=None),
             color=alt.Color(
-                "area:N", scale=alt.Scale(domain=["improve", "strength"], range=["#b3261e", "#2e7d32"])
+                "area:N",
+                scale=alt.Scale(domain=["improve", "strength"], range=["#b3261e", "#2e7d32"]),
+                legend=BELOW,
             ),
             tooltip=["label:N", "decisions:Q", alt.Tooltip("mean_loss:Q", format=".2f")],
         )

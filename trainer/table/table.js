@@ -45,8 +45,22 @@ function angleOf(seat, t) {
   return Math.PI / 2 + (offset * 2 * Math.PI) / t.players;
 }
 
-function at(angle, rx, ry) {
-  return `left:${50 + rx * Math.cos(angle)}%;top:${50 + ry * Math.sin(angle)}%`;
+// A seat hugs the felt's edge and grows inwards from it, so however its name and figures wrap
+// they stay clear of the trick in the middle.
+function seatPlace(angle) {
+  const x = Math.cos(angle);
+  const y = Math.sin(angle);
+  const shift = (v) => (-50 - 50 * v).toFixed(1);
+  return `left:${(50 + 47 * x).toFixed(1)}%;top:${(50 + 47 * y).toFixed(1)}%;` +
+    `transform:translate(${shift(x)}%, ${shift(y)}%)`;
+}
+
+// A trick card sits a card's size from the centre (not a share of the felt), so the trick stays
+// one tight cluster however narrow the screen.
+function trickPlace(angle) {
+  const x = (1.1 * Math.cos(angle)).toFixed(2);
+  const y = (0.55 * Math.sin(angle)).toFixed(2);
+  return `left:calc(50% + ${x} * var(--card-w));top:calc(50% + ${y} * var(--card-h))`;
 }
 
 function render({ model, el }) {
@@ -112,7 +126,7 @@ function render({ model, el }) {
     const level = seat.bot ? ` · ${seat.bot} bot` : "";
     return h(
       "div",
-      { class: classes.join(" "), style: at(angle, 37, 36), "data-seat": seat.seat },
+      { class: classes.join(" "), style: seatPlace(angle), "data-seat": seat.seat },
       h("div", { class: "seat-name", text: `${seat.name}${t.to_move === seat.seat ? " ◀" : ""}` }),
       cards,
       h(
@@ -140,7 +154,7 @@ function render({ model, el }) {
         "div",
         {
           class: `played${fresh ? " fresh" : ""}`,
-          style: at(angleOf(play.seat, t), 17, 15),
+          style: trickPlace(angleOf(play.seat, t)),
           "data-card": play.code,
           "data-seat": play.seat,
           role: "img",
