@@ -67,13 +67,13 @@ def _(get_step, mo, runner):
 
 
 @app.cell(hide_code=True)
-def _(mo, step):
+def _(mo, runner, step):
+    # Start from the rules on the table: a resumed game keeps the opponents it was played with.
     if len(step.variants) > 2:
-        variant = mo.ui.dropdown(
-            options=step.variant_names, value=step.variant_names[0], label=step.variant_label
-        )
+        variant = mo.ui.dropdown(options=step.variant_names, value=runner.variant, label=step.variant_label)
     else:
-        variant = mo.ui.switch(value=False, label=step.variant_label)
+        _on = bool(step.variants) and runner.variant == step.variant_names[-1]
+        variant = mo.ui.switch(value=_on, label=step.variant_label)
     variant if step.variants else None  # noqa: B018 (the cell's output)
     return (variant,)
 
@@ -175,8 +175,9 @@ def _(reset, runner, set_news):
 
 @app.cell(hide_code=True)
 def _(back, finish, forward, mo, reset, runner, step):
-    _shown = step
-    mo.hstack([back, finish if runner.is_last else forward, reset], justify="start")
+    # A game step has no reset here: the table's own New hand asks before it throws a hand away.
+    _buttons = [back, finish if runner.is_last else forward] + ([] if step.kind == "game" else [reset])
+    mo.hstack(_buttons, justify="start", wrap=True)
     return
 
 

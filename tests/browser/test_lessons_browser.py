@@ -153,7 +153,8 @@ def test_lesson_8_first_step(lesson_page) -> None:
 def test_lesson_9_first_step(lesson_page) -> None:
     page = lesson_page("l09_play")
     wait_for_table(page)
-    feedback(page, "Hand 1, passing").to_be_visible()
+    feedback(page, "Play the game to the end").to_be_visible()
+    expect(page.locator(f'{T}[data-phase="passing"]')).to_have_count(1)
     cards = page.locator(f"{T} .ht-hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
     for code in cards[-3:]:
         page.locator(f'{T} .ht-hand .card[data-card="{code}"]').click()

@@ -6,13 +6,16 @@ test-artifacts/phone-*.png and test-artifacts/laptop-*.png."""
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import ARTIFACTS, ROOT, _serve
+from tests.browser.conftest import ARTIFACTS, ROOT, _serve_command
 from tests.review.history import record_history
+from trainer.lessons.catalog import lesson_address
 from trainer.puzzles import load_puzzle
+from trainer.site import HOME, PUZZLES, REVIEW
 from trainer.store import Store
 
 PHONE = {"width": 390, "height": 844}
@@ -29,6 +32,12 @@ LESSONS = (
     "l09_play",
 )
 PAGES = ("index", *LESSONS, "puzzles", "review")
+
+
+def address_of(name: str) -> str:
+    return {"index": HOME, "puzzles": PUZZLES, "review": REVIEW}.get(name) or lesson_address(name)
+
+
 REVIEW_CHARTS = 6
 WAIT = 30_000  # ms: a busy two-core machine starts each page's kernel slowly
 
@@ -131,12 +140,15 @@ OVERLAP_SCRIPT = """
 
 @pytest.fixture(scope="module")
 def pages_url(tmp_path_factory):
-    """`marimo run lessons/` over a store with a recorded history, so the review draws its charts."""
+    """The lessons server (as scripts/start.sh runs it) over a store with a recorded history, so the
+    review draws its charts."""
     home = tmp_path_factory.mktemp("phone-home")
     store = Store(home / "progress.sqlite3")
     record_history(store)
     store.close()
-    yield from _serve("lessons/", "marimo-run-phone.log", {"HEARTS_TRAINER_HOME": str(home)})
+    yield from _serve_command(
+        [sys.executable, "-m", "trainer.serve"], "trainer-serve-phone.log", {"HEARTS_TRAINER_HOME": str(home)}
+    )
 
 
 def wait_until_drawn(page: Page, name: str) -> None:
@@ -182,7 +194,7 @@ def test_the_page_fits_the_screen_and_no_card_covers_a_seat(browser, pages_url, 
     page = context.new_page()
     page.set_default_timeout(WAIT)
     try:
-        page.goto(f"{pages_url}/?file={name}.py")
+        page.goto(f"{pages_url}{address_of(name)}")
         wait_until_drawn(page, name)
         page.wait_for_load_state("networkidle")
         overflowing = page.evaluate(OVERFLOW_SCRIPT)
@@ -212,7 +224,7 @@ def test_a_pass_puzzles_verdict_and_heat_map_fit_a_phone(browser, pages_url):
     page = context.new_page()
     page.set_default_timeout(WAIT)
     try:
-        page.goto(f"{pages_url}/?file=puzzles.py")
+        page.goto(f"{pages_url}{PUZZLES}")
         page.locator("[data-table] .ht-hand .card").first.wait_for()
         page.locator("select").first.select_option(label="What would you pass?")
         prompt = page.get_by_text(re.compile(r"Puzzle pass-\d+"))

@@ -127,7 +127,7 @@ def test_lesson_9_sets_the_chosen_bots(runner_for) -> None:
     assert {bot.name for bot in runner.widget.session.bots.values()} == {"hard"}
     assert runner.widget.table["seats"][1]["bot"] == "hard"
     kind, text = runner.feedback(None)
-    assert kind == "danger" or "Hand 1" in text
+    assert kind == "neutral" and "Play the game to the end" in text  # a game in play is no wrong answer
     runner.set_variant("Normal bots, game to 50")
     assert {bot.name for bot in runner.widget.session.bots.values()} == {"normal"}
     assert runner.widget.session.rules.target == 50

@@ -18,17 +18,18 @@ from typing import Any
 from trainer.progress.decisions import graded_decision, record_decisions
 from trainer.progress.games import game_record, save_game
 from trainer.progress.tables import load_table, save_table
+from trainer.site import HOME, REVIEW
 from trainer.store import Store, StoreError, open_store
 from trainer.table import TableError, TableSession, TableWidget
 
-from .catalog import LESSONS, next_lesson
+from .catalog import LESSONS, lesson_address, next_lesson
 from .progress import Progress
 from .steps import Context, Lesson, Step, Verdict, evaluated
 
 __all__ = ["LessonRunner", "open_lesson"]
 
 
-REVIEW_ADDRESS = "?file=review.py"
+REVIEW_ADDRESS = REVIEW
 _NOT_SAVED = frozenset({"select", "hint", "error"})  # events that change nothing in the game
 
 
@@ -245,13 +246,13 @@ class LessonRunner:
             self.answer(None)
         if self.verdict is None:
             return "neutral", step.task or "Read on, then press **Next step**."
+        if step.kind == "game" and not self.verdict.correct:
+            return "neutral", self.verdict.message  # a game in play is not a wrong answer
         return ("success" if self.verdict.correct else "danger"), self.verdict.message
 
     # ----- laying out -----
 
     def header_markdown(self) -> str:
-        from trainer.site import HOME  # local: hoist once the parallel runner.py change is merged
-
         lesson = self.lesson
         return (
             f"[← All lessons]({HOME}) · Lesson {lesson.number} of {len(LESSONS)}\n\n"
@@ -279,10 +280,6 @@ class LessonRunner:
         return self.finished_message
 
     def next_link(self) -> str:
-        from trainer.site import HOME  # local: hoist once the parallel runner.py change is merged
-
-        from .catalog import lesson_address
-
         following = next_lesson(self.lesson.key)
         if following is None:
             return f"That was the last lesson: [back to all lessons]({HOME})."

@@ -340,6 +340,11 @@ function render({ model, el }) {
     const t = table();
     if (!t || !t.seats) return;
     if (!t.hand_in_progress) ui.confirmNew = false;
+    const end = t.hand_over ? `${t.hand_number}:${t.phase}:${t.winners.join(",")}` : "";
+    if (end && model.get("shown_end") !== end) {
+      model.set("shown_end", end);
+      model.save_changes();
+    }
     if (ui.seenTricks !== null && t.tricks_done > ui.seenTricks && t.last_trick) startGather(t);
     if (t.trick.length) ui.gather = null;
     ui.seenTricks = t.tricks_done;

@@ -46,6 +46,10 @@ class TableWidget(anywidget.AnyWidget):
     four_colour = traitlets.Bool(False).tag(sync=True)
     open_seats = traitlets.List(traitlets.Int()).tag(sync=True)
     table_id = traitlets.Unicode("play").tag(sync=True)
+    shown_end = traitlets.Unicode("").tag(sync=True)
+    """The browser's report that it has drawn a hand's end ("hand:phase"): a change from the
+    browser, so a notebook cell that reads the widget's value runs again and can say the result
+    (changes made by the bots' timer reach the page but run no cell). Python reads nothing from it."""
 
     def __init__(
         self,
