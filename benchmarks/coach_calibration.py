@@ -262,6 +262,11 @@ def main() -> None:
     parser.add_argument("--load", metavar="PATH", help="predict saved decisions and outcomes again")
     parser.add_argument("--hand-from", type=int, default=0, help="with --load: only hands from this index")
     parser.add_argument("--hand-to", type=int, default=10**9, help="with --load: only hands below this index")
+    parser.add_argument(
+        "--continued-only",
+        action="store_true",
+        help="with --load: only the positions continued more than once",
+    )
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
     start = time.perf_counter()
@@ -270,6 +275,8 @@ def main() -> None:
             saved = pickle.loads(Path(args.load).read_bytes())
             args.hands, args.seed, args.continuations = saved["hands"], saved["seed"], saved["continuations"]
             chosen = [r for r in saved["rows"] if args.hand_from <= r["hand"] < args.hand_to]
+            if args.continued_only:
+                chosen = [r for r in chosen if len(r["outcomes"]) > 1]
             jobs = [(n, r, args.blocking) for n, r in enumerate(chosen)]
             rows = [
                 {**r, "outcomes": old["outcomes"]}

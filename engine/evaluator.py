@@ -226,6 +226,7 @@ class _Pairs:
         self.squares = [0.0] * len(self.rivals)
         self.weight = self.weight_squares = 0.0
         self.count = 0
+        self.intervals: list[tuple[float, float]] = []
 
     def update(self) -> tuple[float, float]:
         """Take in the deals added since the last call; the loss's interval (low, high)."""
@@ -237,6 +238,7 @@ class _Pairs:
             self.weight_squares += weights[index] ** 2
         effective = self.weight**2 / self.weight_squares
         low = high = 0.0
+        self.intervals = []
         for k, rival in enumerate(self.rivals):
             theirs = self.tally.differences[rival]
             total, squares = self.sums[k], self.squares[k]
@@ -250,7 +252,21 @@ class _Pairs:
             error = math.sqrt(variance / (effective - 1.0)) if effective > 1.0 else math.inf
             low = max(low, mean - Z * error)
             high = max(high, mean + Z * error)
+            self.intervals.append((mean - Z * error, mean + Z * error))
         return low, high
+
+    def outclassed(self) -> list[int]:
+        """Rivals that no longer bear on the loss: the loss is the option's largest gap to a
+        rival, and these rivals' gaps lie wholly below another rival's (from the last ``update``)."""
+        floor = max((low for low, _ in self.intervals), default=-math.inf)
+        return [rival for rival, (_, high) in zip(self.rivals, self.intervals, strict=True) if high < floor]
+
+    def drop(self, rivals: Sequence[int]) -> None:
+        keep = [k for k, rival in enumerate(self.rivals) if rival not in rivals]
+        self.rivals = [self.rivals[k] for k in keep]
+        self.sums = [self.sums[k] for k in keep]
+        self.squares = [self.squares[k] for k in keep]
+        self.intervals = [self.intervals[k] for k in keep]
 
 
 def _paired(tally: _Tally, option: int, other: int) -> tuple[float, float]:
@@ -486,11 +502,12 @@ def evaluate_pass(
     pairs = None if judged is None else _Pairs(final, judged, finalists)
     fresh = 0
     decided = judged is None
+    playing = list(finalists)  # racing: a finalist that cannot change the judged loss stops
     while fresh < samples:
         chunk = _next_round(fresh, samples, min_samples)
         worlds = pass_deals(view, rng.getrandbits(64), chunk, how)
-        outcomes = pass_outcomes(view, [candidates[i] for i in finalists], worlds, how, blocking)
-        final.add_rows(finalists, chunk, outcomes)
+        outcomes = pass_outcomes(view, [candidates[i] for i in playing], worlds, how, blocking)
+        final.add_rows(playing, chunk, outcomes)
         fresh += chunk
         if progress:
             progress(done + fresh, total)
@@ -498,6 +515,9 @@ def evaluate_pass(
             decided = is_settled(*pairs.update(), limits)
             if decided:
                 break
+            if outclassed := pairs.outclassed():
+                pairs.drop(outclassed)
+                playing = [index for index in playing if index not in outclassed]
         if clock.expired:
             break
     clock_stopped = fresh < samples and not (judged is not None and decided)

@@ -1,5 +1,7 @@
 """The evaluator: every option valued, reproducibly, with honest error bars."""
 
+import math
+
 import pytest
 
 from engine import CardSet, HandState, Rules
@@ -175,13 +177,33 @@ def test_pass_finalists_and_the_judged_pass_are_valued_on_fresh_deals_only():
     stages = ((32, 12), (64, 3))
     evaluation = evaluate_pass(view, samples=256, seed=5, stages=stages, judge="2C 3C 4C", limits=LIMITS)
     finalists = evaluation.options[:4]  # three survivors and the judged pass, ranked together
-    assert {v.samples for v in finalists} == {evaluation.samples} and evaluation.samples <= 256
+    assert evaluation.value_of("2C 3C 4C").samples == evaluation.samples <= 256
+    assert all(v.samples <= evaluation.samples for v in finalists)  # a finalist out of the race stops
     assert CardSet("2C 3C 4C") in {v.option for v in finalists}
     screened = evaluation.options[4:]
     assert {v.samples for v in screened} <= {32, 96}  # screening deals only: never mixed in
     # The same finalists valued again on other fresh deals: their values come only from those.
     other = evaluate_pass(view, samples=256, seed=6, stages=stages, judge="2C 3C 4C", limits=LIMITS)
     assert other.value_of("2C 3C 4C").difference != evaluation.value_of("2C 3C 4C").difference
+
+
+def test_pass_finals_race_finalists_that_cannot_change_the_judged_loss():
+    """Racing: once a finalist's gap to the judged pass lies wholly below another finalist's, it
+    no longer bears on the loss and is played no more; the judged loss is what all finalists on
+    every deal give."""
+    view = HandState.from_seed(21, Rules(), "left").view(0)
+    stages = ((64, 40), (128, 12))
+    first = evaluate_pass(view, samples=256, seed=1, stages=stages)
+    near = min(first.options[1:12], key=lambda v: min(abs(v.loss - limit) for limit in LIMITS))
+    judged = near.option  # close to a band's limit: a long race
+    raced = evaluate_pass(view, samples=8192, seed=3, stages=stages, judge=judged, limits=LIMITS)
+    finalists = [v for v in raced.options if v.samples > 192]
+    assert raced.value_of(judged).samples == raced.samples > 1024
+    assert min(v.samples for v in finalists) < raced.samples, "some finalist left the race early"
+    # The same finalists, every one on every deal (other deals): the same loss, within the errors.
+    full = evaluate_pass(view, samples=raced.samples, seed=9, only=[v.option for v in finalists])
+    mine, theirs = raced.value_of(judged), full.value_of(judged)
+    assert abs(mine.loss - theirs.loss) <= 3 * math.hypot(mine.loss_error, theirs.loss_error)
 
 
 def test_every_pass_on_the_same_fresh_deals_when_screening_is_skipped():
