@@ -127,5 +127,9 @@ def test_the_next_puzzle_clears_the_old_verdict_and_hint_before_any_answer(brows
     expect(page.get_by_text("Why, in the author's words")).to_have_count(0, timeout=3_000)
     expect(hint).to_have_count(0)
     expect(page.locator(f"{T} .ht-hand .card.hinted")).to_have_count(0)
+    # The new position's last trick was never played here: it is not gathered as if it had been.
+    for _ in range(15):
+        assert page.locator(f"{T} .ht-trick .played.gathering").count() == 0
+        page.wait_for_timeout(100)
     page.screenshot(path=str(ARTIFACTS / "24-next-puzzle-cleared.png"), full_page=True)
     page.context.close()

@@ -96,6 +96,7 @@ def snapshot(session: TableSession, open_seats: Iterable[int] = (), levels: list
     result = hand.result
     return {
         "players": players,
+        "deal": f"{session.game_key}:{session.hand_index}:{session.game.redeals}",
         "seat": session.seat,
         "hand_number": session.hand_index + 1,
         "phase": hand.phase.value,

@@ -345,6 +345,13 @@ function render({ model, el }) {
       model.set("shown_end", end);
       model.save_changes();
     }
+    // A new position (a puzzle, a lesson step, a resumed game) starts without a trick to gather:
+    // its last trick was never on the table here.
+    if (ui.deal !== t.deal) {
+      ui.deal = t.deal;
+      ui.seenTricks = t.tricks_done;
+      ui.gather = null;
+    }
     if (ui.seenTricks !== null && t.tricks_done > ui.seenTricks && t.last_trick) startGather(t);
     if (t.trick.length) ui.gather = null;
     ui.seenTricks = t.tricks_done;
