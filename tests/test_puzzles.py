@@ -92,7 +92,7 @@ def broken(mutate) -> dict:
         (lambda d: d["position"]["hands"].__setitem__(1, "QX 2C"), "position.hands[1]", "'X' is not a suit"),
         (lambda d: d["position"].update(seat=2), "position.seat", "not the one to play"),
         (lambda d: d["position"]["tricks"].__setitem__(0, "2C 2C 3C 4C"), "position.", "twice"),
-        (lambda d: d["answer"].update(best="KS"), "answer.accepted", "must include the best"),
+        (lambda d: d["answer"].update(best=d["answer"]["options"][1][0]), "answer.accepted", "the best"),
         (lambda d: d["answer"]["options"][0].__setitem__(1, "many"), "answer.options[0].points", "number"),
         (lambda d: d["rules"].update(players=9), "rules.players", "3 to 7"),
     ],

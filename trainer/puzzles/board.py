@@ -14,13 +14,11 @@ from engine import CardSet
 from ..coach.heatmap import pass_heatmap
 from ..coach.hint import Hint
 from ..table import TableWidget
-from .format import THEMES, load_library
+from .format import PUZZLES_DIR, THEMES, load_library
 from .schedule import Progress
 from .trainer import Attempt, PuzzleTrainer
 
 __all__ = ["PUZZLES_DIR", "PuzzleBoard"]
-
-PUZZLES_DIR = Path(__file__).resolve().parents[2] / "puzzles"
 
 
 class PuzzleBoard:

@@ -1,0 +1,179 @@
+"""A defect anywhere in a puzzle file is one PuzzleError naming the file and the field; the
+library leaves such a file out and reports it."""
+
+import copy
+import itertools
+from pathlib import Path
+
+import pytest
+
+from engine import HandState, Rules
+from trainer.puzzles import PuzzleError, load_library, load_puzzle
+from trainer.puzzles.format import OPTION_COLUMNS, save_puzzle
+
+# Seat 0 is to play to "2H 3H" holding 5D 8H JH QH: it must follow with a heart.
+PLAY_POSITION = {
+    "seat": 0,
+    "pass_direction": "hold",
+    "hands": ["5D 8H JH QH", "4H 5H 10H KH", "KC AD 9H", "7S 6H 7H"],
+    "tricks": [
+        "2C 3C 6C 4C",
+        "2S 5S QS 4S",
+        "2D 6D 9D 3D",
+        "7C JC 10C 5C",
+        "6S AS 3S KS",
+        "4D 7D QD 10D",
+        "8C 10S 9C AC",
+        "8D KD 9S JD",
+        "JS 8S AH QC",
+        "2H 3H",
+    ],
+    "first_leader": 0,
+}
+PASS_STATE = HandState.from_seed(4, Rules(), "left")
+
+
+def row(option: str, loss: float) -> list:
+    """An option's stored values; only the option and the order matter to the checks."""
+    return [option, 5.0 + loss, 7.0, loss - 2.0, 0.1, loss, 0.05, 0.0, 0.0, 64]
+
+
+def answer(options: list[str]) -> dict:
+    return {
+        "best": options[0],
+        "accepted": [options[0]],
+        "seed": 1,
+        "samples": 64,
+        "stages": [],
+        "include": [],
+        "verified": "written for the test",
+        "option_columns": list(OPTION_COLUMNS),
+        "options": [row(option, 2.0 * rank) for rank, option in enumerate(options)],  # best first
+    }
+
+
+def puzzle(kind: str) -> dict:
+    if kind == "play":
+        position, options = copy.deepcopy(PLAY_POSITION), ["JH", "QH", "8H"]
+    else:
+        hands = [" ".join(PASS_STATE.hand(seat).codes) for seat in range(4)]
+        position = {"seat": 0, "pass_direction": "left", "hands": hands}
+        options = [" ".join(combo) for combo in itertools.combinations(PASS_STATE.hand(0).codes, 3)]
+    return {
+        "id": f"{kind}-test",
+        "kind": kind,
+        "title": "A test puzzle",
+        "themes": ["counting"],
+        "difficulty": 1400,
+        "explanation": "Written for the test.",
+        "rules": {},
+        "position": position,
+        "answer": answer(options),
+    }
+
+
+def written(tmp_path: Path, kind: str, mutate=lambda data: None, name: str = "bad.toml") -> Path:
+    data = puzzle(kind)
+    mutate(data)
+    path = tmp_path / name
+    save_puzzle(data, path)
+    return path
+
+
+def held_pass(count: int) -> str:
+    return " ".join(PASS_STATE.hand(0).codes[:count])
+
+
+NOT_HELD_PASS = " ".join(PASS_STATE.hand(1).codes[:3])
+
+
+def set_answer(**fields):
+    return lambda data: data["answer"].update(fields)
+
+
+def set_options(*options: str):
+    return set_answer(options=[row(option, 2.0 * rank) for rank, option in enumerate(options)])
+
+
+def set_position(**fields):
+    return lambda data: data["position"].update(fields)
+
+
+DEFECTS = [
+    ("play", set_position(first_leader="2"), "position.first_leader", "expected int, got '2'"),
+    ("play", set_position(passed="QS AH KH"), "position.passed", "expected list"),
+    ("play", set_position(tricks=["2C 3C 6C 4C", "2C 5S QS 4S"]), "position.tricks[1]", "2♣ appears twice"),
+    ("play", set_answer(accepted=["JH", "AS"]), "answer.accepted[1]", "You do not hold the A♠"),
+    ("play", set_answer(accepted=["JH", "5D"]), "answer.accepted[1]", "5♦ cannot be played here by seat 0"),
+    ("play", set_answer(accepted=["JH", "5D"]), "answer.accepted[1]", "You must follow suit"),
+    ("play", set_answer(accepted=["JH QH"]), "answer.accepted[0]", "names 2 cards: a play is one card"),
+    ("play", set_answer(best=""), "answer.best", "empty: a play answer is one card"),
+    ("play", set_answer(accepted=[]), "answer.accepted", "empty"),
+    ("play", set_answer(accepted=["JH JH"]), "answer.accepted[0]", "J♥ is named twice"),
+    ("play", set_answer(accepted=["JH", "QH", "JH"]), "answer.accepted[2]", "J♥ is listed twice"),
+    ("play", set_answer(include=["JH QH"]), "answer.include[0]", "a play is one card"),
+    ("play", set_answer(options=[]), "answer.options", "empty"),
+    ("play", set_options("JH", "QH"), "answer.options", "not valued"),
+    ("play", set_options("JH", "5D", "QH"), "answer.options[1].option", "5♦"),
+    ("play", set_options("JH", "QH", "8H", "QH"), "answer.options[3]", "twice"),
+    ("play", set_options("JH", "QH QH"), "answer.options[1].option", "named twice"),
+    ("play", set_answer(best="QH", accepted=["QH", "JH"]), "answer.best", "not the first option"),
+    ("play", lambda data: data["rules"].update(preset=["omnibus"]), "rules", "TypeError"),
+    ("pass", set_answer(accepted=[held_pass(2)]), "answer.accepted[0]", "names 2 cards: these rules pass 3"),
+    ("pass", set_answer(best=held_pass(4)), "answer.best", "names 4 cards: these rules pass 3"),
+    ("pass", set_answer(accepted=[NOT_HELD_PASS]), "answer.accepted[0]", "You do not hold"),
+    ("pass", set_answer(accepted=[f"{held_pass(1)} {held_pass(2)}"]), "answer.accepted[0]", "named twice"),
+    ("pass", set_answer(accepted=[""]), "answer.accepted[0]", "empty: a pass answer is 3 cards"),
+    ("pass", set_answer(options=[]), "answer.options", "empty"),
+    ("pass", lambda data: data["answer"]["options"].pop(), "answer.options", "not valued"),
+]
+
+
+@pytest.mark.parametrize(("kind", "mutate", "field", "words"), DEFECTS)
+def test_each_defect_is_one_puzzle_error_naming_the_file_and_the_field(tmp_path, kind, mutate, field, words):
+    path = written(tmp_path, kind, mutate)
+    before = path.read_bytes()
+    with pytest.raises(PuzzleError) as error:
+        load_puzzle(path)
+    message = str(error.value)
+    assert message.startswith(f"{path}: {field}: ") and words in message, message
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("kind", ["play", "pass"])
+def test_the_puzzles_these_defects_start_from_load(tmp_path, kind):
+    assert load_puzzle(written(tmp_path, kind)).id == f"{kind}-test"
+
+
+def test_bytes_that_are_not_utf8_are_named_by_field_and_line(tmp_path):
+    path = written(tmp_path, "play")
+    path.write_bytes(path.read_bytes().replace(b"A test puzzle", b"A test \xff puzzle"))
+    with pytest.raises(PuzzleError) as error:
+        load_puzzle(path)
+    assert str(error.value) == f"{path}: title: not UTF-8 text: byte 0xff on line 5"
+
+
+def test_a_toml_syntax_error_is_named_by_line_and_column(tmp_path):
+    path = written(tmp_path, "play")
+    path.write_text(path.read_text("utf-8").replace('kind = "play"', 'kind = play"'), "utf-8")
+    with pytest.raises(PuzzleError) as error:
+        load_puzzle(path)
+    assert str(error.value) == f"{path}: line 4, column 8: not valid TOML: Invalid value"
+
+
+def test_the_library_loads_the_good_files_and_reports_each_bad_one(tmp_path):
+    written(tmp_path, "play", name="a-good.toml")
+    written(tmp_path, "pass", name="b-good.toml")
+    written(tmp_path, "play", set_position(first_leader="2"), name="c-leader.toml")
+    written(tmp_path, "play", set_answer(options=[]), name="d-options.toml")
+    (tmp_path / "e-bytes.toml").write_bytes(b'title = "\xff"\n')
+    written(tmp_path, "play", name="f-same-id.toml")
+    puzzles, problems = load_library(tmp_path)
+    assert [p.id for p in puzzles] == ["play-test", "pass-test"]
+    assert problems == [
+        f"{tmp_path / 'c-leader.toml'}: position.first_leader: expected int, got '2'",
+        f"{tmp_path / 'd-options.toml'}: answer.options: empty: the stored evaluation must value "
+        "every option the learner could choose",
+        f"{tmp_path / 'e-bytes.toml'}: title: not UTF-8 text: byte 0xff on line 1",
+        f"{tmp_path / 'f-same-id.toml'}: id: 'play-test' is also the id of {tmp_path / 'a-good.toml'}",
+    ]
