@@ -1,8 +1,11 @@
 """A defect anywhere in a puzzle file is one PuzzleError naming the file and the field; the
-library leaves such a file out and reports it."""
+library leaves such a file out and reports it; ``python -m trainer.puzzles check`` lists them."""
 
 import copy
 import itertools
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +13,8 @@ import pytest
 from engine import HandState, Rules
 from trainer.puzzles import PuzzleError, load_library, load_puzzle
 from trainer.puzzles.format import OPTION_COLUMNS, save_puzzle
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # Seat 0 is to play to "2H 3H" holding 5D 8H JH QH: it must follow with a heart.
 PLAY_POSITION = {
@@ -177,3 +182,39 @@ def test_the_library_loads_the_good_files_and_reports_each_bad_one(tmp_path):
         f"{tmp_path / 'e-bytes.toml'}: title: not UTF-8 text: byte 0xff on line 1",
         f"{tmp_path / 'f-same-id.toml'}: id: 'play-test' is also the id of {tmp_path / 'a-good.toml'}",
     ]
+
+
+def check(*args: object) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "trainer.puzzles", "check", *map(str, args)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_the_check_command_prints_every_problem_one_a_line_and_fails(tmp_path):
+    good = written(tmp_path, "pass", name="good.toml")
+    leader = written(tmp_path, "play", set_position(first_leader="2"), name="leader.toml")
+    illegal = written(tmp_path, "play", set_answer(accepted=["JH", "5D"]), name="illegal.toml")
+    syntax = tmp_path / "syntax.toml"
+    syntax.write_text('format = "hearts-trainer/puzzle"\nkind = play"\n', "utf-8")
+    result = check(good, leader, illegal, syntax)
+    assert result.returncode == 1, result
+    assert result.stdout.splitlines() == [
+        f"{leader}: position.first_leader: expected int, got '2'",
+        f"{illegal}: answer.accepted[1]: 5♦ cannot be played here by seat 0: "
+        "You must follow suit: you hold ♥.",
+        f"{syntax}: line 2, column 8: not valid TOML: Invalid value",
+    ]
+    assert "3 of 4 puzzle files have problems" in result.stderr
+
+
+def test_the_check_command_refuses_a_folder_without_puzzle_files(tmp_path):
+    result = check(tmp_path)
+    assert result.returncode == 1 and f"no puzzle files in {tmp_path}" in result.stderr
+
+
+def test_the_check_command_passes_every_puzzle_we_ship_with_a_summary():
+    result = check()
+    count = len(list((ROOT / "puzzles").glob("*.toml")))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith(f"{count} puzzle files checked: no problems (")
+    assert len(result.stdout.splitlines()) == 1 and result.stderr == ""
