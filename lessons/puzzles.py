@@ -43,6 +43,12 @@ def _(board, mo):
 
 @app.cell(hide_code=True)
 def _(board, mo):
+    mo.callout(mo.md(board.skipped_markdown()), kind="warn") if board.problems else None
+    return
+
+
+@app.cell(hide_code=True)
+def _(board, mo):
     kind = mo.ui.dropdown(options=list(board.KINDS), value="Pass or play", label="Puzzles")
     kind  # noqa: B018 (shows it)
     return (kind,)

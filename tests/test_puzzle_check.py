@@ -12,6 +12,7 @@ import pytest
 
 from engine import HandState, Rules
 from trainer.puzzles import PuzzleError, load_library, load_puzzle
+from trainer.puzzles.board import PuzzleBoard
 from trainer.puzzles.format import OPTION_COLUMNS, save_puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -182,6 +183,29 @@ def test_the_library_loads_the_good_files_and_reports_each_bad_one(tmp_path):
         f"{tmp_path / 'e-bytes.toml'}: title: not UTF-8 text: byte 0xff on line 1",
         f"{tmp_path / 'f-same-id.toml'}: id: 'play-test' is also the id of {tmp_path / 'a-good.toml'}",
     ]
+
+
+def test_the_puzzles_page_says_which_files_were_skipped_and_why(tmp_path):
+    written(tmp_path, "play", name="good.toml")
+    bad = written(tmp_path, "play", set_position(first_leader="2"))
+    board = PuzzleBoard(tmp_path)
+    assert board.skipped_markdown() == (
+        f"**1 puzzle file was skipped:**\n\n- `{bad}: position.first_leader: expected int, got '2'`"
+    )
+    assert board.show_next() and board.trainer.current.id == "play-test"
+    board.widget.close()
+
+
+def test_the_puzzles_page_opens_when_every_file_is_skipped(tmp_path):
+    written(tmp_path, "play", set_answer(options=[]), name="a.toml")
+    written(tmp_path, "pass", set_answer(options=[]), name="b.toml")
+    board = PuzzleBoard(tmp_path)
+    assert board.skipped_markdown().startswith("**2 puzzle files were skipped:**")
+    assert not board.show_next()
+    assert board.prompt_markdown() == "**No puzzles to show:** every puzzle file was skipped."
+    assert board.themes == {} and board.difficulty_range == (1500, 1500)
+    assert board.status_markdown().startswith("Your puzzle rating: **1500**")
+    board.widget.close()
 
 
 def check(*args: object) -> subprocess.CompletedProcess:

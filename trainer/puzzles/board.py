@@ -15,6 +15,7 @@ from ..coach.heatmap import pass_heatmap
 from ..coach.hint import Hint
 from ..table import TableWidget
 from .format import PUZZLES_DIR, THEMES, load_library
+from .rating import Rating
 from .schedule import Progress
 from .trainer import Attempt, PuzzleTrainer
 
@@ -32,6 +33,7 @@ class PuzzleBoard:
         seed: int = 0,
     ) -> None:
         puzzles, self.problems = load_library(folder)
+        """One message per puzzle file left out (file: field: reason)."""
         self.trainer = PuzzleTrainer(puzzles, progress, on_attempt, seed)
         self.widget = TableWidget(autoplay=False, practice=False, table_id="puzzle", hints=self._hint)
         self.widget.on_event(self._on_event)
@@ -55,7 +57,7 @@ class PuzzleBoard:
 
     @property
     def difficulty_range(self) -> tuple[int, int]:
-        ratings = [puzzle.difficulty for puzzle in self.trainer.puzzles]
+        ratings = [puzzle.difficulty for puzzle in self.trainer.puzzles] or [int(Rating().rating)]
         return min(ratings), max(ratings)
 
     KINDS: ClassVar[dict[str, str | None]] = {
@@ -104,8 +106,20 @@ class PuzzleBoard:
 
     # ----- what the page shows -----
 
+    def skipped_markdown(self) -> str:
+        """The puzzle files left out and why ("" when every file loaded)."""
+        if not self.problems:
+            return ""
+        count = len(self.problems)
+        head = "1 puzzle file was skipped" if count == 1 else f"{count} puzzle files were skipped"
+        quoted = (problem.replace("`", "'") for problem in self.problems)  # each one code span
+        lines = [f"- `{problem}`" for problem in quoted]
+        return "\n".join([f"**{head}:**", "", *lines])
+
     def prompt_markdown(self) -> str:
         puzzle = self.trainer.current
+        if not self.trainer.puzzles:
+            return "**No puzzles to show:** every puzzle file was skipped."
         if puzzle is None:
             return "**No puzzle matches these filters.** Widen the themes or the difficulty."
         themes = ", ".join(THEMES[theme] for theme in puzzle.themes)

@@ -40,6 +40,8 @@ class Attempt:
 
 
 class PuzzleTrainer:
+    """With no puzzles (every file skipped) ``next`` finds none, so the page still opens."""
+
     def __init__(
         self,
         puzzles: Sequence[Puzzle],
@@ -47,8 +49,6 @@ class PuzzleTrainer:
         on_attempt: Callable[[Attempt, Progress], None] | None = None,
         seed: int = 0,
     ) -> None:
-        if not puzzles:
-            raise ValueError("no puzzles to train with")
         self.puzzles = list(puzzles)
         self.progress = progress or Progress()
         self.on_attempt = on_attempt
