@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set up (first run only) and run the whole test suite: lint, then pytest.
+# Set up (first run only) and run the whole test suite: lint, the puzzle files check, then pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
