@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
+from .excerpt import excerpt
+
 __all__ = [
     "ALL_CARDS_MASK",
     "CARDS",
@@ -78,7 +80,7 @@ class Card(int):
 
     def __new__(cls, value: int) -> Card:
         if not 0 <= value < 52:
-            raise CardParseError(f"{value!r} is not a card number (0 to 51)")
+            raise CardParseError(f"{excerpt(value)} is not a card number (0 to 51)")
         return super().__new__(cls, value)
 
     @property
@@ -129,20 +131,23 @@ class CardParseError(ValueError):
 def parse_card(text: str) -> Card:
     """Read ``QS``, ``qs``, ``10H``, ``TH``, ``Q♠`` or ``10♥`` as a card."""
     if not isinstance(text, str):
-        raise CardParseError(f"{text!r} is not a card: expected text such as 'QS' or 'Q♠'")
+        raise CardParseError(f"{excerpt(text)} is not a card: expected text such as 'QS' or 'Q♠'")
     cleaned = text.strip().upper()
     if len(cleaned) < 2:
-        raise CardParseError(f"{text!r} is not a card: write a rank then a suit, such as 'QS', '10H' or 'Q♠'")
+        raise CardParseError(
+            f"{excerpt(text)} is not a card: write a rank then a suit, such as 'QS', '10H' or 'Q♠'"
+        )
     rank_text, suit_text = cleaned[:-1], cleaned[-1]
     suit = _SUIT_BY_TEXT.get(suit_text)
     if suit is None:
         raise CardParseError(
-            f"{text!r} is not a card: {text.strip()[-1]!r} is not a suit (use C, D, S, H or ♣ ♦ ♠ ♥)"
+            f"{excerpt(text)} is not a card: {text.strip()[-1]!r} is not a suit (use C, D, S, H or ♣ ♦ ♠ ♥)"
         )
     rank = _RANK_BY_TEXT.get(rank_text)
     if rank is None:
         raise CardParseError(
-            f"{text!r} is not a card: {rank_text!r} is not a rank (use 2-10, T, J, Q, K or A)"
+            f"{excerpt(text)} is not a card: {excerpt(rank_text, 12)} is not a rank "
+            "(use 2-10, T, J, Q, K or A)"
         )
     return CARDS[int(suit) * RANKS_PER_SUIT + rank]
 
@@ -153,7 +158,7 @@ def to_card(value: Card | int | str) -> Card:
         return parse_card(value)
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 52:
         return CARDS[value]
-    raise CardParseError(f"{value!r} is not a card")
+    raise CardParseError(f"{excerpt(value)} is not a card")
 
 
 def parse_cards(cards: str | Iterable[Card | int | str]) -> list[Card]:

@@ -21,6 +21,7 @@ from typing import Any
 
 from .cards import CardParseError, parse_card
 from .deal import deal_from_seed, hand_seed
+from .excerpt import clip, excerpt
 from .game import Game
 from .hand import DealError, HandState, MoonAction, PassAction, PlayAction, _to_mask
 from .reasons import IllegalAction
@@ -90,7 +91,7 @@ def _field(data: dict[str, Any], name: str, where: str, kind: type | tuple[type,
     value = data[name]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
         expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise RecordError(f"{where}{name}: expected {expected}, got {json.dumps(value)}")
+        raise RecordError(f"{where}{name}: expected {expected}, got {excerpt(value)}")
     return value
 
 
@@ -99,15 +100,15 @@ def _check_header(data: Any, expected: str, where: str) -> None:
         raise RecordError(f"{where or 'record'}: expected a JSON object, got {type(data).__name__}")
     fmt = _field(data, "format", where, str)
     if fmt != expected:
-        raise RecordError(f"{where}format: expected {expected!r}, got {fmt!r}")
+        raise RecordError(f"{where}format: expected {expected!r}, got {excerpt(fmt)}")
     version = _field(data, "version", where, int)
     if version != VERSION:
-        raise RecordError(f"{where}version: this program reads version {VERSION}, not {version}")
+        raise RecordError(f"{where}version: this program reads version {VERSION}, not {excerpt(version)}")
 
 
 def _cards(value: Any, where: str) -> list:
     if not isinstance(value, list):
-        raise RecordError(f"{where}: expected a list of cards, got {json.dumps(value)}")
+        raise RecordError(f"{where}: expected a list of cards, got {excerpt(value)}")
     cards = []
     for i, text in enumerate(value):
         try:
@@ -140,7 +141,9 @@ def _hand(
         direction.offset(rules.players)
     except (ValueError, RulesError):
         allowed = ", ".join(d.value for d in PassDirection)
-        raise RecordError(f"{where}pass_direction: {direction_text!r} is not one of {allowed} here") from None
+        raise RecordError(
+            f"{where}pass_direction: {excerpt(direction_text)} is not one of {allowed} here"
+        ) from None
     if expected_direction is not None and direction is not expected_direction:
         raise RecordError(
             f"{where}pass_direction: hand {hand_number + 1} passes {expected_direction.value}, "
@@ -150,7 +153,9 @@ def _hand(
         if "seed" in deal:
             seed = _field(deal, "seed", f"{where}deal.", int)
             if expected_seed is not None and seed != expected_seed:
-                raise RecordError(f"{where}deal.seed: the game's seed gives {expected_seed}, not {seed}")
+                raise RecordError(
+                    f"{where}deal.seed: the game's seed gives {expected_seed}, not {excerpt(seed)}"
+                )
             state = HandState(rules, deal_from_seed(seed, rules.players), direction, seed=seed)
         elif "hands" in deal:
             hands = _field(deal, "hands", f"{where}deal.", list)
@@ -172,10 +177,14 @@ def _hand(
     for i, action in enumerate(actions):
         at = f"{where}actions[{i}]"
         if not isinstance(action, dict):
-            raise RecordError(f"{at}: expected an object, got {json.dumps(action)}")
+            raise RecordError(f"{at}: expected an object, got {excerpt(action)}")
         try:
             if "pass" in action:
                 seat = _field(action, "seat", f"{at}.", int)
+                if not 0 <= seat < rules.players:
+                    raise RecordError(
+                        f"{at}.seat: there is no seat {excerpt(seat)} at a table of {rules.players}"
+                    )
                 state.pass_cards(seat, _cards(action["pass"], f"{at}.pass"))
             elif "play" in action:
                 card = action["play"]
@@ -194,7 +203,7 @@ def _hand(
         except ValueError as error:
             if isinstance(error, RecordError):
                 raise
-            raise RecordError(f"{at}: {error}") from None
+            raise RecordError(f"{at}: {clip(str(error))}") from None
     return state
 
 
@@ -232,7 +241,11 @@ def dumps(record: dict[str, Any]) -> str:
 
 
 def loads(text: str) -> dict[str, Any]:
+    if not isinstance(text, str | bytes | bytearray):
+        raise RecordError(f"record: expected JSON text, got {type(text).__name__}")
     try:
         return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(f"not JSON: {error}") from None
+    except RecursionError:
+        raise RecordError("record: not JSON: nested too deeply") from None
+    except ValueError as error:  # bad syntax, or a number of more digits than Python converts
+        raise RecordError(f"record: not JSON: {clip(str(error), 120)}") from None

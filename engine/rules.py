@@ -10,6 +10,7 @@ from typing import Any
 
 from .cards import HEARTS_MASK, Card, Suit, parse_card
 from .deal import MAX_PLAYERS, MIN_PLAYERS, deck_mask, hand_size, lowest_club
+from .excerpt import excerpt
 
 __all__ = ["PRESETS", "HeartValues", "MoonRule", "PassDirection", "Rules", "RulesError", "TieRule"]
 
@@ -21,6 +22,17 @@ JACK_OF_DIAMONDS = parse_card("JD")
 
 class RulesError(ValueError):
     """A rule option with a value that is not allowed; the message names the option."""
+
+
+RANGES: dict[str, tuple[int, int]] = {
+    "target": (1, 1000),
+    "queen_of_spades_points": (0, 50),
+    "jack_of_diamonds_points": (-26, 0),
+    "no_tricks_bonus": (-26, 0),
+}
+"""Allowed values of the point options: a penalty stays a penalty, a bonus a bonus, and every
+score stays a size a learner can read (wider than any variant played: Omnibus J♦ -10, the
+no-trick bonus -5, a game to 26..100)."""
 
 
 class PassDirection(StrEnum):
@@ -126,7 +138,7 @@ class Rules:
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
             if field.type in ("int", "bool") and type(value).__name__ != field.type:
-                raise RulesError(f"rules.{field.name}: expected {field.type}, got {value!r}")
+                raise RulesError(f"rules.{field.name}: expected {field.type}, got {excerpt(value)}")
         for name, kind in (
             ("heart_values", HeartValues),
             ("moon", MoonRule),
@@ -134,23 +146,26 @@ class Rules:
         ):
             value = getattr(self, name)
             try:
+                if not isinstance(value, str):  # Enum's own refusal repr()s the value whole
+                    raise ValueError
                 object.__setattr__(self, name, kind(value))
             except ValueError:
                 allowed = ", ".join(repr(member.value) for member in kind)
-                raise RulesError(f"rules.{name}: {value!r} is not one of {allowed}") from None
+                raise RulesError(f"rules.{name}: {excerpt(value)} is not one of {allowed}") from None
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise RulesError(
-                f"rules.players: Hearts is played by {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players}"
+                f"rules.players: Hearts is played by {MIN_PLAYERS} to {MAX_PLAYERS}, "
+                f"not {excerpt(self.players)}"
             )
         if not 0 <= self.pass_count < hand_size(self.players):
             raise RulesError(
                 f"rules.pass_count: must be 0 to {hand_size(self.players) - 1} with "
-                f"{self.players} players, not {self.pass_count}"
+                f"{self.players} players, not {excerpt(self.pass_count)}"
             )
-        if self.target <= 0:
-            raise RulesError(f"rules.target: must be positive, not {self.target}")
-        if self.queen_of_spades_points < 0:
-            raise RulesError("rules.queen_of_spades_points: a penalty card cannot be worth less than 0")
+        for name, (low, high) in RANGES.items():
+            value = getattr(self, name)
+            if not low <= value <= high:
+                raise RulesError(f"rules.{name}: must be {low} to {high}, not {excerpt(value)}")
         if self.moon_needs_jack and not self.jack_of_diamonds_points:
             raise RulesError("rules.moon_needs_jack: only makes sense with a J♦ bonus (Omnibus)")
 
@@ -266,13 +281,16 @@ class Rules:
         base = cls()
         if "preset" in data:
             name = data.pop("preset")
-            if name not in PRESETS:
-                raise RulesError(f"{where}.preset: unknown preset {name!r}; known: {', '.join(PRESETS)}")
+            if not isinstance(name, str) or name not in PRESETS:
+                raise RulesError(
+                    f"{where}.preset: unknown preset {excerpt(name, 30)}; known: {', '.join(PRESETS)}"
+                )
             base = PRESETS[name]
         known = {field.name for field in dataclasses.fields(cls)}
         for key in data:
             if key not in known:
-                raise RulesError(f"{where}.{key}: unknown rule option")
+                name = key if isinstance(key, str) and key.isidentifier() and len(key) <= 40 else excerpt(key)
+                raise RulesError(f"{where}.{name}: unknown rule option")
         try:
             return dataclasses.replace(base, **data)
         except RulesError as error:

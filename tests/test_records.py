@@ -438,7 +438,7 @@ def test_an_illegal_pass_in_a_record_is_refused_with_the_engines_reason():
     record["actions"][0] = {"pass": first["pass"]}
     refused(hand_from_record, record, "actions[0].seat: missing")
     record["actions"][0] = {"seat": 9, "pass": first["pass"]}
-    refused(hand_from_record, record, "actions[0].pass:", "no seat 9")
+    refused(hand_from_record, record, "actions[0].seat:", "no seat 9")
     record["actions"][0] = {"seat": first["seat"], "pass": first["pass"]}
     record["actions"][1] = {"seat": first["seat"], "pass": first["pass"]}
     refused(hand_from_record, record, "actions[1].pass:", "already passed")

@@ -7,7 +7,10 @@ The schema grows by appending to ``MIGRATIONS`` (never editing one that has ship
 ``schema_version`` table records how many have been applied, and each runs in its own
 transaction. A file that is not a readable SQLite database of ours is never replaced
 silently: it is renamed aside (``progress.sqlite3.damaged-<time>``) and reported with a
-``DamagedStoreError`` that says where it went.
+``DamagedStoreError`` that says where it went. Only proof of damage moves it (SQLite says "not a
+database" or "malformed", the integrity check fails, or the tables are not ours): a file another
+program holds locked (``StoreBusyError``), a folder at its path or a folder that cannot be
+written is refused with a ``StoreError`` that says what to do, and nothing is renamed.
 """
 
 from __future__ import annotations
@@ -21,9 +24,12 @@ import time
 from collections.abc import Iterator
 
 __all__ = [
+    "BUSY_WAIT",
+    "MEMORY",
     "MIGRATIONS",
     "DamagedStoreError",
     "Store",
+    "StoreBusyError",
     "StoreError",
     "data_home",
     "default_path",
@@ -151,6 +157,40 @@ class DamagedStoreError(StoreError):
         self.moved_to = moved_to
 
 
+class StoreBusyError(StoreError):
+    """Another program held the file's lock for longer than the wait; nothing was changed."""
+
+
+BUSY_WAIT = 10.0
+"""Seconds to wait for another program's lock on the file before giving up (never moving it)."""
+
+MEMORY = ":memory:"
+"""The path of a store kept in memory only: a page works with it, saving nothing."""
+
+# SQLite's primary result codes (``error.sqlite_errorcode & 0xFF``) that say which trouble it is.
+_BUSY_CODES = frozenset({5, 6})  # SQLITE_BUSY, SQLITE_LOCKED
+_DAMAGE_CODES = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB
+_NO_ACCESS_CODES = frozenset({3, 8, 10, 13, 14, 23})  # PERM, READONLY, IOERR, FULL, CANTOPEN, AUTH
+
+
+class _Damage(Exception):
+    """Proof that the file is damaged (or not ours): the only reason to move it aside."""
+
+
+def _code(error: sqlite3.Error) -> int:
+    return (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
+
+
+def _is_busy(error: sqlite3.Error) -> bool:
+    # Older SQLite builds give no code: the message is the only sign.
+    return _code(error) in _BUSY_CODES or "database is locked" in str(error)
+
+
+def _connect(path: str, timeout: float) -> sqlite3.Connection:
+    """One connection, shared by the notebook's threads (bots play on timer threads)."""
+    return sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
+
+
 def data_home() -> pathlib.Path:
     if home := os.environ.get("HEARTS_TRAINER_HOME"):
         return pathlib.Path(home).expanduser()
@@ -163,37 +203,105 @@ def default_path() -> pathlib.Path:
 
 
 class Store:
-    """An open progress database. ``path`` defaults to ``default_path()``."""
+    """An open progress database. ``path`` defaults to ``default_path()``; ``MEMORY`` keeps
+    nothing on disk. ``busy_wait`` is how long to wait for another program's lock."""
 
-    def __init__(self, path: pathlib.Path | str | None = None) -> None:
+    def __init__(self, path: pathlib.Path | str | None = None, *, busy_wait: float | None = None) -> None:
         self.path = pathlib.Path(path) if path is not None else default_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            # One connection, shared by the notebook's threads (bots play on timer threads): every
-            # use holds ``_lock``. Other processes wait up to ``timeout`` s for a write lock.
-            self._lock = threading.RLock()
-            self._db = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
-            self._check_readable()
-        except sqlite3.DatabaseError as error:
-            with contextlib.suppress(Exception):
-                self._db.close()
-            moved = self._move_aside()
-            raise DamagedStoreError(
-                f"The progress file {self.path} is damaged ({error}). It has been moved to {moved} "
-                "and nothing in it was changed; a new, empty progress file will be used.",
-                moved,
-            ) from error
-        self._migrate()
+        self.saving = str(path) != MEMORY
+        self.busy_wait = busy_wait = BUSY_WAIT if busy_wait is None else busy_wait
+        self._lock = threading.RLock()  # every use of the shared connection holds it
+        if self.saving:
+            self._check_place()
+        deadline = time.monotonic() + busy_wait
+        while True:
+            try:
+                self._open()
+                return
+            except (sqlite3.Error, StoreBusyError) as error:
+                with contextlib.suppress(Exception):
+                    self._db.close()
+                if isinstance(error, sqlite3.Error) and not _is_busy(error):
+                    if _code(error) in _NO_ACCESS_CODES:
+                        raise self._no_access(error) from error
+                    raise  # anything else (a failed migration, say) is a bug to see as it is
+                # SQLite may answer "busy" at once (a lock it cannot wait for): try again until the deadline.
+                if time.monotonic() >= deadline:
+                    if isinstance(error, StoreBusyError):
+                        raise
+                    raise self._busy(error) from error
+                time.sleep(min(0.1, busy_wait / 10))
+            except _Damage as damage:
+                with contextlib.suppress(Exception):
+                    self._db.close()
+                raise self._moved_aside(str(damage)) from damage
 
     # ----- opening -----
 
+    def _check_place(self) -> None:
+        """The file's folder exists (made if need be) and nothing but a file sits at the path."""
+        where = self.path.parent
+        try:
+            where.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(
+                f"The folder {where} for the progress file cannot be made ({error.strerror or error}). "
+                "Nothing was changed; make that folder, or set HEARTS_TRAINER_HOME to a folder you can write."
+            ) from error
+        if self.path.is_dir():
+            raise StoreError(
+                f"The progress file {self.path} is a folder, not a file. Nothing was changed; move or "
+                "rename that folder, or set HEARTS_TRAINER_HOME to another folder."
+            )
+
+    def _open(self) -> None:
+        if self.saving:
+            self._db = _connect(str(self.path), self.busy_wait)
+        else:
+            self._db = sqlite3.connect(MEMORY, isolation_level=None, check_same_thread=False)
+        self._check_readable()
+        self._migrate()
+
     def _check_readable(self) -> None:
-        row = self._db.execute("PRAGMA quick_check").fetchone()
+        try:
+            row = self._db.execute("PRAGMA quick_check").fetchone()
+        except sqlite3.DatabaseError as error:
+            if _code(error) in _DAMAGE_CODES:
+                raise _Damage(str(error)) from error
+            raise
         if row is None or row[0] != "ok":
-            raise sqlite3.DatabaseError(f"integrity check: {row[0] if row else 'no answer'}")
+            raise _Damage(f"integrity check: {row[0] if row else 'no answer'}")
         tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if tables and "schema_version" not in tables:
-            raise sqlite3.DatabaseError("it is a SQLite file, but not one of Hearts Trainer's")
+            raise _Damage("it is a SQLite file, but not one of Hearts Trainer's")
+
+    def _busy(self, error: sqlite3.Error) -> StoreBusyError:
+        return StoreBusyError(
+            f"Another program is using the progress file {self.path} and kept it locked for "
+            f"{self.busy_wait:g} s ({error}). Nothing was changed; close the other Hearts Trainer "
+            "page or program, then try again."
+        )
+
+    def _no_access(self, error: sqlite3.Error) -> StoreError:
+        return StoreError(
+            f"The progress file {self.path} cannot be opened or written ({error}). Nothing was "
+            f"changed; check that you may write to {self.path.parent} and that the disk has room, "
+            "or set HEARTS_TRAINER_HOME to another folder."
+        )
+
+    def _moved_aside(self, why: str) -> StoreError:
+        try:
+            moved = self._move_aside()
+        except OSError as error:
+            return StoreError(
+                f"The progress file {self.path} is damaged ({why}) and could not be moved aside "
+                f"({error.strerror or error}). Nothing was changed; move it yourself, then try again."
+            )
+        return DamagedStoreError(
+            f"The progress file {self.path} is damaged ({why}). It has been moved to {moved} "
+            "and nothing in it was changed; a new, empty progress file will be used.",
+            moved,
+        )
 
     def _move_aside(self) -> pathlib.Path:
         stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -234,20 +342,34 @@ class Store:
         return self._db.execute("SELECT version FROM schema_version").fetchone()[0]
 
     @contextlib.contextmanager
+    def _troubles_reported(self) -> Iterator[None]:
+        """A lock held past ``busy_wait`` is a ``StoreBusyError`` and a file that cannot be
+        written a ``StoreError``, each saying what to do, not a raw SQLite error."""
+        try:
+            yield
+        except sqlite3.OperationalError as error:
+            if _is_busy(error):
+                raise self._busy(error) from error
+            if _code(error) in _NO_ACCESS_CODES:
+                raise self._no_access(error) from error
+            raise
+
+    @contextlib.contextmanager
     def transaction(self) -> Iterator[_Tx]:
         """``with store.transaction() as db: db.execute(...)``: all or nothing. ``BEGIN IMMEDIATE``
         takes the write lock at once, so two notebooks (or processes) writing take turns."""
-        with self._lock:
+        with self._lock, self._troubles_reported():
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield _Tx(self._db)
+                self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
 
     def query(self, sql: str, params: tuple = ()) -> list[tuple]:
-        with self._lock:
+        with self._lock, self._troubles_reported():
             return self._db.execute(sql, params).fetchall()
 
     def close(self) -> None:
@@ -269,10 +391,26 @@ def _statements(script: str) -> list[str]:
     return [part.strip() for part in script.split(";") if part.strip()]
 
 
-def open_store(path: pathlib.Path | str | None = None) -> tuple[Store, str]:
-    """The store and a notice for the learner ("" when all is well). A damaged file is moved
-    aside and reported in the notice, then a fresh store is opened in its place."""
+def open_store(
+    path: pathlib.Path | str | None = None, *, busy_wait: float | None = None
+) -> tuple[Store, str]:
+    """The store and a notice for the learner ("" when all is well); never raises for the file.
+
+    A damaged file is moved aside and reported, then a fresh store is opened in its place. A
+    file that cannot be used now (another program holds it, a folder where it should be, no
+    right to write) is left exactly as it is: the page works on a store in memory and says so.
+    """
+    notice = ""
     try:
-        return Store(path), ""
+        return Store(path, busy_wait=busy_wait), notice
     except DamagedStoreError as error:
-        return Store(path), str(error)
+        notice = str(error)
+    except StoreError as error:
+        return Store(MEMORY), f"{error} {UNSAVED}"
+    try:
+        return Store(path, busy_wait=busy_wait), notice
+    except StoreError as error:
+        return Store(MEMORY), f"{notice} {error} {UNSAVED}"
+
+
+UNSAVED = "Until then this page works but saves nothing: reload it once the file can be used."

@@ -87,8 +87,18 @@ class LessonRunner:
         self._apply_bots()
         self._set_table(resume=True)
         if self.progress:
-            self.progress.reach(self.lesson.key, self.index, len(self.lesson.steps))
+            self._saving(lambda: self.progress.reach(self.lesson.key, self.index, len(self.lesson.steps)))
         return self.step
+
+    def _saving(self, write: Callable[[], object]) -> bool:
+        """Run one write to the store; when the file cannot be used just now (another program
+        holds it, say), the lesson goes on and the notice says why. True when it was saved."""
+        try:
+            write()
+        except StoreError as error:
+            self.notice = f"{error} It was not saved; the lesson goes on."
+            return False
+        return True
 
     def set_variant(self, variant: str | bool) -> None:
         """Switch a rule on the table (a label, or a switch's True/False for two variants) and
@@ -202,9 +212,10 @@ class LessonRunner:
             return self.verdict
         self.verdict = step.check(answer, self._context)
         self._answered = key
-        if self.progress:
-            self.progress.answer(self.lesson.key, step.key, self.verdict.correct)
-            self._keep_decision(answer)
+        if self.progress and self._saving(
+            lambda: self.progress.answer(self.lesson.key, step.key, self.verdict.correct)
+        ):
+            self._saving(lambda: self._keep_decision(answer))
         return self.verdict
 
     def _keep_decision(self, answer: Any) -> None:
@@ -274,9 +285,10 @@ class LessonRunner:
         if missing:
             names = ", ".join(f"step {lesson.steps.index(s) + 1} ({s.title})" for s in missing)
             self.finished_message = f"Almost: answer {names} right to complete this lesson."
-        else:
-            self.progress.complete(lesson.key, len(lesson.steps))
+        elif self._saving(lambda: self.progress.complete(lesson.key, len(lesson.steps))):
             self.finished_message = f"**Lesson {lesson.number} complete.** " + self.next_link()
+        else:
+            self.finished_message = f"Well done, but it could not be saved: {self.notice}"
         return self.finished_message
 
     def next_link(self) -> str:

@@ -11,7 +11,7 @@ import csv
 import io
 from pathlib import Path
 
-from ..store import Store, open_store
+from ..store import Store, StoreError
 
 __all__ = ["TABLES", "export_csv", "table_csv"]
 
@@ -56,9 +56,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Export your Hearts Trainer record as CSV files.")
     parser.add_argument("out", type=Path, help="folder to write the CSV files to")
     args = parser.parse_args(argv)
-    store, notice = open_store()
-    if notice:
-        print(notice)
+    try:
+        store = Store()
+    except StoreError as error:  # busy, damaged (moved aside) or out of reach: nothing to export
+        raise SystemExit(str(error)) from error
     for path in export_csv(store, args.out):
         print(path)
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import HandState, hand_from_record, hand_to_record
+from engine.excerpt import clip, excerpt
+from engine.records import RecordError, loads
 
 from ..store import Store
 from .decisions import now
@@ -67,7 +69,7 @@ def _totals(hands: Sequence[HandState]) -> tuple[int, ...]:
 def save_game(store: Store, record: dict, key: str) -> int:
     """Keep a finished game (or replace the one saved under ``key``); its id."""
     if record.get("format") != GAME_FORMAT:
-        raise ValueError(f"not a game record: format {record.get('format')!r}")
+        raise ValueError(f"not a game record: format {excerpt(record.get('format'))}")
     hands = [hand_from_record(hand) for hand in record["hands"]]
     if not hands or not all(hand.is_over for hand in hands):
         raise ValueError("only a game whose every hand is finished can be kept")
@@ -89,18 +91,18 @@ _COLUMNS = "id, key, seat, opponents, record, totals, finished_at, reviewed_at, 
 
 def _saved(row: tuple[Any, ...]) -> SavedGame:
     game_id, key, seat, opponents, record, totals, finished_at, reviewed_at, review = row
-    hands = tuple(hand_from_record(hand) for hand in json.loads(record)["hands"])
-    return SavedGame(
-        game_id,
-        key,
-        seat,
-        json.loads(opponents),
-        hands,
-        tuple(json.loads(totals)),
-        finished_at,
-        reviewed_at,
-        json.loads(review) if review else None,
-    )
+    column = "record"
+    try:  # a row that does not read back is named (and left as it is), not a bare crash
+        hands = tuple(hand_from_record(hand) for hand in loads(record)["hands"])
+        column = "opponents"
+        opponents = loads(opponents)
+        column = "totals"
+        totals = tuple(loads(totals))
+        column = "review"
+        review = loads(review) if review else None
+    except (RecordError, KeyError, TypeError) as error:
+        raise RecordError(f"games row {game_id}, {column}: {clip(str(error))}") from None
+    return SavedGame(game_id, key, seat, opponents, hands, totals, finished_at, reviewed_at, review)
 
 
 def load_games(store: Store) -> list[SavedGame]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+from engine.records import loads
+
 from ..store import Store
 from .decisions import now
 
@@ -31,7 +33,7 @@ def load_table(store: Store, place: str) -> tuple[str, dict] | None:
     if not rows:
         return None
     variant, record = rows[0]
-    return variant, json.loads(record)
+    return variant, loads(record)  # RecordError (a ValueError) when it is not JSON we read
 
 
 def forget_table(store: Store, place: str) -> None:

@@ -26,6 +26,7 @@ from engine import (
     to_card,
 )
 from engine.bots import LEVELS, Bot, bot_acts, make_bot
+from engine.excerpt import clip, excerpt
 
 from ..coach.hint import Hint, HintSource, coach_hint, decision_seed
 
@@ -200,8 +201,8 @@ class TableSession:
         try:
             game, key = _game_from_session_record(record, self.seat)
             levels = {int(seat): str(name) for seat, name in dict(record["bots"]).items()}  # type: ignore[index]
-        except (KeyError, TypeError, ValueError) as error:
-            raise TableError("bad_record", f"The saved game cannot be resumed: {error}") from error
+        except (KeyError, TypeError, ValueError, RecursionError) as error:
+            raise TableError("bad_record", f"The saved game cannot be resumed: {clip(str(error))}") from error
         if game.rules.players != self.rules.players:
             raise TableError(
                 "wrong_players", f"This table seats {self.rules.players}, the game {game.rules.players}."
@@ -296,9 +297,11 @@ class TableSession:
 
     def choose_moon(self, choice: object) -> list[Event]:
         try:
+            if not isinstance(choice, str):  # Enum's own refusal repr()s the value whole
+                raise ValueError
             moon = MoonChoice(choice)
         except ValueError as error:
-            raise TableError("bad_message", f"{choice!r} is not a moon choice.") from error
+            raise TableError("bad_message", f"{excerpt(choice)} is not a moon choice.") from error
         if refusal := self.hand.why_not_choose_moon(moon, self.seat):
             raise TableError(refusal.reason.value, refusal.message)
         self.hand.choose_moon(moon, self.seat)
@@ -385,9 +388,9 @@ def _game_from_session_record(record: object, seat: int) -> tuple[Game, str]:
     if not isinstance(record, dict) or record.get("format") != SESSION_FORMAT:
         raise ValueError(f"not a {SESSION_FORMAT} record")
     if record.get("version") != 1:
-        raise ValueError(f"version {record.get('version')!r}: this program reads version 1")
+        raise ValueError(f"version {excerpt(record.get('version'))}: this program reads version 1")
     if record["seat"] != seat:
-        raise ValueError(f"it was played from seat {record['seat']}, this table is seat {seat}")
+        raise ValueError(f"it was played from seat {excerpt(record['seat'])}, this table is seat {seat}")
     hands = [hand_from_record(data) for data in record["hands"]]
     if not hands:
         raise ValueError("it has no hand")

@@ -17,6 +17,7 @@ import traitlets
 
 from engine import HandState, Rules
 from engine.bots import Bot, make_bot
+from engine.excerpt import excerpt
 
 from ..coach.hint import HintSource
 from .session import Event, TableError, TableSession
@@ -175,11 +176,14 @@ class TableWidget(anywidget.AnyWidget):
 
     def _dispatch(self, message: object) -> list[Event]:
         if not isinstance(message, dict):
-            raise TableError("bad_message", f"A message must be an object with a 'type', not {message!r}.")
+            raise TableError(
+                "bad_message", f"A message must be an object with a 'type', not {excerpt(message)}."
+            )
         kind = message.get("type")
         if kind not in _HANDLERS:
             raise TableError(
-                "unknown_type", f"Unknown message type {kind!r}: expected one of {', '.join(_HANDLERS)}."
+                "unknown_type",
+                f"Unknown message type {excerpt(kind)}: expected one of {', '.join(_HANDLERS)}.",
             )
         session = self.session
         if kind == "select":
