@@ -24,7 +24,16 @@ from engine.records import RecordError, loads
 from ..store import Store
 from .decisions import now
 
-__all__ = ["GAME_FORMAT", "SavedGame", "game_record", "last_game", "load_game", "load_games", "save_game"]
+__all__ = [
+    "GAME_FORMAT",
+    "SavedGame",
+    "game_record",
+    "last_game",
+    "load_game",
+    "load_games",
+    "readable_games",
+    "save_game",
+]
 
 GAME_FORMAT = "hearts-trainer/table-game"
 
@@ -108,6 +117,18 @@ def _saved(row: tuple[Any, ...]) -> SavedGame:
 def load_games(store: Store) -> list[SavedGame]:
     """Every kept game, oldest first."""
     return [_saved(row) for row in store.query(f"SELECT {_COLUMNS} FROM games ORDER BY finished_at, id")]
+
+
+def readable_games(store: Store) -> tuple[list[SavedGame], list[str]]:
+    """Every kept game that reads back, oldest first, and a sentence for each row that does not
+    (left in the file as it is)."""
+    games, problems = [], []
+    for row in store.query(f"SELECT {_COLUMNS} FROM games ORDER BY finished_at, id"):
+        try:
+            games.append(_saved(row))
+        except RecordError as error:
+            problems.append(str(error))
+    return games, problems
 
 
 def load_game(store: Store, game_id: int) -> SavedGame:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..lessons.catalog import lesson_address
 from ..progress.decisions import Decision, load_decisions
-from ..progress.games import SavedGame, load_games
+from ..progress.games import SavedGame, readable_games
 from ..store import Store, open_store
 from .charts import ChartView, all_charts
 from .game import GameReview, Moment, save_review
@@ -44,7 +44,7 @@ class ReviewData:
 
     def reload(self) -> None:
         self.decisions = load_decisions(self.store)
-        self.games = load_games(self.store)
+        self.games, _ = readable_games(self.store)
 
     def keep(self, review: GameReview) -> None:
         """Save a finished review and read the history again (the charts then include it)."""
@@ -56,7 +56,12 @@ def open_review(store: Store | None = None) -> ReviewData:
     notice = ""
     if store is None:
         store, notice = open_store()
-    return ReviewData(store, notice, load_decisions(store), load_games(store))
+    games, unreadable = readable_games(store)
+    if unreadable:  # shown, skipped and left in the file: nothing the learner saved is thrown away
+        notice = " ".join(
+            [notice, f"{len(unreadable)} kept game(s) could not be read and are left out:", *unreadable]
+        )
+    return ReviewData(store, notice.strip(), load_decisions(store), games)
 
 
 def seat_names(players: int, seat: int) -> list[str]:
