@@ -124,7 +124,7 @@ DEFECTS = [
     ("play", set_options("JH", "QH", "8H", "QH"), "answer.options[3]", "twice"),
     ("play", set_options("JH", "QH QH"), "answer.options[1].option", "named twice"),
     ("play", set_answer(best="QH", accepted=["QH", "JH"]), "answer.best", "not the first option"),
-    ("play", lambda data: data["rules"].update(preset=["omnibus"]), "rules", "TypeError"),
+    ("play", lambda data: data["rules"].update(preset=["omnibus"]), "rules.preset", "unknown preset"),
     ("pass", set_answer(accepted=[held_pass(2)]), "answer.accepted[0]", "names 2 cards: these rules pass 3"),
     ("pass", set_answer(best=held_pass(4)), "answer.best", "names 4 cards: these rules pass 3"),
     ("pass", set_answer(accepted=[NOT_HELD_PASS]), "answer.accepted[0]", "You do not hold"),
