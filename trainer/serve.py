@@ -10,14 +10,12 @@ way home is the Hearts home page.
 from __future__ import annotations
 
 import argparse
-import pathlib
 
 import marimo
 import uvicorn
 
+from trainer.data_files import LESSONS_DIR
 from trainer.site import PAGES
-
-LESSONS_DIR = pathlib.Path(__file__).resolve().parents[1] / "lessons"
 
 
 def build_app():
