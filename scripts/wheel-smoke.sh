@@ -10,10 +10,10 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/hearts-trainer-wheel.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 started=$SECONDS
 
-# Built with the project's .venv (scripts/test.sh made it, with pip); the fresh venv from $python.
-wheel=$(.venv/bin/python scripts/build_wheel.py "$work/dist")
-echo "built $(basename "$wheel") in $((SECONDS - started)) s"
 "$python" -m venv "$work/venv"
+# Its pip builds the wheel in an isolated build environment, so the venv itself stays fresh.
+wheel=$("$work/venv/bin/python" scripts/build_wheel.py "$work/dist")
+echo "built $(basename "$wheel") in $((SECONDS - started)) s"
 # --no-compile: half the files to write now and to delete after (deleting took over a minute here).
 "$work/venv/bin/python" -m pip install --quiet --no-compile "$wheel"
 echo "installed into a fresh venv in $((SECONDS - started)) s"
