@@ -3,11 +3,6 @@ the learner's arguments."""
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
-import sys
-import types
-
 import pytest
 
 import trainer.start
@@ -53,31 +48,12 @@ def test_no_command_starts_the_lessons_with_the_options_given(argv, monkeypatch)
     assert started == [argv]
 
 
-def fake_module(monkeypatch, name: str, calls: list) -> None:
-    module = types.ModuleType(name)
-    module.__spec__ = importlib.machinery.ModuleSpec(name, None)
-    module.main = calls.append
-    monkeypatch.setitem(sys.modules, name, module)
-
-
-def test_check_runs_python_m_trainer_puzzles_check_where_it_exists(monkeypatch) -> None:
-    calls = []
-    fake_module(monkeypatch, "trainer.puzzles.__main__", calls)
-    fake_module(monkeypatch, "trainer.puzzles.check", [])
-    with pytest.raises(SystemExit):
-        cli.main(["check", "puzzles"])
-    assert calls == [["check", "puzzles"]]
-
-
-def test_check_falls_back_to_the_check_module(monkeypatch) -> None:
-    calls = []
-    real_find_spec = importlib.util.find_spec
-    monkeypatch.setattr(
-        importlib.util,
-        "find_spec",
-        lambda name, *rest: None if name == "trainer.puzzles.__main__" else real_find_spec(name, *rest),
-    )
-    fake_module(monkeypatch, "trainer.puzzles.check", calls)
-    with pytest.raises(SystemExit):
-        cli.main(["check", "puzzles"])
-    assert calls == [["puzzles"]]
+def test_check_runs_the_puzzle_file_check_with_the_files_given(tmp_path, capsys) -> None:
+    with pytest.raises(SystemExit) as done:
+        cli.main(["check"])
+    assert done.value.code == 0
+    assert "puzzle files checked: no problems" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as done:
+        cli.main(["check", str(tmp_path)])
+    assert done.value.code == 1
+    assert f"no puzzle files in {tmp_path}" in capsys.readouterr().err

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
+import runpy
 import sys
 
 PROG = "hearts-trainer"
@@ -19,21 +19,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("engine.tournament", "bots against each other in duplicate rotation"),
     "mine": ("trainer.puzzles.mine", "find new puzzles in bot games"),
     "export": ("trainer.progress.export", "write your record as CSV files"),
-    "check": ("trainer.puzzles.__main__", "check the puzzle files"),
+    "check": ("trainer.puzzles", "report every problem in puzzle files"),
 }
 
 
-def module_and_arguments(name: str) -> tuple[str, list[str]]:
-    """The module to run and the arguments that go before the learner's."""
-    module = COMMANDS[name][0]
-    if name != "check":
-        return module, []
-    # `python -m trainer.puzzles check` where that exists, else the check module on its own.
-    if importlib.util.find_spec(module) is not None:
-        return module, ["check"]
-    if importlib.util.find_spec("trainer.puzzles.check") is not None:
-        return "trainer.puzzles.check", []
-    raise SystemExit(f"{PROG} check: this version has no puzzle file check (trainer.puzzles check)")
+def run_check(rest: list[str]) -> None:
+    """`python -m trainer.puzzles check REST`, run as that command line runs it."""
+    sys.argv = [f"{PROG} check", "check", *rest]
+    runpy.run_module("trainer.puzzles", run_name="__main__")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -57,9 +50,11 @@ def main(argv: list[str] | None = None) -> None:
     if name not in COMMANDS:
         parser().parse_args(argv)  # --help, or an error naming the commands
         return
-    module, before = module_and_arguments(name)
-    sys.argv = [f"{PROG} {name}", *before, *rest]  # the tool's usage line names this command
-    raise SystemExit(importlib.import_module(module).main([*before, *rest]))
+    if name == "check":
+        run_check(rest)
+        return
+    sys.argv = [f"{PROG} {name}", *rest]  # the tool's usage line names this command
+    raise SystemExit(importlib.import_module(COMMANDS[name][0]).main(rest))
 
 
 if __name__ == "__main__":
