@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make .venv with everything the lessons and the tests need. Safe to run again: it only
-# reinstalls when pyproject.toml has changed.
+# reinstalls when pyproject.toml or setup.py has changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +12,7 @@ fi
 if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
 fi
-stamp=".venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)"
+stamp=".venv/.installed-$(cat pyproject.toml setup.py | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
     .venv/bin/python -m pip install --quiet --upgrade pip
     .venv/bin/python -m pip install --quiet -e ".[test]"

@@ -1,31 +1,49 @@
-"""Serve Hearts Trainer: the home page at `/`, the lesson page, puzzles and review beside it.
+"""Serve Hearts Trainer: the home page at `/`, the lesson page, puzzles and review beside it, to
+the learner alone (`trainer.server_guard`: the token in the address, no other origin).
 
 `marimo run lessons/` would put marimo's own file gallery at `/` and a "Back" link to it on every
 page; mounting each notebook at its own address (`trainer.site.PAGES`) leaves neither, so the only
 way home is the Hearts home page.
 
     python -m trainer.serve --port 2718
+
+The token is the learner's (`trainer.server_token`); `python -m trainer.start` (scripts/start.sh)
+also picks the port, waits for the server and opens the browser.
 """
 
 from __future__ import annotations
 
 import argparse
-import pathlib
+from urllib.parse import urlencode
 
 import marimo
 import uvicorn
 
-from trainer.site import PAGES
+from trainer.data_files import LESSONS_DIR
+from trainer.server_guard import TOKEN_PARAM, WILDCARD_HOSTS, ServerGuard
+from trainer.server_token import server_token
+from trainer.site import HOME, PAGES
 
-LESSONS_DIR = pathlib.Path(__file__).resolve().parents[1] / "lessons"
+__all__ = ["build_app", "entry_address", "run"]
 
 
-def build_app():
+def build_app(token: str, host: str = "127.0.0.1"):
     builder = marimo.create_asgi_app(quiet=True)
     for address, notebook in PAGES.items():
         mount = address.rstrip("/") or "/"  # marimo redirects /lesson to /lesson/
         builder = builder.with_app(path=mount, root=str(LESSONS_DIR / notebook))
-    return builder.build()
+    return ServerGuard(builder.build(), token=token, host=host)
+
+
+def entry_address(host: str, port: int, token: str) -> str:
+    """The home page's address with the token: the one way in."""
+    shown = "127.0.0.1" if host in WILDCARD_HOSTS else host
+    shown = f"[{shown}]" if ":" in shown else shown
+    return f"http://{shown}:{port}{HOME}?{urlencode({TOKEN_PARAM: token})}"
+
+
+def run(host: str, port: int, token: str) -> None:
+    uvicorn.run(build_app(token, host), host=host, port=port, log_level="warning")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -33,7 +51,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=2718)
     args = parser.parse_args(argv)
-    uvicorn.run(build_app(), host=args.host, port=args.port, log_level="warning")
+    token = server_token()
+    print(f"Hearts Trainer lessons: {entry_address(args.host, args.port, token)}", flush=True)
+    run(args.host, args.port, token)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Browser tests: Debian's Chromium, driven by Playwright, against `marimo run` of the demo and
-`python -m trainer.serve` of the lessons.
+`python -m trainer.serve` of the lessons (which lets in only an address with its token:
+`signed_in(url)` is the address scripts/start.sh prints).
 
 They fail (never skip) when the browser is missing: `scripts/setup.sh` installs it.
 """
@@ -14,8 +15,12 @@ import subprocess
 import sys
 import time
 import urllib.request
+from urllib.parse import urlencode
 
 import pytest
+
+from trainer.server_guard import TOKEN_PARAM
+from trainer.server_token import ENV_VAR
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
@@ -31,6 +36,13 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 BOT_DELAY = "0.12"  # seconds before each bot card: short, but still one card at a time
+SERVER_TOKEN = "browser-tests-token-7f3a9c"  # given to every server the tests start
+
+
+def signed_in(url: str) -> str:
+    """URL with the server's token, as start.sh prints it: the server answers with a cookie and URL
+    without the token, and the cookie lets the rest of the browser context in."""
+    return url + ("&" if "?" in url else "?") + urlencode({TOKEN_PARAM: SERVER_TOKEN})
 
 
 def _free_port() -> int:
@@ -54,6 +66,7 @@ def _serve_command(command: list[str], log_name: str, extra_env: dict[str, str] 
         "MARIMO_SKIP_UPDATE_CHECK": "1",
         "HEARTS_BOT_DELAY": BOT_DELAY,
         "PYTHONPATH": str(ROOT),
+        ENV_VAR: SERVER_TOKEN,
         **(extra_env or {}),
     }
     (ROOT / ".pytest_cache").mkdir(exist_ok=True)

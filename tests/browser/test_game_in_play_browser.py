@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from engine import Rules
-from tests.browser.conftest import ARTIFACTS, _serve_command
+from tests.browser.conftest import ARTIFACTS, _serve_command, signed_in
 from trainer.lessons.catalog import lesson_address
 from trainer.progress.tables import save_table
 from trainer.site import REVIEW
@@ -84,7 +84,7 @@ def play_first_legal(page: Page) -> str:
 
 
 def test_the_game_ends_with_its_result_and_review_link_on_the_table(game_url, page) -> None:
-    page.goto(game_url + lesson_address("l09_play"))
+    page.goto(signed_in(game_url + lesson_address("l09_play")))
     page.locator(f"{T} .ht-hand .card.legal").first.wait_for()
     expect(page.locator(f'{T} [data-role="game-over"]')).to_have_count(0)
     play_first_legal(page)
@@ -104,7 +104,7 @@ def test_the_game_ends_with_its_result_and_review_link_on_the_table(game_url, pa
 
 
 def test_a_reload_mid_game_resumes_the_same_cards(fresh_url, page) -> None:
-    page.goto(fresh_url + lesson_address("l09_play"))
+    page.goto(signed_in(fresh_url + lesson_address("l09_play")))
     page.locator(f"{T} .ht-hand .card").first.wait_for()
     if page.locator(f'{T}[data-phase="passing"]').count():
         for code in hand_codes(page)[-3:]:

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, signed_in
 from trainer.lessons.catalog import lesson_address
 from trainer.site import HOME, PUZZLES, REVIEW
 
@@ -24,7 +24,7 @@ def lesson_page(browser, lessons_url):
 
     def open_(key: str) -> Page:
         """A lesson by its key, or the home page for "index"."""
-        page.goto(lessons_url + (HOME if key == "index" else lesson_address(key)))
+        page.goto(signed_in(lessons_url + (HOME if key == "index" else lesson_address(key))))
         return page
 
     yield open_
@@ -208,7 +208,7 @@ def test_the_lesson_6_calculator_is_a_form_of_four_labelled_fields(browser, less
     page = context.new_page()
     page.set_default_timeout(20_000)
     try:
-        page.goto(lessons_url + lesson_address("l06_scoring"))
+        page.goto(signed_in(lessons_url + lesson_address("l06_scoring")))
         heading = page.get_by_role("heading", name=re.compile(r"^Step \d of 5"))
         if heading.inner_text().startswith("Step 1"):
             next_step(page)
@@ -263,7 +263,7 @@ def test_the_pages_beside_the_lessons_lead_home_too(browser, lessons_url, addres
     page = context.new_page()
     page.set_default_timeout(20_000)
     try:
-        page.goto(lessons_url + address)
+        page.goto(signed_in(lessons_url + address))
         page.get_by_role("link", name="← All lessons").click()
         expect(page.get_by_role("heading", name="Hearts Trainer", exact=True)).to_be_visible()
         assert page.url == lessons_url + HOME

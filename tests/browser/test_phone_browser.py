@@ -11,7 +11,7 @@ import sys
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import ARTIFACTS, ROOT, _serve_command
+from tests.browser.conftest import ARTIFACTS, ROOT, _serve_command, signed_in
 from tests.review.history import record_history
 from trainer.lessons.catalog import lesson_address
 from trainer.puzzles import load_puzzle
@@ -194,7 +194,7 @@ def test_the_page_fits_the_screen_and_no_card_covers_a_seat(browser, pages_url, 
     page = context.new_page()
     page.set_default_timeout(WAIT)
     try:
-        page.goto(f"{pages_url}{address_of(name)}")
+        page.goto(signed_in(f"{pages_url}{address_of(name)}"))
         wait_until_drawn(page, name)
         page.wait_for_load_state("networkidle")
         overflowing = page.evaluate(OVERFLOW_SCRIPT)
@@ -224,7 +224,7 @@ def test_a_pass_puzzles_verdict_and_heat_map_fit_a_phone(browser, pages_url):
     page = context.new_page()
     page.set_default_timeout(WAIT)
     try:
-        page.goto(f"{pages_url}{PUZZLES}")
+        page.goto(signed_in(f"{pages_url}{PUZZLES}"))
         page.locator("[data-table] .ht-hand .card").first.wait_for()
         page.locator("select").first.select_option(label="What would you pass?")
         prompt = page.get_by_text(re.compile(r"Puzzle pass-\d+"))

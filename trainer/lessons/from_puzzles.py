@@ -9,8 +9,8 @@ from __future__ import annotations
 from engine import CardParseError, CardSet, parse_card
 
 from ..coach import coach_pass, coach_play
+from ..data_files import PUZZLES_DIR
 from ..puzzles import load_puzzle
-from ..puzzles.board import PUZZLES_DIR
 from .steps import Context, Step, Verdict
 
 __all__ = ["puzzle_step"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 from engine import HandState, Rules, Suit, to_card
 
 from ..coach.grading import grade
+from ..data_files import PUZZLES_DIR
 from ..puzzles import load_puzzle
-from ..puzzles.board import PUZZLES_DIR
 from .deals import ACROSS_MOON_DEAL, ACROSS_MOON_PLAYS, D_RIGHT_QUEEN, D_TRICK_1, S_QUEEN, D, deal, game_hand
 from .from_puzzles import puzzle_step
 from .steps import Context, Lesson, Step, Verdict, evaluate, loss_words, refusal_verdict
