@@ -90,6 +90,14 @@ def table_files() -> None:
         (LESSONS_DIR / "index.py").is_file() and LESSONS_DIR.is_relative_to(SITE),
     )
     check("the puzzle files are installed", len(list(PUZZLES_DIR.glob("*.toml"))) >= 10)
+    from trainer.puzzles.board import PuzzleBoard
+
+    board = PuzzleBoard()
+    check(f"the puzzles page finds {len(board.trainer.puzzles)} puzzles", len(board.trainer.puzzles) >= 10)
+    checked = subprocess.run(
+        [str(SCRIPTS / "hearts-trainer"), "check"], capture_output=True, text=True, timeout=120
+    )
+    check(f"`hearts-trainer check`: {checked.stdout.strip()}", checked.returncode == 0)
 
 
 def free_port() -> int:

@@ -27,6 +27,7 @@ from engine import (
 )
 from engine.evaluator import Evaluation, OptionValue, Z
 
+from ..data_files import PUZZLES_DIR
 from .choices import check_options, read_choice
 from .errors import PuzzleError
 from .source import read_toml
@@ -48,8 +49,6 @@ __all__ = [
 ]
 
 FORMAT = "hearts-trainer/puzzle"
-PUZZLES_DIR = Path(__file__).resolve().parents[2] / "puzzles"
-"""The puzzles we ship."""
 VERSION = 1
 KINDS = ("pass", "play")
 THEMES = {
