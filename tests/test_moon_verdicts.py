@@ -105,19 +105,31 @@ def test_a_safe_line_that_costs_something_against_strong_blockers_says_how_much(
     assert "the safe line, Q♥ K♥ A♥, costs about 1.5 points." in verdict.headline
 
 
-def test_a_moon_line_that_holds_against_strong_blockers_keeps_its_verdict_and_says_so():
+def test_a_moon_line_that_holds_against_strong_blockers_is_graded_by_what_holds_there():
     judged = evaluation(
         {MOON: (-20.0, 0.95), SAFE: (0.0, 0.0)},
         {MOON: (-17.0, 0.85), SAFE: (0.0, 0.0)},
     )
     g = grade(judged, SAFE)
     assert g.moon_line is not None and g.moon_line.holds
-    assert g.band is Band.BLUNDER and g.loss == 20.0
+    assert g.band is Band.BLUNDER and g.loss == 17.0  # the smaller loss: the one blockers leave
     verdict = coach_pass(moon_hand().view(0), SAFE, judged)
-    assert verdict.headline.startswith("Blunder: Q♥ K♥ A♥ costs about 20.0 points")
+    assert verdict.headline.startswith("Blunder: Q♥ K♥ A♥ costs about 17.0 points")
     (first, *_) = verdict.reasons
     assert "the moon comes home in 85%, and 2♣ K♣ A♣ still saves about 17.0 points." in first
     assert sum("shoot the moon in" in reason for reason in verdict.reasons) == 0  # said once, not twice
+
+
+def test_a_moon_line_worth_less_against_strong_blockers_lowers_the_band_to_what_holds():
+    """Found by the stability benchmark: a blunder with the model's blockers, a mistake against
+    blockers at any price. The verdict says mistake, so a deeper look cannot take it back."""
+    judged = evaluation(
+        {MOON: (-9.0, 0.21), SAFE: (0.0, 0.0)},
+        {MOON: (-5.0, 0.15), SAFE: (0.0, 0.0)},
+    )
+    g = grade(judged, SAFE)
+    assert g.moon_line is not None and g.moon_line.holds
+    assert g.band is Band.MISTAKE and g.loss == 5.0
 
 
 def test_a_verdict_without_the_check_or_not_about_the_moon_is_graded_as_before():

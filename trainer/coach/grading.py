@@ -162,7 +162,8 @@ def grade(evaluation: Evaluation, option: object) -> Grade:
     """Grade ``option`` (a card, a set of cards, or their text) against the evaluation. The
     interval is the evaluator's: against every option for the option it judged and the best,
     else against the best option. A moon-dependent loss is graded against strong blockers when
-    the evaluation carries that check and the moon line's edge does not hold there."""
+    the evaluation carries that check and the loss is smaller there: a verdict claims no more than
+    holds against players who block moons at any price."""
     chosen = evaluation.value_of(option)
     rank = next(i for i, value in enumerate(evaluation.options, start=1) if value.option == chosen.option)
     strong = evaluation.strong_blockers
@@ -174,7 +175,7 @@ def grade(evaluation: Evaluation, option: object) -> Grade:
             strong.value_of(evaluation.best.option),
             strong.value_of(chosen.option),
         )
-        if not line.holds:  # graded by the loss against strong blockers
+        if line.strong_chosen.loss < chosen.loss:  # graded by the loss against strong blockers
             graded, clock_stopped = line.strong_chosen, clock_stopped or strong.clock_stopped
     return Grade(
         band=band_of(graded.loss),
