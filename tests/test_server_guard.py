@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 
 import pytest
 
@@ -56,7 +57,9 @@ def ask(
     async def send(message):
         sent.append(message)
 
-    asyncio.run(ServerGuard(_page, token=TOKEN, host=bind)(scope, receive, send))
+    # In a thread of its own: the browser tests' Playwright keeps an event loop running in this one.
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, ServerGuard(_page, token=TOKEN, host=bind)(scope, receive, send)).result()
     first = sent[0]
     if first["type"] == "websocket.accept":
         return 101, {}
