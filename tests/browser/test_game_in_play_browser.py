@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from engine import Rules
 from tests.browser.conftest import ARTIFACTS, _serve_command, signed_in
+from tests.table_moves import next_move
 from trainer.lessons.catalog import lesson_address
 from trainer.progress.tables import save_table
 from trainer.site import REVIEW
@@ -26,16 +27,9 @@ def almost_finished_game() -> dict:
     session = TableSession(Rules(), seed=41, bots={1: "easy", 2: "easy", 3: "easy"}, hints=None)
     before_last = None
     while not session.winners:
-        hand = session.hand
-        if hand.is_over:
-            session.new_hand()
-        elif session.bot_to_act is not None:
-            session.bot_step()
-        elif hand.phase.value == "passing":
-            session.pass_selected([card.code for card in list(hand.hand(0))[:3]])
-        else:
-            before_last = session.to_record()
-            session.play(hand.legal_cards()[0].code)
+        if not session.hand.is_over and session.bot_to_act is None and session.hand.phase.value == "playing":
+            before_last = session.to_record()  # just before a learner card
+        next_move(session)
     return before_last
 
 

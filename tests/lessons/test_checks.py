@@ -259,6 +259,7 @@ def test_the_game_steps_say_nothing_the_bots_can_make_stale():
     import re
 
     from engine import Rules
+    from tests.table_moves import next_move
     from trainer.lessons import l08_strategy, l09_play
     from trainer.table.session import TableSession
 
@@ -269,15 +270,7 @@ def test_the_game_steps_say_nothing_the_bots_can_make_stale():
             message = check(session, None).message
             if not hand.is_over:
                 assert not re.search(r"\d", message), message
-        if hand.is_over:
-            session.new_hand()
-            continue
-        if session.bot_to_act is not None:
-            session.bot_step()
-        elif hand.phase.value == "passing":
-            session.pass_selected([c.code for c in list(hand.hand(0))[:3]])
-        else:
-            session.play(hand.legal_cards()[0].code)
+        next_move(session)
     verdict = l09_play.check_game(session, None)
     assert verdict.correct and "Final totals" in verdict.message
 

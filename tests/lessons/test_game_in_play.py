@@ -7,31 +7,20 @@ from __future__ import annotations
 import pytest
 
 from engine import Rules
-from trainer.lessons.catalog import LESSONS
+from tests.table_moves import next_move
 from trainer.lessons.runner import REVIEW_ADDRESS, LessonRunner
 from trainer.progress.tables import load_table, save_table
-from trainer.store import Store
 from trainer.table import TableError, TableSession
 
 
 @pytest.fixture
-def store(tmp_path):
-    return Store(tmp_path / "p.sqlite3")
-
-
-@pytest.fixture
-def open_lesson(store, monkeypatch):
-    monkeypatch.setenv("HEARTS_BOT_DELAY", "0")
-    made = []
+def open_lesson(runner_for):
+    """Lesson 9 unless another is named (``runner_for`` is in conftest.py)."""
 
     def make(key: str = "l09_play") -> LessonRunner:
-        runner = LessonRunner(LESSONS[key], store)
-        made.append(runner)
-        return runner
+        return runner_for(key)
 
-    yield make
-    for runner in made:
-        runner.close()
+    return make
 
 
 def learner_moves(runner: LessonRunner, count: int) -> None:
@@ -100,14 +89,7 @@ def test_a_game_played_from_its_first_hand_links_to_its_review(store) -> None:
     session = TableSession(Rules(target=26), seed=3, hints=None)
     session.review_href = REVIEW_ADDRESS
     while not session.winners:
-        if session.hand.is_over:
-            session.new_hand()
-        elif session.bot_to_act is not None:
-            session.bot_step()
-        elif session.hand.phase.value == "passing":
-            session.pass_selected([c.code for c in list(session.hand.hand(0))[:3]])
-        else:
-            session.play(session.hand.legal_cards()[0].code)
+        next_move(session)
     from trainer.table.snapshot import snapshot
 
     assert snapshot(session)["review_href"] == REVIEW_ADDRESS
@@ -144,14 +126,7 @@ def test_a_record_resumes_every_hand_of_the_game() -> None:
     for _ in range(200):
         if session.winners:
             break
-        if session.hand.is_over:
-            session.new_hand()
-        elif session.bot_to_act is not None:
-            session.bot_step()
-        elif session.hand.phase.value == "passing":
-            session.pass_selected([c.code for c in list(session.hand.hand(0))[:3]])
-        else:
-            session.play(session.hand.legal_cards()[-1].code)
+        next_move(session, last_legal=True)
     copy = TableSession(Rules(), seed=0, hints=None)
     copy.resume(session.to_record())
     assert copy.score_rows == session.score_rows and copy.totals == session.totals

@@ -4,33 +4,10 @@ from __future__ import annotations
 
 import itertools
 
-import pytest
-
 from trainer.lessons.catalog import LESSONS, lesson_address, next_lesson
 from trainer.lessons.home import home_markdown, next_to_do
 from trainer.lessons.progress import Progress
 from trainer.lessons.runner import LessonRunner
-from trainer.store import Store
-
-
-@pytest.fixture
-def store(tmp_path):
-    return Store(tmp_path / "p.sqlite3")
-
-
-@pytest.fixture
-def runner_for(store, monkeypatch):
-    monkeypatch.setenv("HEARTS_BOT_DELAY", "0")
-    made = []
-
-    def make(key: str) -> LessonRunner:
-        runner = LessonRunner(LESSONS[key], store)
-        made.append(runner)
-        return runner
-
-    yield make
-    for runner in made:
-        runner.close()
 
 
 def browser_sends(runner: LessonRunner, message: dict) -> None:
