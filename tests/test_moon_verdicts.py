@@ -18,6 +18,7 @@ SMALL = Depth(
     pass_samples=1024,
     pass_stages=((128, 12),),
     min_samples=128,
+    pass_min_samples=128,
     play_seconds=None,
     pass_seconds=None,
 )
@@ -146,10 +147,34 @@ def test_the_coach_checks_a_real_moon_verdict_against_strong_blockers_and_only_t
     assert missed.best.moon_for > 0.5
     assert missed.strong_blockers is not None
     strong = missed.strong_blockers
-    assert {v.option for v in strong.options} == {missed.best.option, CardSet(SAFE)}
+    # every pass screened again against strong blockers; the model's finalists and the choice
+    # valued there on fresh deals
+    assert len(strong.options) == len(missed.options) == 286
+    afresh = {v.option for v in strong.options if v.samples == strong.samples}
+    assert {v.option for v in missed.options[:12]} | {CardSet(SAFE)} <= afresh
     # strong blockers bring fewer moons home than the model's
     assert strong.value_of(missed.best.option).moon_for <= missed.best.moon_for
     line = grade(missed, SAFE).moon_line
     assert line is not None and line.holds  # a hand this strong shoots against anyone
     kept = judge(view, missed.best.option, 3, SMALL)
     assert kept.strong_blockers is None  # the moon line itself needs no check
+
+
+def test_against_strong_blockers_the_choice_is_measured_against_the_best_there():
+    """Found by the stability benchmark: the model's best pass is a moon line, but against strong
+    blockers a third pass is best; the choice's loss there is against that pass, and the coach
+    names it (measuring against the moon line alone undersold the mistake)."""
+    third = "9D JD KD"
+    judged = evaluation(
+        {MOON: (-6.0, 0.30), third: (-5.8, 0.12), SAFE: (-2.0, 0.05)},
+        {MOON: (-4.5, 0.25), third: (-5.5, 0.10), SAFE: (-2.1, 0.04)},
+    )
+    g = grade(judged, SAFE)
+    line = g.moon_line
+    assert line is not None and line.strong_leader is not None
+    assert line.strong_leader.option == CardSet(third)
+    assert line.strong_loss == 2.4  # against the moon line...
+    assert g.loss == 3.4 and g.band is Band.MISTAKE  # ...but graded against the best there
+    view = moon_hand().view(0)
+    verdict = coach_pass(view, SAFE, judged)
+    assert "9♦ J♦ K♦ is best there, and Q♥ K♥ A♥ costs about 3.4 points against it" in verdict.text

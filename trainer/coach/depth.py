@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine import CardSet, PlayerView
-from engine.evaluator import PASS_STAGES, ROUND, Evaluation, evaluate_pass, evaluate_play
+from engine.evaluator import ROUND, Evaluation, evaluate_pass, evaluate_play
 from engine.moon import STRONG_BLOCKERS
 
 from .grading import LIMITS, moon_dependent
@@ -35,9 +35,16 @@ class Depth:
     five cards a seat)."""
     pass_samples: int = 65536
     """Most fresh deals on which a pass's finalists and the learner's pass are valued."""
-    pass_stages: tuple[tuple[int, int], ...] = PASS_STAGES
-    """The screening of all passes that picks the finalists."""
+    pass_stages: tuple[tuple[int, int], ...] = ((256, 64), (1024, 16), (2048, 5))
+    """The screening of all passes that picks the finalists: deeper than Hard's
+    (``engine.evaluator.PASS_STAGES``), because a pass screened out on 128 deals can be the best
+    (a choice's loss is only as true as the best pass it is measured against)."""
     min_samples: int = 2 * ROUND
+    pass_min_samples: int = 2048
+    """Fresh deals before a pass verdict may be called decided: a pass's outcomes are
+    heavy-tailed (a moon swings 26 points), so an interval from a few hundred deals can be too
+    narrow (found: a "blunder" at 432 deals that is a mistake at ten times the deals). Cheap: the
+    finals play a handful of passes."""
     play_seconds: float | None = 10.0
     pass_seconds: float | None = 20.0
 
@@ -50,6 +57,7 @@ class Depth:
             pass_samples=self.pass_samples * factor,
             pass_stages=tuple((deals * factor, keep) for deals, keep in self.pass_stages),
             min_samples=self.min_samples * factor,
+            pass_min_samples=self.pass_min_samples * factor,
             play_seconds=None,
             pass_seconds=None,
         )
@@ -87,14 +95,27 @@ def judge_pass(
         seed=seed,
         judge=chosen,
         limits=LIMITS,
-        min_samples=depth.min_samples,
+        min_samples=min(depth.pass_min_samples, depth.pass_samples),
     )
     evaluation = evaluate_pass(view, **settings, stages=depth.pass_stages, include=include)
     if not moon_dependent(evaluation, chosen):
         return evaluation
-    # Only the moon line and the choice, on the same budget, against strong blockers.
-    strong = evaluate_pass(view, **settings, only=[evaluation.best.option, chosen], blocking=STRONG_BLOCKERS)
+    # Every pass screened again against strong blockers (the best there need not be the model's
+    # moon line, nor one of its finalists), the model's finalists kept in the finals beside it.
+    strong = evaluate_pass(
+        view,
+        **settings,
+        stages=depth.pass_stages,
+        include=_finalists(evaluation, depth),
+        blocking=STRONG_BLOCKERS,
+    )
     return replace(evaluation, strong_blockers=strong)
+
+
+def _finalists(evaluation: Evaluation, depth: Depth) -> list[CardSet]:
+    """The passes valued on fresh deals: they lead the ranking, as many as the last stage keeps."""
+    keep = depth.pass_stages[-1][1] if depth.pass_stages else len(evaluation.options)
+    return [value.option for value in evaluation.options[:keep]]
 
 
 def judge(view: PlayerView, choice: object, seed: int = 0, depth: Depth = COACH) -> Evaluation:

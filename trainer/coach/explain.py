@@ -123,11 +123,16 @@ def moon_line_words(g: Grade, chosen: str, best: str) -> str:
     )
     if line.holds:
         return model + strong + f", and {best} still saves about {line.strong_loss:.1f} points."
-    cost = (
-        f"the safe line, {chosen}, costs about {line.strong_loss:.1f} points"
-        if line.strong_loss > TOLERANCE
-        else f"the safe line, {chosen}, is as good"
-    )
+    if line.strong_leader is not None:  # against such blockers a third option is best
+        leader = _name(line.strong_leader.option)
+        cost = (
+            f"{leader} is best there, and {chosen} costs about {line.strong_chosen.loss:.1f} points "
+            f"against it"
+        )
+    elif line.strong_loss > TOLERANCE:
+        cost = f"the safe line, {chosen}, costs about {line.strong_loss:.1f} points"
+    else:
+        cost = f"the safe line, {chosen}, is as good"
     return model + strong + f": {cost}. The moon is the greedy line here, not a must."
 
 

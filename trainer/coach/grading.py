@@ -91,6 +91,9 @@ class MoonLine:
     strong_best: OptionValue
     strong_chosen: OptionValue
     """The moon line and the choice valued against blockers at any price."""
+    strong_leader: OptionValue | None = None
+    """The best option against those blockers, when it is neither the moon line nor the choice
+    (the choice's loss there is against it)."""
 
     @property
     def strong_loss(self) -> float:
@@ -174,6 +177,7 @@ def grade(evaluation: Evaluation, option: object) -> Grade:
             chosen.loss,
             strong.value_of(evaluation.best.option),
             strong.value_of(chosen.option),
+            strong.best if strong.best.option not in (evaluation.best.option, chosen.option) else None,
         )
         if line.strong_chosen.loss < chosen.loss:  # graded by the loss against strong blockers
             graded, clock_stopped = line.strong_chosen, clock_stopped or strong.clock_stopped
