@@ -3,12 +3,23 @@
 Every deal is played once per rotation of the line-up, so every bot holds every seat's cards:
 luck of the deal cancels out and what remains is skill. Results are per bot: points per hand
 with a 95% interval over deals, moons shot, and decision times. Deals are spread over a
-process pool; the same seed gives the same results.
+process pool (``--workers``); the same seed gives the same results.
+
+Dask takes over when one machine's pool is not enough (it needs ``pip install
+"dask[distributed]"``; ``engine.cluster`` runs it):
+
+- ``--dask`` starts a local Dask cluster of ``--workers`` processes for the run, and stops it.
+- ``--scheduler tcp://HOST:8786`` sends the deals to a running cluster (``dask scheduler`` on
+  one machine, ``dask worker tcp://HOST:8786`` on each machine with this package installed).
+
+Either way each deal is one small task (the line-up, the rules and the seeds in; that deal's
+scores out), and the figures are the same as in one process for the same seed.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import statistics
@@ -20,6 +31,7 @@ from dataclasses import dataclass, field
 
 from .bots import make_bot
 from .bots.base import Bot
+from .cluster import DaskMissing, run_on_dask
 from .deal import deal_from_seed, hand_seed
 from .hand import HandState, Phase
 from .rules import PRESETS, Rules
@@ -102,11 +114,33 @@ def run_tournament(
     workers: int = 1,
     factory: BotFactory = make_bot,
     progress: Callable[[int, int], None] | None = None,
+    *,
+    dask: bool = False,
+    scheduler: str | None = None,
 ) -> list[SeatResult]:
+    """Play ``deals`` deals, each once per rotation of ``lineup``; the results in deal order.
+
+    In this process when ``workers`` is 1, else over a process pool of ``workers``; with
+    ``dask`` on a local Dask cluster of ``workers`` processes, with ``scheduler`` (an address
+    such as ``tcp://HOST:8786``) on that running Dask cluster. The results are the same every
+    way but for the decision times. ``progress(done, deals)`` follows the deals played."""
     if len(lineup) != rules.players:
         raise ValueError(f"{len(lineup)} bots for a table of {rules.players}")
     tasks = [(list(lineup), rules, seed, deal, factory) for deal in range(deals)]
     results: list[SeatResult] = []
+    if dask or scheduler:
+        # Under ``python -m engine.tournament`` this module is ``__main__``, whose functions
+        # would travel by value; engine.tournament's own is found by name on every worker.
+        from . import tournament
+
+        by_deal: list[list[SeatResult]] = [[] for _ in tasks]
+        jobs = run_on_dask(
+            tournament._play_deal_task, tasks, workers=workers, scheduler=scheduler, progress=progress
+        )
+        with contextlib.closing(jobs):
+            for deal, deal_results in jobs:
+                by_deal[deal] = deal_results
+        return [entry for deal_results in by_deal for entry in deal_results]
     if workers <= 1:
         for done, task in enumerate(tasks, start=1):
             results.extend(_play_deal_task(task))
@@ -205,20 +239,32 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("bots", nargs="+", help="one bot level per seat: easy, normal, hard")
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="processes (also with --dask)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--dask", action="store_true", help="play on a local Dask cluster of --workers processes"
+    )
+    where.add_argument(
+        "--scheduler", metavar="tcp://HOST:8786", help="play on the running Dask cluster at this address"
+    )
     parser.add_argument("--rules", choices=sorted(PRESETS), default="standard")
     parser.add_argument("--json", metavar="PATH", help="write the summary as JSON")
     args = parser.parse_args(argv)
     rules = PRESETS[args.rules].replace(players=len(args.bots))
     started = time.perf_counter()
-    results = run_tournament(
-        args.bots,
-        rules,
-        args.deals,
-        args.seed,
-        args.workers,
-        progress=lambda done, total: _progress_bar(done, total, started),
-    )
+    try:
+        results = run_tournament(
+            args.bots,
+            rules,
+            args.deals,
+            args.seed,
+            args.workers,
+            progress=lambda done, total: _progress_bar(done, total, started),
+            dask=args.dask,
+            scheduler=args.scheduler,
+        )
+    except DaskMissing as error:
+        parser.error(str(error))
     summary = summarize(results)
     summary.update(
         {
