@@ -1,9 +1,9 @@
 """Which files the wheel carries (everything else about the package is in pyproject.toml).
 
 Every package under engine/ and trainer/ is found, not listed, so a new one cannot be left out.
-The notebooks (lessons/) and the puzzle files (puzzles/) stay at the top of the checkout, and go
-into the wheel inside the package, as trainer/notebooks and trainer/puzzle_files, where
-trainer.data_files looks for them.
+The notebooks (lessons/) and the puzzle files (puzzles/, with their index.json) stay at the top
+of the checkout, and go into the wheel inside the package, as trainer/notebooks and
+trainer/puzzle_files, where trainer.data_files looks for them.
 """
 
 from setuptools import find_packages, setup
@@ -15,7 +15,7 @@ setup(
     package_dir=DATA_PACKAGES,
     package_data={
         "trainer.table": ["table.js", "table.css"],
-        "trainer.puzzle_files": ["*.toml", "README.md"],
+        "trainer.puzzle_files": ["*.toml", "index.json", "README.md"],
     },
     include_package_data=False,  # only what is named here, whatever else sits in the folders
 )

@@ -49,24 +49,21 @@ def _(board, mo):
 
 @app.cell(hide_code=True)
 def _(board, mo):
+    mo.callout(mo.md(board.notices_markdown()), kind="info") if board.library_notices else None
+    return
+
+
+@app.cell(hide_code=True)
+def _(board, mo):
+    # The filters, from the library's index: no puzzle file is opened to build them.
     kind = mo.ui.dropdown(options=list(board.KINDS), value="Pass or play", label="Puzzles")
-    kind  # noqa: B018 (shows it)
-    return (kind,)
-
-
-@app.cell(hide_code=True)
-def _(board, mo):
+    players = mo.ui.dropdown(options=list(board.table_sizes), value=board.ANY_TABLE, label="Table")
+    rules = mo.ui.dropdown(options=list(board.rules_choices), value=board.ANY_RULES, label="Rules")
     themes = mo.ui.multiselect(options=board.themes, label="Themes (none: all)")
-    themes  # noqa: B018 (shows it)
-    return (themes,)
-
-
-@app.cell(hide_code=True)
-def _(board, mo):
     low, high = board.difficulty_range
     difficulty = mo.ui.range_slider(start=low, stop=high, step=50, value=[low, high], label="Puzzle rating")
-    difficulty  # noqa: B018 (shows it)
-    return (difficulty,)
+    mo.vstack([mo.hstack([kind, players, rules], justify="start"), themes, difficulty])
+    return difficulty, kind, players, rules, themes
 
 
 @app.cell(hide_code=True)
@@ -77,9 +74,9 @@ def _(mo):
 
 
 @app.cell(hide_code=True)
-def _(board, difficulty, kind, mo, next_puzzle, themes):
+def _(board, difficulty, kind, mo, next_puzzle, players, rules, themes):
     next_puzzle.value  # noqa: B018 (a click shows the next puzzle)
-    board.show_next(themes.value, tuple(difficulty.value), kind.value)
+    board.show_next(themes.value, tuple(difficulty.value), kind.value, players.value, rules.value)
     # The verdict, chart and status cells read this, so a new puzzle clears the old verdict at once.
     shown = board.trainer.current
     mo.md(board.prompt_markdown())

@@ -1,7 +1,7 @@
-"""``python -m trainer.puzzles check [FILES]``: see ``trainer.puzzles.check``."""
+"""``python -m trainer.puzzles check [FILES]`` and ``index [FOLDER]``: see ``trainer.puzzles.commands``."""
 
 import sys
 
-from .check import main
+from .commands import main
 
 sys.exit(main())

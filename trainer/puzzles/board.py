@@ -1,6 +1,8 @@
 """The puzzles page's logic: the table shows a puzzle, the learner acts on it, the coach answers.
 
-The notebook only wires UI elements to this object.
+The notebook only wires UI elements to this object. The puzzles come from the library's index
+(``trainer.puzzles.library``): the filters are built from the listed metadata, and only the puzzle
+shown is read from its file.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from engine import CardSet
 from ..coach.heatmap import pass_heatmap
 from ..coach.hint import Hint
 from ..table import TableWidget
-from .format import PUZZLES_DIR, THEMES, load_library
+from .entry import RULES_LABELS, rules_label
+from .format import PUZZLES_DIR, THEMES
+from .library import open_library
 from .rating import Rating
 from .schedule import Progress
 from .trainer import Attempt, PuzzleTrainer
@@ -32,9 +36,10 @@ class PuzzleBoard:
         on_attempt: Callable[[Attempt, Progress], None] | None = None,
         seed: int = 0,
     ) -> None:
-        puzzles, self.problems = load_library(folder)
+        library = open_library(folder)
+        self.problems = library.problems
         """One message per puzzle file left out (file: field: reason)."""
-        self.trainer = PuzzleTrainer(puzzles, progress, on_attempt, seed)
+        self.trainer = PuzzleTrainer(library, progress, on_attempt, seed)
         self.widget = TableWidget(autoplay=False, practice=False, table_id="puzzle", hints=self._hint)
         self.widget.on_event(self._on_event)
         self.last: Attempt | None = None
@@ -65,21 +70,49 @@ class PuzzleBoard:
         "What would you pass?": "pass",
         "What would you play?": "play",
     }
+    ANY_TABLE: ClassVar[str] = "Any table"
+    ANY_RULES: ClassVar[str] = "Any rules"
+
+    @property
+    def table_sizes(self) -> dict[str, int | None]:
+        """The table-size filter's choices: a label for each size in the library."""
+        sizes = sorted({entry.players for entry in self.trainer.puzzles})
+        return {self.ANY_TABLE: None, **{f"{size} players": size for size in sizes}}
+
+    @property
+    def rules_choices(self) -> dict[str, str | None]:
+        """The rules filter's choices: a label for each set of rules in the library."""
+        present = {entry.rules for entry in self.trainer.puzzles}
+        named = [label for label in RULES_LABELS if label in present] + sorted(present - set(RULES_LABELS))
+        return {self.ANY_RULES: None, **{_rules_name(label): label for label in named}}
+
+    @property
+    def library_notices(self) -> list[str]:
+        """What the library read again because its index was missing or out of date."""
+        return self.trainer.library.notices
 
     def show_next(
         self,
         themes: Iterable[str] | None = None,
         difficulty: tuple[int, int] | None = None,
         kind: str | None = None,
+        players: int | str | None = None,
+        rules: str | None = None,
     ) -> bool:
         """Put the next puzzle on the table; False when no puzzle matches the filters.
-        ``kind`` is "pass", "play", or one of ``KINDS``' labels."""
+        ``kind`` is "pass", "play", or one of ``KINDS``' labels; ``players`` a table size or one
+        of ``table_sizes``' labels; ``rules`` a rules label or one of ``rules_choices``' labels."""
         kind = self.KINDS.get(kind, kind)
-        puzzle = self.trainer.next(list(themes or []) or None, difficulty, kind)
+        if isinstance(players, str):
+            players = self.table_sizes.get(players)
+        rules = self.rules_choices.get(rules, rules) if rules is not None else None
+        puzzle = self.trainer.next(list(themes or []) or None, difficulty, kind, players, rules)
         self.last = None
         self.error = ""
         if puzzle is None:
             return False
+        if puzzle.rules.players != self.widget.session.rules.players:
+            self.widget.seat_table(puzzle.rules)  # a puzzle at another table size
         self.widget.set_position(puzzle.state.copy(), [])
         return True
 
@@ -116,19 +149,32 @@ class PuzzleBoard:
         lines = [f"- `{problem}`" for problem in quoted]
         return "\n".join([f"**{head}:**", "", *lines])
 
+    def notices_markdown(self) -> str:
+        """The library's notices ("" when the index listed every file as it is)."""
+        quoted = (notice.replace("`", "'") for notice in self.library_notices)
+        return "\n".join(f"- {notice}" for notice in quoted)
+
     def prompt_markdown(self) -> str:
         puzzle = self.trainer.current
         if not self.trainer.puzzles:
             return "**No puzzles to show:** every puzzle file was skipped."
         if puzzle is None:
-            return "**No puzzle matches these filters.** Widen the themes or the difficulty."
+            return "**No puzzle matches these filters.** Widen the kind, themes, rating, table or rules."
         themes = ", ".join(THEMES[theme] for theme in puzzle.themes)
-        task = "Choose three cards and pass them." if puzzle.kind == "pass" else "Play a card."
+        count = puzzle.rules.pass_count
+        cards = {1: "a card and pass it", 3: "three cards and pass them"}.get(
+            count, f"{count} cards and pass them"
+        )
+        task = f"Choose {cards}." if puzzle.kind == "pass" else "Play a card."
         scores = ""
         if any(puzzle.scores):
             scores = f" Scores so far: {', '.join(str(s) for s in puzzle.scores)}."
+        table = ""
+        label = rules_label(puzzle.rules)
+        if puzzle.rules.players != 4 or label != "standard":
+            table = f" {puzzle.rules.players} players, {_rules_name(label)} rules."
         return (
-            f"### {puzzle.title}\n{task}{scores} *Themes: {themes}. Puzzle {puzzle.id}, "
+            f"### {puzzle.title}\n{task}{scores}{table} *Themes: {themes}. Puzzle {puzzle.id}, "
             f"rating {puzzle.difficulty}.*"
         )
 
@@ -169,3 +215,7 @@ class PuzzleBoard:
             f"Your puzzle rating: **{learner.rating:.0f}** (±{2 * learner.deviation:.0f}) · "
             f"{progress.attempts} attempts, {solved} solved"
         )
+
+
+def _rules_name(label: str) -> str:
+    return RULES_LABELS.get(label) or label.replace("_", " ").capitalize()

@@ -5,6 +5,11 @@ back after a few other puzzles (spaced repetition, Leitner boxes): a failure put
 box 0, due again 3 attempts later; each success moves it up a box, with gaps 3, 8, 20 and 50
 attempts. Due puzzles come first; otherwise the unseen puzzle whose rating is closest to a
 little above the learner's.
+
+It chooses among listed puzzles: index entries (``trainer.puzzles.entry.Entry``, which the page
+uses, so only the chosen puzzle's file is read) or loaded puzzles; either has the ``id``,
+``kind``, ``themes`` and ``difficulty`` it reads, and an entry has the ``players`` and ``rules``
+label the table-size and rules filters read.
 """
 
 from __future__ import annotations
@@ -12,15 +17,31 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol, TypeVar
 
-from .format import Puzzle
 from .rating import Rating, update
 
-__all__ = ["GAPS", "Progress", "PuzzleRecord", "choose_next", "record_attempt"]
+__all__ = ["GAPS", "Listed", "Progress", "PuzzleRecord", "choose_next", "matches", "record_attempt"]
 
 GAPS = (3, 8, 20, 50)
 STRETCH = 50
 """Aim a little above the learner's rating: a puzzle they solve about 43% of the time."""
+
+
+class Listed(Protocol):
+    """What scheduling reads of a puzzle: an index entry or a loaded ``Puzzle``."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def themes(self) -> tuple[str, ...]: ...
+    @property
+    def difficulty(self) -> int: ...
+
+
+L = TypeVar("L", bound=Listed)
 
 
 @dataclass(frozen=True)
@@ -39,33 +60,48 @@ class Progress:
     attempts: int = 0
     records: dict[str, PuzzleRecord] = field(default_factory=dict)
 
-    def record_for(self, puzzle: Puzzle) -> PuzzleRecord:
+    def record_for(self, puzzle: Listed) -> PuzzleRecord:
         return self.records.get(puzzle.id) or PuzzleRecord(Rating(puzzle.difficulty, 250.0))
 
 
-def _matches(
-    puzzle: Puzzle, themes: Iterable[str] | None, difficulty: tuple[int, int] | None, kind: str | None
+def matches(
+    puzzle: Listed,
+    themes: Iterable[str] | None = None,
+    difficulty: tuple[int, int] | None = None,
+    kind: str | None = None,
+    players: int | None = None,
+    rules: str | None = None,
 ) -> bool:
+    """Whether a listed puzzle passes the filters: one of the themes, the difficulty band (both
+    ends included), the kind, the table size and the rules label; None (or no themes) lets all
+    through. ``players`` and ``rules`` are read only when filtered on (index entries have them)."""
     if kind and puzzle.kind != kind:
         return False
     if themes and not set(themes) & set(puzzle.themes):
         return False
-    return not (difficulty and not difficulty[0] <= puzzle.difficulty <= difficulty[1])
+    if difficulty and not difficulty[0] <= puzzle.difficulty <= difficulty[1]:
+        return False
+    if players is not None and puzzle.players != players:  # type: ignore[attr-defined]
+        return False
+    return rules is None or puzzle.rules == rules  # type: ignore[attr-defined]
 
 
 def choose_next(
-    puzzles: Sequence[Puzzle],
+    puzzles: Sequence[L],
     progress: Progress,
     themes: Iterable[str] | None = None,
     difficulty: tuple[int, int] | None = None,
     rng: random.Random | None = None,
     exclude: str | None = None,
     kind: str | None = None,
-) -> Puzzle | None:
+    players: int | None = None,
+    rules: str | None = None,
+) -> L | None:
     """The next puzzle among those matching the filters (None if none match); ``kind`` is
-    "pass" or "play" (None: either)."""
+    "pass" or "play", ``players`` a table size and ``rules`` a rules label (None: any)."""
     rng = rng or random.Random(progress.attempts)
-    pool = [p for p in puzzles if _matches(p, themes, difficulty, kind) and p.id != exclude]
+    themes = list(themes) if themes else None
+    pool = [p for p in puzzles if matches(p, themes, difficulty, kind, players, rules) and p.id != exclude]
     if not pool:
         return None
     due = [
@@ -82,7 +118,7 @@ def choose_next(
     return min(choices, key=lambda p: abs(progress.record_for(p).rating.rating - target))
 
 
-def record_attempt(progress: Progress, puzzle: Puzzle, solved: bool) -> PuzzleRecord:
+def record_attempt(progress: Progress, puzzle: Listed, solved: bool) -> PuzzleRecord:
     """Score an attempt: both ratings move, and the puzzle is scheduled again."""
     record = progress.record_for(puzzle)
     learner_before = progress.learner

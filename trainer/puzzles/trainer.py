@@ -4,6 +4,9 @@ The verdict comes from the puzzle's stored evaluation (no waiting): the coach gr
 learner's pass or card against it and explains it from the position. Only the first try at a
 puzzle each time it is shown counts for the ratings. A hint gives the answer away: the puzzle
 then counts as not solved (ratings and spaced repetition), whatever the learner chooses.
+
+The trainer chooses among the library's entries (metadata from the index) and reads only the
+chosen puzzle's file (``PuzzleLibrary.load``).
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from engine import Card, CardParseError, CardSet, parse_card
 
 from ..coach import Verdict, coach_pass, coach_play
 from ..coach.hint import Hint, hint_from
+from .entry import Entry
 from .format import Puzzle
+from .library import PuzzleLibrary
 from .schedule import Progress, choose_next, record_attempt
 
 __all__ = ["Attempt", "PuzzleTrainer"]
@@ -40,16 +45,19 @@ class Attempt:
 
 
 class PuzzleTrainer:
-    """With no puzzles (every file skipped) ``next`` finds none, so the page still opens."""
+    """With no puzzles (every file skipped) ``next`` finds none, so the page still opens.
+    ``puzzles`` is a library (``open_library``) or puzzles already loaded."""
 
     def __init__(
         self,
-        puzzles: Sequence[Puzzle],
+        puzzles: PuzzleLibrary | Sequence[Puzzle],
         progress: Progress | None = None,
         on_attempt: Callable[[Attempt, Progress], None] | None = None,
         seed: int = 0,
     ) -> None:
-        self.puzzles = list(puzzles)
+        if not isinstance(puzzles, PuzzleLibrary):
+            puzzles = PuzzleLibrary.from_puzzles(puzzles)
+        self.library = puzzles
         self.progress = progress or Progress()
         self.on_attempt = on_attempt
         self.rng = random.Random(seed)
@@ -57,17 +65,38 @@ class PuzzleTrainer:
         self._tried = False
         self.hinted = False
 
+    @property
+    def puzzles(self) -> list[Entry]:
+        """The listed puzzles (metadata only)."""
+        return self.library.entries
+
     def next(
         self,
         themes: Iterable[str] | None = None,
         difficulty: tuple[int, int] | None = None,
         kind: str | None = None,
+        players: int | None = None,
+        rules: str | None = None,
     ) -> Puzzle | None:
-        """Show the next puzzle matching the filters (None when none matches)."""
+        """Show the next puzzle matching the filters (None when none matches); ``players`` is a
+        table size and ``rules`` a rules label (``trainer.puzzles.entry.rules_label``)."""
+        themes = list(themes) if themes else None
+        filters = {
+            "themes": themes,
+            "difficulty": difficulty,
+            "kind": kind,
+            "players": players,
+            "rules": rules,
+        }
         exclude = self.current.id if self.current else None
-        puzzle = choose_next(self.puzzles, self.progress, themes, difficulty, self.rng, exclude, kind)
-        if puzzle is None and exclude:
-            puzzle = choose_next(self.puzzles, self.progress, themes, difficulty, self.rng, kind=kind)
+        puzzle = None
+        # A file changed since the library was opened is listed again and the choice made again.
+        for _ in range(len(self.library.entries) + 1):
+            entry = choose_next(self.library.entries, self.progress, rng=self.rng, exclude=exclude, **filters)
+            if entry is None and exclude:
+                entry = choose_next(self.library.entries, self.progress, rng=self.rng, **filters)
+            if entry is None or (puzzle := self.library.load(entry)) is not None:
+                break
         self.current = puzzle
         self._tried = False
         self.hinted = False

@@ -100,6 +100,18 @@ class TableWidget(anywidget.AnyWidget):
             self.error = {}
             self._run_bots()
 
+    def seat_table(self, rules: Rules) -> None:
+        """Seat a table of another size and rules (a puzzle at 3 or 5 players): a new session
+        with the same learner seat, hints and mode, its other seats default bots. Put a hand on
+        it with ``set_position``."""
+        with self._lock:
+            old = self.session
+            self._generation += 1
+            self.session = TableSession(rules, old.seed, old.seat, None, old.hints, old.practice)
+            self._levels = [
+                "you" if s == old.seat else self.session.bots[s].name for s in range(rules.players)
+            ]
+
     def resume(self, record: object) -> None:
         """Put a game kept with ``session.to_record()`` back on the table; bots continue from
         there. A record that does not load raises ``TableError`` and changes nothing."""

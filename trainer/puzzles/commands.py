@@ -1,0 +1,50 @@
+"""``python -m trainer.puzzles``: check puzzle files, or write a folder's library index.
+
+python -m trainer.puzzles check [FILES]   every problem, one a line (``trainer.puzzles.check``)
+python -m trainer.puzzles index [FOLDER]  write FOLDER/index.json (``trainer.puzzles.library``)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .check import check
+from .format import PUZZLES_DIR
+from .library import index_file, write_index
+
+__all__ = ["main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m trainer.puzzles", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    checking = commands.add_parser("check", help="report every problem in puzzle files")
+    checking.add_argument(
+        "files", nargs="*", type=Path, help=f"puzzle files or folders (default: {PUZZLES_DIR})"
+    )
+    indexing = commands.add_parser("index", help="write a puzzle folder's library index (index.json)")
+    indexing.add_argument("folder", nargs="?", type=Path, default=PUZZLES_DIR, help=f"default: {PUZZLES_DIR}")
+    args = parser.parse_args(argv)
+    if args.command == "check":
+        return check(args.files)
+    return index(args.folder)
+
+
+def index(folder: Path) -> int:
+    """Write ``folder``'s index; each file left out is printed (file: field: reason) and the
+    status is then 1, though the index is written for the rest."""
+    if not folder.is_dir() or not any(folder.glob("*.toml")):
+        print(f"no puzzle files in {folder}", file=sys.stderr)
+        return 1
+    problems = write_index(folder)
+    for problem in problems:
+        print(" ".join(problem.splitlines()))
+    listed = sum(1 for _ in folder.glob("*.toml")) - len(problems)
+    print(
+        f"{index_file(folder)}: {listed} puzzles listed"
+        + (f", {len(problems)} files left out." if problems else ".")
+    )
+    return 1 if problems else 0

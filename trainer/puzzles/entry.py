@@ -1,0 +1,141 @@
+"""One puzzle file as the library index lists it: what the page filters on, and a fingerprint.
+
+An entry is read from the file itself (``read_entry`` loads it fully, with every check of
+``load_puzzle``), so an index built from entries says what the files say. A file that does not
+load is listed too, with the reason (its ``problem``), so the page can report it without
+reading it again while its fingerprint still matches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine import PRESETS, Rules
+
+from .format import KINDS, THEMES, Puzzle, PuzzleError, load_puzzle
+
+__all__ = ["RULES_LABELS", "Entry", "entry_from_puzzle", "fingerprint", "read_entry", "rules_label"]
+
+RULES_LABELS = {
+    "standard": "Standard",
+    "omnibus": "Omnibus (J♦ −10)",
+    "black_maria": "Black Maria",
+    "shooters_choice": "Shooter's choice",
+    "new_moon": "New moon",
+    "spot_hearts": "Spot Hearts",
+    "custom": "Other house rules",
+}
+"""How the page names a rules label; a preset not named here is shown by its name."""
+
+
+def rules_label(rules: Rules) -> str:
+    """The preset these rules are, whatever the table size ("custom" when none is)."""
+    at_four = rules.replace(players=4)
+    for name, preset in PRESETS.items():
+        if preset.players == 4 and preset == at_four:
+            return name
+    return "custom"
+
+
+def fingerprint(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A listed puzzle file. ``problem`` is set (and the metadata empty) for a file that does not
+    load: the reason, without the file's path in front."""
+
+    file: str
+    size: int
+    sha256: str
+    id: str = ""
+    kind: str = ""
+    title: str = ""
+    themes: tuple[str, ...] = ()
+    difficulty: int = 0
+    players: int = 0
+    rules: str = ""
+    """The rules label (``rules_label``), not the rules."""
+    problem: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        head = {"file": self.file, "size": self.size, "sha256": self.sha256}
+        if self.problem is not None:
+            return {**head, "problem": self.problem}
+        return {
+            **head,
+            "id": self.id,
+            "kind": self.kind,
+            "title": self.title,
+            "themes": list(self.themes),
+            "difficulty": self.difficulty,
+            "players": self.players,
+            "rules": self.rules,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str) -> Entry:
+        """An entry from the index's data; a ``ValueError`` names the field (``where`` first)."""
+        if not isinstance(data, dict):
+            raise ValueError(f"{where}: expected an object, got {type(data).__name__}")
+
+        def get(key: str, kind: type) -> Any:
+            value = data.get(key)
+            if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+                raise ValueError(f"{where}.{key}: expected {kind.__name__}, got {value!r}")
+            return value
+
+        head = {"file": get("file", str), "size": get("size", int), "sha256": get("sha256", str)}
+        if "problem" in data:
+            return cls(**head, problem=get("problem", str))
+        themes = get("themes", list)
+        for index, theme in enumerate(themes):
+            if theme not in THEMES:
+                raise ValueError(f"{where}.themes[{index}]: unknown theme {theme!r}")
+        kind = get("kind", str)
+        if kind not in KINDS:
+            raise ValueError(f"{where}.kind: {kind!r} is not 'pass' or 'play'")
+        return cls(
+            **head,
+            id=get("id", str),
+            kind=kind,
+            title=get("title", str),
+            themes=tuple(themes),
+            difficulty=get("difficulty", int),
+            players=get("players", int),
+            rules=get("rules", str),
+        )
+
+
+def entry_from_puzzle(puzzle: Puzzle, file: str, raw: bytes = b"") -> Entry:
+    return Entry(
+        file=file,
+        size=len(raw),
+        sha256=fingerprint(raw) if raw else "",
+        id=puzzle.id,
+        kind=puzzle.kind,
+        title=puzzle.title,
+        themes=puzzle.themes,
+        difficulty=puzzle.difficulty,
+        players=puzzle.rules.players,
+        rules=rules_label(puzzle.rules),
+    )
+
+
+def read_entry(path: Path) -> tuple[Entry, Puzzle | None]:
+    """The file's entry and puzzle, loaded fully (``load_puzzle``); a file that does not load
+    gives an entry with its problem, and no puzzle."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        raw = b""  # load_puzzle says why it cannot be read
+    try:
+        puzzle = load_puzzle(path)
+    except PuzzleError as error:
+        reason = str(error).removeprefix(f"{path}: ")
+        return Entry(path.name, len(raw), fingerprint(raw), problem=reason), None
+    return entry_from_puzzle(puzzle, path.name, raw), puzzle
