@@ -48,8 +48,15 @@ def run_on_dask(
     workers: int = 2,
     scheduler: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    in_flight: int | None = None,
 ) -> Iterator[tuple[int, Result]]:
     """Run ``function(job)`` for every job on Dask; yield ``(index, result)`` as each finishes.
+
+    - ``in_flight``: when given, ``jobs`` is read lazily and at most that many jobs are on the
+      cluster at once (a new one is sent as each result comes in), so the caller may decide,
+      while results arrive, which jobs are still worth sending (the puzzle miner stops sending
+      a kind once it has enough), and a stop leaves little work to cancel; ``progress`` then
+      gets the jobs sent so far as its total.
 
     - ``function`` is a top-level function of a module the workers can import (a local
       cluster's workers share this interpreter's ``sys.path``; a remote cluster's workers need
@@ -86,7 +93,78 @@ def run_on_dask(
         ) from error
     if scheduler is None and workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
+    if in_flight is not None:
+        if in_flight < 1:
+            raise ValueError(f"in_flight must be at least 1, not {in_flight}")
+        return _window(distributed, function, iter(jobs), workers, scheduler, progress, in_flight)
     return _stream(distributed, function, list(jobs), workers, scheduler, progress)
+
+
+def _client(stack: contextlib.ExitStack, distributed: Any, workers: int, scheduler: str | None) -> Any:
+    if scheduler is not None:
+        return stack.enter_context(distributed.Client(scheduler, set_as_default=False))
+    cluster = stack.enter_context(
+        distributed.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            # Any free local port: a busy 8787 (another cluster) must not matter or warn.
+            dashboard_address="127.0.0.1:0",
+            silence_logs=logging.ERROR,
+        )
+    )
+    return stack.enter_context(distributed.Client(cluster, set_as_default=False))
+
+
+def _window(
+    distributed: Any,
+    function: Callable[[Any], Any],
+    jobs: Iterator[Any],
+    workers: int,
+    scheduler: str | None,
+    progress: Callable[[int, int], None] | None,
+    in_flight: int,
+) -> Iterator[tuple[int, Any]]:
+    """``_stream`` with at most ``in_flight`` jobs on the cluster, read from ``jobs`` as needed."""
+    pending: dict[Any, int] = {}
+    futures: dict[Any, Any] = {}
+    with contextlib.ExitStack() as stack:
+        client = _client(stack, distributed, workers, scheduler)
+        stack.callback(lambda: futures and client.cancel(list(futures.values())))
+        task = functools.partial(_call, function)
+        finished = distributed.as_completed(loop=client.loop, with_results=True)
+        sent = 0
+
+        def send() -> bool:
+            nonlocal sent
+            job = next(jobs, _END)
+            if job is _END:
+                return False
+            future = client.submit(
+                task, _Boxed(job), key=f"{getattr(function, '__name__', 'job')}-{sent}", pure=False
+            )
+            pending[future.key], futures[future.key] = sent, future
+            finished.add(future)
+            sent += 1
+            return True
+
+        while len(pending) < in_flight and send():
+            pass
+        if not pending:
+            return
+        for done, (future, result) in enumerate(finished, start=1):
+            number = pending.pop(future.key)
+            futures.pop(future.key).release()
+            if progress:
+                progress(done, sent)
+            yield number, result
+            while len(pending) < in_flight and send():
+                pass
+            if not pending:
+                return
+
+
+_END = object()
 
 
 def _stream(
@@ -99,20 +177,7 @@ def _stream(
 ) -> Iterator[tuple[int, Any]]:
     pending: dict[Any, tuple[int, Any]] = {}  # key: (index, future), until its result is in
     with contextlib.ExitStack() as stack:  # unwinds every step, even when one before it fails
-        if scheduler is None:
-            cluster = stack.enter_context(
-                distributed.LocalCluster(
-                    n_workers=workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    # Any free local port: a busy 8787 (another cluster) must not matter or warn.
-                    dashboard_address="127.0.0.1:0",
-                    silence_logs=logging.ERROR,
-                )
-            )
-            client = stack.enter_context(distributed.Client(cluster, set_as_default=False))
-        else:
-            client = stack.enter_context(distributed.Client(scheduler, set_as_default=False))
+        client = _client(stack, distributed, workers, scheduler)
         if not jobs:
             return
         # Whatever stops the iteration early, the jobs still pending do not run on.

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from engine import CardSet
+from engine import CardSet, Rules
 from engine.evaluator import Z
 from trainer.coach.grading import TOLERANCE
 from trainer.puzzles import load_puzzles
+from trainer.puzzles.entry import rules_label
+from trainer.puzzles.themes import pass_themes, play_themes
 from trainer.puzzles.verify import MIN_ERRORS, MIN_LOSS, evaluate_all, natural_choice, text_of
 
 FOLDER = Path(__file__).resolve().parents[1] / "puzzles"
@@ -22,9 +24,19 @@ PUZZLES = load_puzzles(FOLDER)
 RUN_SEED = int(os.environ.get("PUZZLE_SEED", random.SystemRandom().randrange(1 << 30)))
 
 
-def test_at_least_25_pass_and_25_play_puzzles_covering_the_lessons_themes():
+def test_at_least_200_pass_and_200_play_puzzles_covering_the_lessons_themes_and_tables():
     kinds = [puzzle.kind for puzzle in PUZZLES]
-    assert kinds.count("pass") >= 25 and kinds.count("play") >= 25
+    assert kinds.count("pass") >= 200 and kinds.count("play") >= 200
+    others = [puzzle for puzzle in PUZZLES if puzzle.rules != Rules()]
+    assert len(others) >= 40
+    tables = {(p.rules.players, rules_label(p.rules)) for p in others}
+    assert {
+        (3, "standard"),
+        (5, "standard"),
+        (4, "omnibus"),
+        (4, "black_maria"),
+        (4, "shooters_choice"),
+    } <= tables
     themes = {theme for puzzle in PUZZLES for theme in puzzle.themes}
     wanted = {"queen_of_spades", "spade_control", "voids", "high_hearts", "ducking", "dumping", "leading"}
     assert wanted <= themes
@@ -46,7 +58,11 @@ def test_the_stored_evaluation_values_every_option_and_follows_the_acceptance_ru
     for value in options:
         if text_of(value.option) not in accepted:
             assert value.loss >= MIN_LOSS and value.loss >= MIN_ERRORS * value.loss_error, (puzzle.id, value)
-    assert text_of(natural_choice(puzzle.kind, view)) not in accepted
+    natural = natural_choice(puzzle.kind, view)
+    assert text_of(natural) not in accepted
+    # the themes say what tells the answer from the natural choice, nothing incidental
+    themes = (pass_themes if puzzle.kind == "pass" else play_themes)(view, puzzle.evaluation, natural)
+    assert list(puzzle.themes) == themes
 
 
 def reproduced(puzzle) -> dict:

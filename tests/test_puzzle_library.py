@@ -100,8 +100,8 @@ MADE = {
 
 
 def make_library(folder: Path) -> Path:
-    copied("pass-001", folder, "pass-a")
-    copied("play-001", folder, "play-a")
+    copied("pass-001", folder, "pass-a", difficulty=EXPECTED["pass-a"][2], themes=list(EXPECTED["pass-a"][1]))
+    copied("play-001", folder, "play-a", difficulty=EXPECTED["play-a"][2], themes=list(EXPECTED["play-a"][1]))
     for puzzle_id, rules in MADE.items():
         _, themes, difficulty, _, _ = EXPECTED[puzzle_id]
         save_puzzle(play_puzzle(puzzle_id, rules, list(themes), difficulty), folder / f"{puzzle_id}.toml")

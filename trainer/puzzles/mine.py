@@ -1,12 +1,16 @@
-"""The puzzle miner: ``python -m trainer.puzzles.mine --out puzzles --passes 5 --plays 5``.
+"""The puzzle miner: decisions of Normal-bot hands, verified on a Dask cluster.
 
-It plays hands with four Normal bots (the rules a careful learner follows) and looks at every
-decision. Where a quick evaluation finds that the natural-looking choice (the Normal bot's)
-loses to the best option by a clear margin, it values every option again on fresh deals and
-keeps the position only if it passes the acceptance rule (``trainer.puzzles.verify``): the
-accepted answers within the coach's tolerance of the best, every other option at least
-``MIN_LOSS`` points and three standard errors worse. It then writes a puzzle file with the
-themes the position implies and an explanation from the coach.
+    python -m trainer.puzzles.mine --out puzzles --table standard --seed 11 --hands 40 \\
+        --passes 100 --plays 100 [--workers 2 | --scheduler tcp://HOST:8786]
+
+Every decision with a real choice in ``--hands`` hands of Normal bots under the table's rules
+(``trainer.puzzles.tasks.TABLES``: standard, three_players, five_players, omnibus, black_maria,
+shooters_choice) is a candidate: a self-contained task that screens it, verifies it on fresh
+deals by the acceptance rule (``trainer.puzzles.verify``) and rates it by how the bots answer
+(``trainer.puzzles.evidence``). By default the tasks run on a ``LocalCluster`` of ``--workers``
+processes on this machine; ``--scheduler`` sends the same job to an existing cluster. The job is
+resumable: its journal (``OUT/.journal.jsonl``) names every decided candidate, and a second run
+skips them. Afterwards the library's index is rewritten.
 """
 
 from __future__ import annotations
@@ -16,19 +20,12 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from engine import HandState, Phase, PlayerView, Rules, deal_game_hand
+from engine import HandState, Phase, Rules, deal_game_hand
 from engine.bots import make_bot
-from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 
-from ..coach import coach_pass, coach_play
-from .format import THEMES, answer_from_evaluation, position_state, save_puzzle
-from .themes import pass_themes, play_themes
-from .verify import MIN_ERRORS, MIN_LOSS, Check, text_of, verify_position
+from .tasks import TABLES, candidates
 
-__all__ = ["decisions", "mine", "puzzle_data"]
-
-SCREEN_SAMPLES = {"pass": 192, "play": 192}
-MIN_NATURAL_LOSS = 1.5
+__all__ = ["decisions", "main"]
 
 
 def decisions(rules: Rules, seed: int, hands: int) -> Iterator[tuple[str, HandState, int, object]]:
@@ -54,142 +51,39 @@ def decisions(rules: Rules, seed: int, hands: int) -> Iterator[tuple[str, HandSt
                 state.play(choice)
 
 
-def _screen(kind: str, view: PlayerView, seed: int, natural: object) -> Evaluation:
-    if kind == "pass":
-        return evaluate_pass(view, samples=SCREEN_SAMPLES[kind], seed=seed, include=[natural])
-    return evaluate_play(view, samples=SCREEN_SAMPLES[kind], seed=seed)
-
-
-def _text(option: object) -> str:
-    return text_of(option)
-
-
-def _position(kind: str, state: HandState, seat: int) -> dict:
-    """The position as the file stores it, turned round so that the solver sits at seat 0
-    (seat numbers are only labels: left, right and across stay where they were)."""
-    players = state.players
-
-    def turned(values: list) -> list:
-        return [values[(s + seat) % players] for s in range(players)]
-
-    position: dict = {
-        "seat": 0,
-        "pass_direction": state.pass_direction.value,
-        "hands": turned([_text(state.hand(s)) for s in range(players)]),
-    }
-    if kind == "pass":
-        return position
-    tricks = [trick for trick in (*state.tricks, state.current_trick) if trick.cards]
-    position["tricks"] = [" ".join(card.code for card in trick.cards) for trick in tricks]
-    if state.pass_direction.value != "hold":
-        position["passed"] = turned([_text(state.passed(s)) for s in range(players)])
-    position["first_leader"] = (tricks[0].leader - seat) % players
-    return position
-
-
-def puzzle_data(
-    puzzle_id: str, kind: str, state: HandState, rules: Rules, position: dict, checked: Check, natural: object
-) -> dict:
-    """A verified position as a puzzle file's plain data."""
-    view = state.view(0)
-    evaluation = checked.evaluation
-    if kind == "pass":
-        themes = pass_themes(view, evaluation, natural)
-        verdict = coach_pass(view, natural, evaluation)
-    else:
-        themes = play_themes(view, evaluation, natural)
-        verdict = coach_play(view, natural, evaluation)
-    explanation = (
-        f"The natural-looking {natural} costs about {verdict.grade.loss:.1f} points against the other "
-        f"players; {evaluation.best.option} is best. " + " ".join(verdict.reasons)
-    ).strip()
-    verified = (
-        f"All {len(evaluation.options)} options valued on the same {evaluation.samples} fresh imagined "
-        f"deals (seed {evaluation.seed}, {evaluation.method} play-outs); every option outside "
-        f"'accepted' loses at least {MIN_LOSS} points and {MIN_ERRORS:.0f} standard errors (the "
-        f"smallest margin is {checked.margin:.1f} errors)."
-    )
-    # A first guess at the puzzle's rating, refined by Glicko-2 as learners attempt it: a
-    # natural choice that costs little is a subtler mistake to spot.
-    natural_loss = evaluation.value_of(natural).loss
-    difficulty = 1200 + (250 if natural_loss < 3 else 0) + 50 * (len(themes) - 1)
-    return {
-        "id": puzzle_id,
-        "kind": kind,
-        "title": f"{'What would you pass?' if kind == 'pass' else 'What would you play?'} "
-        f"{THEMES[themes[0]]}",
-        "themes": themes,
-        "difficulty": int(difficulty),
-        "explanation": explanation,
-        "rules": {k: v for k, v in rules.to_dict().items() if v != Rules().to_dict()[k]},
-        "position": position,
-        "answer": answer_from_evaluation(evaluation, list(checked.accepted), verified),
-    }
-
-
-def mine(
-    out: Path, passes: int, plays: int, seed: int = 1, start: int = 1, per_theme: int = 6, log=print
-) -> list[Path]:
-    """Write up to ``passes`` pass puzzles and ``plays`` play puzzles into ``out``, at most
-    ``per_theme`` of each kind led by the same theme, so that the set covers many lessons."""
-    rules = Rules()
-    wanted = {"pass": passes, "play": plays}
-    found = {"pass": 0, "play": 0}
-    lead_themes: dict[tuple[str, str], int] = {}
-    written: list[Path] = []
-    hands = 0
-    for kind, state, seat, natural in decisions(rules, seed, 10_000):
-        if found[kind] >= wanted[kind]:
-            if all(found[k] >= wanted[k] for k in wanted):
-                break
-            continue
-        view = state.view(seat)
-        if kind == "pass" and seat == 0:
-            hands += 1
-        screen = _screen(kind, view, seed + hands, natural)
-        value = screen.value_of(natural)
-        if value.loss < MIN_NATURAL_LOSS or value.loss < 3 * value.loss_error:
-            continue
-        # Verify the position exactly as the file will hold it (the solver turned to seat 0),
-        # on fresh deals, so that an evaluation of the file reproduces it.
-        position = _position(kind, state, seat)
-        _, state = position_state(kind, rules, position)
-        checked = verify_position(kind, state.view(0), seed + 7919 * (hands + 1), natural)
-        if not checked.holds:
-            continue
-        number = start + found[kind]
-        data = puzzle_data(f"{kind}-{number:03d}", kind, state, rules, position, checked, natural)
-        if lead_themes.get((kind, data["themes"][0]), 0) >= per_theme:
-            continue
-        lead_themes[kind, data["themes"][0]] = lead_themes.get((kind, data["themes"][0]), 0) + 1
-        path = out / f"{kind}-{number:03d}.toml"
-        save_puzzle(data, path)
-        found[kind] += 1
-        written.append(path)
-        log(f"{path}: natural {_text(natural)} loses {checked.evaluation.value_of(natural).loss:.1f}")
-    return written
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("puzzles"))
-    parser.add_argument("--passes", type=int, default=5)
-    parser.add_argument("--plays", type=int, default=5)
+    parser.add_argument("--table", choices=sorted(TABLES), default="standard")
     parser.add_argument("--seed", type=int, default=1, help="seed of the bot games mined")
-    parser.add_argument("--start", type=int, default=1, help="number of the first puzzle written")
-    parser.add_argument("--per-theme", type=int, default=6, help="puzzles of a kind led by one theme")
+    parser.add_argument("--hands", type=int, default=20, help="hands of bot games to mine")
+    parser.add_argument("--first-hand", type=int, default=0)
+    parser.add_argument("--passes", type=int, default=10, help="pass puzzles wanted (0: none)")
+    parser.add_argument("--plays", type=int, default=10, help="play puzzles wanted (0: none)")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes of the local cluster")
+    parser.add_argument("--scheduler", help="address of an existing Dask scheduler (tcp://HOST:8786)")
+    parser.add_argument("--journal", type=Path, help="the job's journal (default OUT/.journal.jsonl)")
     args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    written = mine(
+    from .job import progress_line, run_job  # Dask only for a job, not for ``decisions``
+
+    found = candidates(args.table, args.seed, args.hands, args.first_hand)
+    report = run_job(
+        found,
         args.out,
-        args.passes,
-        args.plays,
-        args.seed,
-        args.start,
-        args.per_theme,
-        log=lambda m: print(m, flush=True),
+        journal=args.journal,
+        workers=args.workers,
+        scheduler=args.scheduler,
+        wanted={"pass": args.passes, "play": args.plays},
+        progress=progress_line,
     )
-    print(f"{len(written)} puzzles written to {args.out}", file=sys.stderr)
+    print(file=sys.stderr)
+    for path in report.written:
+        print(path)
+    from .library import write_index
+
+    for problem in write_index(args.out):
+        print(f"not in the index: {problem}", file=sys.stderr)
+    print(report.summary(), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .format import load_puzzle, save_puzzle
-from .mine import puzzle_data
+from .library import write_index
+from .source import read_toml
+from .tasks import puzzle_data
 from .verify import MIN_ERRORS, MIN_LOSS, natural_choice, verify_position
 
 __all__ = ["Outcome", "Report", "reverify_folder", "reverify_seed"]
@@ -137,10 +139,18 @@ def reverify_folder(
         if status == "dropped":
             path.unlink()
             continue
-        data = puzzle_data(
-            puzzle.id, puzzle.kind, puzzle.state, puzzle.rules, puzzle.position, checked, natural
-        )
-        data["difficulty"] = puzzle.difficulty
+        data = {
+            "id": puzzle.id,
+            **puzzle_data(puzzle.kind, view, puzzle.rules, puzzle.position, checked, natural, []),
+        }
+        data["difficulty"] = puzzle.difficulty  # the rating and its evidence stay
+        kept = read_toml(path).get("evidence")
+        if kept is None:
+            del data["evidence"]
+        else:
+            data["evidence"] = kept
         save_puzzle(data, path)
         load_puzzle(path)  # refuses a file that would not load, naming the field
+    if write:
+        write_index(folder)
     return report

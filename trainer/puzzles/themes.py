@@ -2,29 +2,46 @@
 
 from __future__ import annotations
 
-from engine import PlayerView, Suit
+from engine import CardSet, PlayerView, Suit
 from engine.evaluator import Evaluation
 
 from ..coach.features import pass_facts, play_facts
 
 __all__ = ["pass_themes", "play_themes"]
 
+MOON_GAP = 0.05
+"""Moon chances further apart than this between the answer and the natural choice: the moon decides."""
+
 
 def pass_themes(view: PlayerView, evaluation: Evaluation, natural: object) -> list[str]:
+    """What the answer does that the natural-looking pass does not: the themes that decide it."""
     best = pass_facts(view, evaluation.best.option)
     other = pass_facts(view, natural)
     themes = []
-    if best.passes_queen != other.passes_queen or best.holds_queen:
+    if best.passes_queen != other.passes_queen:
         themes.append("queen_of_spades")
-    if best.passes_high_spades != other.passes_high_spades or best.high_spades_held:
+    if set(best.passes_high_spades) != set(other.passes_high_spades):
         themes.append("spade_control")
-    if best.voids_made or other.voids_made:
+    if set(best.voids_made) != set(other.voids_made):
         themes.append("voids")
-    if best.high_hearts_passed or other.high_hearts_passed:
+    if set(best.high_hearts_passed) != set(other.high_hearts_passed):
         themes.append("high_hearts")
-    if evaluation.best.moon_for > 0.1:
+    value = evaluation.value_of(natural)
+    if evaluation.best.moon_for - value.moon_for > MOON_GAP:
         themes.append("moon_shooting")
-    return themes or ["voids"]
+    if value.moon_against - evaluation.best.moon_against > MOON_GAP:
+        themes.append("moon_defence")
+    return themes or [_suit_theme((best.cards - other.cards) | (other.cards - best.cards))]
+
+
+def _suit_theme(differing: CardSet) -> str:
+    """When no single fact tells the passes apart: the theme of the suits they differ in."""
+    suits = {card.suit for card in differing}
+    if Suit.SPADES in suits:
+        return "spade_control"
+    if Suit.HEARTS in suits:
+        return "high_hearts"
+    return "voids"
 
 
 def play_themes(view: PlayerView, evaluation: Evaluation, natural: object) -> list[str]:
@@ -46,12 +63,16 @@ def play_themes(view: PlayerView, evaluation: Evaluation, natural: object) -> li
         themes.append("leading")
         if best.card.suit is Suit.HEARTS or other.card.suit is Suit.HEARTS:
             themes.append("breaking_hearts")
-    if any(view.shown_void(seat) for seat in range(view.players) if seat != view.seat):
+    # Counting decides only where someone has shown a void in a suit the choice is about.
+    suits = {best.card.suit, other.card.suit}
+    if view.current_trick.cards:
+        suits.add(view.current_trick.led_suit)
+    if any(view.shown_void(seat) & suits for seat in range(view.players) if seat != view.seat):
         themes.append("counting")
     value = evaluation.value_of(natural)
-    if best.threat is not None or value.moon_against - evaluation.best.moon_against > 0.05:
+    if value.moon_against - evaluation.best.moon_against > MOON_GAP:
         themes.append("moon_defence")
-    if evaluation.best.moon_for - value.moon_for > 0.05:
+    if evaluation.best.moon_for - value.moon_for > MOON_GAP:
         themes.append("moon_shooting")
     if best.tricks_left <= 4:
         themes.append("endgame")

@@ -68,25 +68,37 @@ def evaluate_all(
     deals: int | None = None,
     blocking: Blocking = BLOCKERS,
     only: list | None = None,
+    exact: int = EXACT_DEALS,
 ) -> Evaluation:
-    """Every option (or ``only`` these passes) on the same ``deals`` fresh deals."""
+    """Every option (or ``only`` these passes) on the same ``deals`` fresh deals (``exact`` of
+    them when a late play is solved exactly)."""
     if kind == "pass":
         return evaluate_pass(
             view, samples=deals or DEALS["pass"], seed=seed, stages=(), only=only, blocking=blocking
         )
     return evaluate_play(
-        view, samples=deals or DEALS["play"], seed=seed, exact_samples=EXACT_DEALS, blocking=blocking
+        view, samples=deals or DEALS["play"], seed=seed, exact_samples=exact, blocking=blocking
     )
 
 
-def moon_line_check(kind: str, view: PlayerView, seed: int, found: Check, natural: object) -> Check:
+def moon_line_check(
+    kind: str,
+    view: PlayerView,
+    seed: int,
+    found: Check,
+    natural: object,
+    deals: int | None = None,
+    exact: int = EXACT_DEALS,
+) -> Check:
     """When the answer rests on a moon (it shoots more often than the natural choice), the
     natural choice must still be clearly worse against strong blockers."""
     evaluation = found.evaluation
     best, plain = evaluation.best, evaluation.value_of(natural)
     if best.moon_for - plain.moon_for < MOON_LINE or evaluation.method == "exact":
         return found
-    strong = evaluate_all(kind, view, seed, blocking=STRONG_BLOCKERS, only=[best.option, plain.option])
+    strong = evaluate_all(
+        kind, view, seed, deals, blocking=STRONG_BLOCKERS, only=[best.option, plain.option], exact=exact
+    )
     if strong.best.option != best.option:
         reason = (
             f"the answer rests on a moon that strong blockers stop: against them "
@@ -129,12 +141,20 @@ def check(evaluation: Evaluation, natural: object) -> Check:
     )
 
 
-def verify_position(kind: str, view: PlayerView, seed: int, natural: object | None = None) -> Check:
-    """Value every option on fresh deals (``seed``) and apply the acceptance rule."""
+def verify_position(
+    kind: str,
+    view: PlayerView,
+    seed: int,
+    natural: object | None = None,
+    deals: int | None = None,
+    exact: int = EXACT_DEALS,
+) -> Check:
+    """Value every option on fresh deals (``seed``; ``deals`` of them, else ``DEALS``) and apply
+    the acceptance rule."""
     if natural is None:
         natural = natural_choice(kind, view)
-    found = check(evaluate_all(kind, view, seed), natural)
-    return moon_line_check(kind, view, seed, found, natural) if found.holds else found
+    found = check(evaluate_all(kind, view, seed, deals, exact=exact), natural)
+    return moon_line_check(kind, view, seed, found, natural, deals, exact) if found.holds else found
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -15,7 +15,7 @@ from ..coach.grading import TOLERANCE
 from ..progress.decisions import option_text
 from ..puzzles.board import PuzzleBoard
 from ..puzzles.format import answer_from_evaluation, load_puzzle, save_puzzle
-from ..puzzles.mine import _position
+from ..puzzles.tasks import position_of
 from ..store import data_home
 from .game import Budget, Moment
 
@@ -27,7 +27,7 @@ def moment_puzzle(moment: Moment, puzzle_id: str) -> dict:
     decision = moment.decision
     state, seat, evaluation = moment.state, decision.seat, moment.evaluation
     kind = decision.kind
-    position = _position(kind, state, seat)
+    position = position_of(kind, state, seat)
     players = state.players
     position["scores"] = [moment.scores[(s + seat) % players] for s in range(players)]
     view = state.view(seat, scores=moment.scores)

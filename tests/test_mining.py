@@ -1,0 +1,134 @@
+"""The puzzle miner's tasks and its Dask job: decided the same way anywhere, resumable, atomic.
+
+The job runs on a real ``LocalCluster`` of two worker processes, on a small budget in deals (the
+depth of the library's own verification is in ``trainer.puzzles.tasks.Budget``'s defaults)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+from engine import parse_card
+from engine.evaluator import Evaluation, OptionValue
+from engine.rules import PRESETS
+from trainer.puzzles.format import load_puzzle
+from trainer.puzzles.job import Journal, puzzle_id, run_job
+from trainer.puzzles.tasks import TABLES, Budget, Candidate, candidates, decide, doomed
+from trainer.puzzles.verify import MIN_LOSS, TOLERANCE
+
+SMALL = Budget(
+    screen=96, pre_verify={"play": 128, "pass": 128}, verify={"play": 384, "pass": 256}, exact=48, bot_tries=1
+)
+
+
+def some_candidates(count: int, kind: str = "play", table: str = "standard") -> list[Candidate]:
+    return list(itertools.islice((c for c in candidates(table, 5, 3) if c.kind == kind), count))
+
+
+def test_candidates_are_self_contained_plain_data_with_unique_keys():
+    found = list(candidates("standard", 5, 2))
+    assert len({c.key for c in found}) == len(found)
+    assert {c.kind for c in found} == {"pass", "play"}
+    first = found[0]
+    assert first.kind == "pass" and first.position["seat"] == 0 and len(first.position["hands"]) == 4
+    assert json.loads(json.dumps(first.__dict__)) == first.__dict__  # ships as JSON-like data
+
+
+def test_every_table_the_lessons_teach_gives_candidates():
+    assert set(TABLES) >= {
+        "standard",
+        "three_players",
+        "five_players",
+        "omnibus",
+        "black_maria",
+        "shooters_choice",
+    }
+    for table in ("three_players", "five_players", "omnibus"):
+        candidate = next(c for c in candidates(table, 5, 1) if c.kind == "play")
+        assert len(candidate.position["hands"]) == PRESETS[table].players
+
+
+def test_a_task_is_decided_the_same_way_wherever_it_runs():
+    candidate = some_candidates(1)[0]
+    first, again = decide(candidate, SMALL), decide(dict(candidate.__dict__), SMALL)
+    for result in (first, again):
+        result.pop("seconds")
+    assert first == again
+
+
+def test_a_verified_puzzle_keeps_the_acceptance_rule_and_its_bot_evidence():
+    for candidate in some_candidates(40):
+        result = decide(candidate, SMALL)
+        if result["status"] == "puzzle":
+            break
+    else:
+        pytest.fail("no puzzle among 40 play candidates")
+    data = result["data"]
+    rows = {row[0]: row for row in data["answer"]["options"]}
+    loss = data["answer"]["option_columns"].index("loss")
+    for option, row in rows.items():
+        if option in data["answer"]["accepted"]:
+            assert row[loss] <= TOLERANCE
+        else:
+            assert row[loss] >= MIN_LOSS
+    assert candidate.natural not in data["answer"]["accepted"]
+    answers = data["evidence"]["answers"]
+    assert [a["bot"] for a in answers] == ["easy", "normal", "hard"]
+    normal = next(a for a in answers if a["bot"] == "normal")
+    assert normal["answer"] == candidate.natural and not normal["solved"]  # the natural choice fails
+    assert 800 <= data["difficulty"] <= 2400
+
+
+def made_up(rows: dict[str, tuple[float, float]]) -> Evaluation:
+    """A play evaluation: card -> (loss, its standard error)."""
+    values = tuple(
+        OptionValue(parse_card(card), loss, 0.0, loss, error, 0.0, 0.0, loss, error, 512)
+        for card, (loss, error) in sorted(rows.items(), key=lambda item: item[1][0])
+    )
+    return Evaluation("play", 0, values, 1, 512, 0.1)
+
+
+def test_pre_verification_rejects_only_where_the_rule_is_seen_to_fail_by_three_errors():
+    clean = made_up({"AS": (0.0, 0.0), "2H": (1.8, 0.2), "3H": (4.0, 0.3)})
+    assert doomed(clean, parse_card("2H")) == ""
+    stuck = made_up({"AS": (0.0, 0.0), "KS": (0.75, 0.05), "2H": (1.8, 0.2)})
+    assert "KS loses 0.75 ± 0.05: between right and clearly wrong" in doomed(stuck, parse_card("2H"))
+    unsure = made_up({"AS": (0.0, 0.0), "KS": (0.75, 0.2), "2H": (1.8, 0.2)})
+    assert doomed(unsure, parse_card("2H")) == ""  # might still be right or clearly wrong
+    natural_best = made_up({"AS": (0.0, 0.0), "2H": (0.1, 0.1), "3H": (4.0, 0.3)})
+    assert "natural 2H is as good as the best" in doomed(natural_best, parse_card("2H"))
+
+
+def test_the_job_on_a_two_process_local_cluster_is_resumable_and_writes_whole_files(tmp_path):
+    jobs = some_candidates(10) + some_candidates(1, "pass")
+    out = tmp_path / "puzzles"
+    report = run_job(jobs, out, budget=SMALL, workers=2)
+    assert report.decided == len(jobs) and report.skipped == 0
+    journal = Journal(out / ".journal.jsonl")
+    assert set(journal.decided) == {c.key for c in jobs}
+    files = sorted(out.glob("*.toml"))
+    assert [p.name for p in files] == sorted(p.name for p in report.written)
+    assert not list(out.glob(".*.tmp"))
+    for path in files:
+        puzzle = load_puzzle(path)  # every file whole and valid
+        key = next(k for k, e in journal.decided.items() if e.get("file") == path.name)
+        assert puzzle.id == puzzle_id(puzzle.kind, key)
+    # the same job again: nothing is decided twice, nothing rewritten
+    stamps = {p: p.stat().st_mtime_ns for p in files}
+    again = run_job(jobs, out, budget=SMALL, workers=2)
+    assert again.decided == 0 and again.skipped == len(jobs)
+    assert {p: p.stat().st_mtime_ns for p in files} == stamps
+    # a journal cut short by a crash: its last candidate is decided again, and only that one
+    lines = (out / ".journal.jsonl").read_text(encoding="utf-8").splitlines()
+    (out / ".journal.jsonl").write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:20], encoding="utf-8")
+    resumed = run_job(jobs, out, budget=SMALL, workers=2)
+    assert resumed.decided == 1 and resumed.skipped == len(jobs) - 1
+
+
+def test_the_job_stops_once_it_has_the_puzzles_it_wants(tmp_path):
+    jobs = some_candidates(40)
+    report = run_job(jobs, tmp_path, budget=SMALL, workers=2, wanted={"pass": 0, "play": 1})
+    assert report.written  # the one wanted, and any verified among those already in flight
+    assert report.decided < len(jobs)  # the rest were never sent

@@ -1,0 +1,168 @@
+"""A mining job: candidates decided on a Dask cluster, resumable, written atomically.
+
+The driver (this process) walks the candidates of ``trainer.puzzles.tasks.candidates`` in a
+fixed order, skips those its journal says are decided, and keeps a few tasks per worker in
+flight (``engine.cluster``): a ``LocalCluster`` on this machine, or any cluster given by its
+scheduler's address. Each result is written as it arrives: a puzzle file (temporary file, then
+renamed into place) and then one journal line. Stopping the job at any moment loses at most the
+tasks in flight; running it again carries on. A puzzle's id and file name come from its
+candidate's key, so a task that is decided twice writes the same file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from engine.cluster import run_on_dask
+
+from .format import save_puzzle
+from .tasks import Budget, Candidate, decide
+
+__all__ = ["JobReport", "Journal", "puzzle_id", "run_job"]
+
+
+def puzzle_id(kind: str, key: str) -> str:
+    """``pass-omnibus-21-007-02`` for the candidate ``omnibus/21/7/2``."""
+    table, seed, hand, number = key.split("/")
+    return f"{kind}-{table.replace('_', '-')}-{seed}-{int(hand):03d}-{int(number):02d}"
+
+
+class Journal:
+    """One JSON line per decided candidate. A line cut short by a crash (the last one) is
+    ignored, so its candidate is decided again."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.decided: dict[str, dict] = {}
+        self.torn = 0
+        if path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                try:
+                    entry = json.loads(line)
+                    self.decided[entry["key"]] = entry
+                except (json.JSONDecodeError, KeyError, TypeError):
+                    self.torn += 1
+
+    def add(self, entry: dict) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as file:
+            file.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            file.flush()
+            os.fsync(file.fileno())
+        self.decided[entry["key"]] = entry
+
+
+@dataclass
+class JobReport:
+    decided: int = 0
+    skipped: int = 0
+    """Candidates the journal had already decided."""
+    written: list[Path] = field(default_factory=list)
+    rejected_at: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    task_seconds: float = 0.0
+
+    @property
+    def per_minute(self) -> float:
+        return 60.0 * self.decided / self.seconds if self.seconds else 0.0
+
+    def summary(self) -> str:
+        steps = ", ".join(f"{step} {count}" for step, count in sorted(self.rejected_at.items()))
+        return (
+            f"{self.decided} candidates decided in {self.seconds:.0f} s ({self.per_minute:.1f} a minute; "
+            f"{self.skipped} already decided): {len(self.written)} puzzles written; "
+            f"rejected at {steps or 'none'}"
+        )
+
+
+def run_job(
+    candidates: Iterable[Candidate],
+    out: Path,
+    *,
+    journal: Path | None = None,
+    budget: Budget | None = None,
+    workers: int = 2,
+    scheduler: str | None = None,
+    wanted: dict[str, int] | None = None,
+    progress: Callable[[JobReport], None] | None = None,
+) -> JobReport:
+    """Decide ``candidates`` not yet in the journal; write every verified puzzle into ``out``.
+    ``wanted`` ({"pass": n, "play": m}) stops the job once that many puzzles of each kind are
+    written in this run: candidates of a kind already satisfied are not sent (those in flight
+    are still written when verified)."""
+    out.mkdir(parents=True, exist_ok=True)
+    book = Journal(journal or out / ".journal.jsonl")
+    budget = budget or Budget()
+    report = JobReport()
+    found = {"pass": 0, "play": 0}
+    start = time.perf_counter()
+
+    def still_wanted(kind: str) -> bool:
+        return wanted is None or found[kind] < wanted.get(kind, 0)
+
+    def jobs() -> Iterator[tuple[dict, Budget]]:
+        for candidate in candidates:
+            if wanted is not None and not any(still_wanted(kind) for kind in found):
+                return
+            if candidate.key in book.decided:
+                report.skipped += 1
+                continue
+            if still_wanted(candidate.kind):
+                yield asdict(candidate), budget
+
+    # A few tasks a worker in flight: enough to keep every core busy, few enough that a kind no
+    # longer wanted stops being sent at once.
+    window = 4 * max(workers, 1) if scheduler is None else 64
+    results = run_on_dask(_decide, jobs(), workers=workers, scheduler=scheduler, in_flight=window)
+    with contextlib.closing(results) as stream:
+        for _, result in stream:
+            if result["status"] == "puzzle":  # written even past ``wanted``: it is verified
+                path = _write(out, result)
+                report.written.append(path)
+                found[result["kind"]] += 1
+                result = {**{k: v for k, v in result.items() if k != "data"}, "file": path.name}
+            else:
+                report.rejected_at[result["step"]] = report.rejected_at.get(result["step"], 0) + 1
+            book.add(result)
+            report.decided += 1
+            report.task_seconds += result["seconds"]
+            report.seconds = time.perf_counter() - start
+            if progress:
+                progress(report)
+            if wanted is not None and not any(still_wanted(kind) for kind in found):
+                break
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _decide(job: tuple[dict, Budget]) -> dict:
+    candidate, budget = job
+    return decide(candidate, budget)
+
+
+def _write(out: Path, result: dict) -> Path:
+    """The puzzle file, whole or not at all: written beside its place, then renamed."""
+    identifier = puzzle_id(result["kind"], result["key"])
+    data = {"id": identifier, **result["data"]}
+    path = out / f"{identifier}.toml"
+    temporary = path.with_name(f".{path.name}.tmp")
+    save_puzzle(data, temporary)
+    os.replace(temporary, path)
+    return path
+
+
+def progress_line(report: JobReport) -> None:
+    """The job's progress on one line of the terminal."""
+    print(
+        f"\r  {report.decided} decided, {len(report.written)} puzzles, {report.per_minute:.1f} a minute  ",
+        end="",
+        file=sys.stderr,
+        flush=True,
+    )
