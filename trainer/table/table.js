@@ -56,10 +56,12 @@ function seatPlace(angle) {
 }
 
 // A trick card sits a card's size from the centre (not a share of the felt), so the trick stays
-// one tight cluster however narrow the screen.
-function trickPlace(angle) {
-  const x = (1.1 * Math.cos(angle)).toFixed(2);
-  const y = (0.55 * Math.sin(angle)).toFixed(2);
+// one tight cluster however narrow the screen; with more than four players the cluster widens so
+// that neighbours' cards leave each other's rank and suit in view.
+function trickPlace(angle, players) {
+  const spread = 1 + 0.25 * Math.max(0, players - 4);
+  const x = (1.1 * spread * Math.cos(angle)).toFixed(2);
+  const y = (0.55 * spread * Math.sin(angle)).toFixed(2);
   return `left:calc(50% + ${x} * var(--card-w));top:calc(50% + ${y} * var(--card-h))`;
 }
 
@@ -154,7 +156,7 @@ function render({ model, el }) {
         "div",
         {
           class: `played${fresh ? " fresh" : ""}`,
-          style: trickPlace(angleOf(play.seat, t)),
+          style: trickPlace(angleOf(play.seat, t), t.players),
           "data-card": play.code,
           "data-seat": play.seat,
           role: "img",
