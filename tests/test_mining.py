@@ -101,6 +101,18 @@ def test_pre_verification_rejects_only_where_the_rule_is_seen_to_fail_by_three_e
     assert "natural 2H is as good as the best" in doomed(natural_best, parse_card("2H"))
 
 
+def test_pre_verification_also_rejects_what_will_probably_fail_at_verification():
+    """Three options near the middle of the gap, none sure to stay there: each alone might still
+    end right or clearly wrong on 8x the deals, but the rule needs all three to."""
+    crowded = made_up(
+        {"AS": (0.0, 0.0), "KS": (0.75, 0.12), "QS": (0.7, 0.12), "JS": (0.8, 0.12), "2H": (2.0, 0.2)}
+    )
+    assert doomed(crowded, parse_card("2H")) == ""  # not seen by three errors
+    assert "the rule would hold with a chance of" in doomed(crowded, parse_card("2H"), final_deals=4096)
+    clear = made_up({"AS": (0.0, 0.0), "KS": (1.6, 0.12), "2H": (2.0, 0.2)})
+    assert doomed(clear, parse_card("2H"), final_deals=4096) == ""
+
+
 def test_the_job_on_a_two_process_local_cluster_is_resumable_and_writes_whole_files(tmp_path):
     jobs = some_candidates(10) + some_candidates(1, "pass")
     out = tmp_path / "puzzles"

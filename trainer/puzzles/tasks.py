@@ -11,8 +11,9 @@ A task decides in four steps, each cheaper than the next and each able to reject
    least ``MIN_NATURAL_LOSS`` points and three standard errors to the best option;
 2. *pre-verify* (``Budget.pre_verify`` fresh deals, every option): rejects a position the
    acceptance rule is already seen to fail by three standard errors (an option stuck between
-   "right" and "clearly wrong", or the natural choice as good as the best): it can only lose
-   puzzles, never admit one, and saves most of the cost of the doomed;
+   "right" and "clearly wrong", or the natural choice as good as the best), or will fail at
+   verification with a chance of 90% or more: it can only lose puzzles, never admit one, and
+   saves much of the cost of the doomed;
 3. *verify* (``Budget.verify`` fresh deals on another seed, every option, all 286 passes):
    the acceptance rule of ``trainer.puzzles.verify``, moon check included;
 4. *evidence*: how the Easy, Normal and Hard bots answer it gives its starting rating
@@ -21,10 +22,12 @@ A task decides in four steps, each cheaper than the next and each able to reject
 
 from __future__ import annotations
 
+import math
 import time
 import zlib
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
+from statistics import NormalDist
 
 from engine import CardSet, HandState, Phase, PlayerView, Rules, deal_game_hand, parse_card
 from engine.bots import make_bot
@@ -45,6 +48,9 @@ MIN_NATURAL_LOSS = 1.5
 QUESTIONS = {"pass": "What would you pass?", "play": "What would you play?"}
 SIGMAS = 3.0
 """Standard errors by which the pre-verification must see the rule fail before rejecting."""
+PROBABLY_DOOMED = 0.9
+"""Or how sure it must be that the rule fails at verification (a rejection here only ever loses a
+puzzle: it cannot admit one)."""
 
 TABLES: dict[str, Rules] = {
     name: PRESETS[name]
@@ -171,7 +177,7 @@ def decide(candidate: Candidate | dict, budget: Budget | None = None) -> dict:
             natural_loss=round(value.loss, 3),
         )
     pre = evaluate_all(kind, view, candidate.seed("pre-verify"), budget.pre_verify[kind], exact=budget.exact)
-    if reason := doomed(pre, natural):
+    if reason := doomed(pre, natural, budget.verify[kind]):
         return rejected("pre-verify", reason, natural_loss=round(pre.value_of(natural).loss, 3))
     checked = verify_position(
         kind, view, candidate.seed("verify"), natural, deals=budget.verify[kind], exact=budget.exact
@@ -198,8 +204,13 @@ def _screen(kind: str, view: PlayerView, seed: int, natural: object, deals: int)
     return evaluate_play(view, samples=deals, seed=seed)
 
 
-def doomed(evaluation: Evaluation, natural: object) -> str:
-    """Why the acceptance rule will fail, seen ``SIGMAS`` standard errors clear ("" if not seen)."""
+def doomed(evaluation: Evaluation, natural: object, final_deals: int | None = None) -> str:
+    """Why the acceptance rule will fail at verification ("" if that is not likely): seen
+    ``SIGMAS`` standard errors clear, or (given ``final_deals``, the verification's deals) a chance
+    below ``1 - PROBABLY_DOOMED`` that it holds there. That chance treats each option's final loss
+    as its loss now give or take its error now and the final one (fresh deals:
+    ``error² (1 + deals now / final_deals)``), options as independent."""
+    holds = 1.0
     for value in evaluation.options:
         low, high = value.loss - SIGMAS * value.loss_error, value.loss + SIGMAS * value.loss_error
         if value.option == natural and high <= TOLERANCE:
@@ -212,6 +223,14 @@ def doomed(evaluation: Evaluation, natural: object) -> str:
                 f"{text_of(value.option)} loses {value.loss:.2f} ± {value.loss_error:.2f}: between right "
                 f"and clearly wrong"
             )
+        if final_deals and value.loss > 0.0:
+            spread = value.loss_error * math.sqrt(1.0 + value.samples / final_deals)
+            if spread > 0.0:
+                below = NormalDist(value.loss, spread)
+                between = below.cdf(MIN_LOSS) - below.cdf(TOLERANCE)
+                holds *= 1.0 - (below.cdf(MIN_LOSS) if value.option == natural else between)
+    if holds < 1.0 - PROBABLY_DOOMED:
+        return f"the rule would hold with a chance of {holds:.1%} (options near 0.5 or 1 point)"
     return ""
 
 
