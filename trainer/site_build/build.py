@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator, Sequence
 
 from trainer.data_files import LESSONS_DIR
-from trainer.site import PAGES
+from trainer.site import PAGES, SITE_FILES
 
 from .mirror import build_mirror, mirror_ready
 from .wheel import build_site_wheel
@@ -34,15 +34,25 @@ from .wheel import build_site_wheel
 __all__ = ["DEFAULT_MIRROR", "SITE_PAGES", "build_site", "serve_folder"]
 
 DEFAULT_MIRROR = pathlib.Path(".cache") / "site-build" / "mirror"
-SITE_PAGES = {pathlib.Path(notebook).stem: notebook for notebook in PAGES.values()}
-"""Page name (its file is NAME.html) → notebook in lessons/."""
+SITE_PAGES = {
+    pathlib.Path(SITE_FILES[address]).stem: LESSONS_DIR / notebook for address, notebook in PAGES.items()
+}
+"""Page name (its file is NAME.html) → its notebook: lessons/, except the review, whose charts
+need pandas and Altair (not in the browser): the site's review page says so."""
+SITE_PAGES["review"] = pathlib.Path(__file__).parent / "pages" / "review.py"
+FIRST_CELL = "@app.cell(hide_code=True)\ndef _():\n"
+RESTORE = (
+    "@app.cell(hide_code=True)\nasync def _():\n"
+    "    from trainer.browser import restore_progress\n\n"
+    "    await restore_progress()  # the progress kept in this browser (IndexedDB)\n"
+)
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     missing: list[str]
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
@@ -76,6 +86,11 @@ def serve_folder(folder: pathlib.Path) -> Iterator[tuple[str, list[str]]]:
 def _site_notebook(notebook: pathlib.Path, wheel: pathlib.Path, into: pathlib.Path) -> pathlib.Path:
     """The notebook with its one dependency, the project's wheel, named in its PEP 723 header."""
     code = notebook.read_text(encoding="utf-8")
+    if FIRST_CELL not in code:
+        raise SystemExit(
+            f"{notebook}: its first cell must be `def _():` with no inputs (the site restores progress there)"
+        )
+    code = code.replace(FIRST_CELL, RESTORE, 1)
     header = f'# /// script\n# dependencies = ["hearts-trainer @ ./{wheel.name}"]\n# ///\n'
     target = into / notebook.name
     target.write_text(header + code, encoding="utf-8")
@@ -159,7 +174,7 @@ def build_site(
         wheel = build_site_wheel(work)
         for name in pages:
             started = time.monotonic()
-            notebook = _site_notebook(LESSONS_DIR / SITE_PAGES[name], wheel, work)
+            notebook = _site_notebook(SITE_PAGES[name], wheel, work)
             log(f"Exporting {name}.html ...")
             _export(notebook, out / f"{name}.html", url)
             times[name] = time.monotonic() - started
@@ -187,7 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     times = build_site(args.out, mirror=args.mirror, pages=[p for p in args.pages.split(",") if p])
-    print(f"Built {', '.join(f'{name}.html ({seconds:.0f} s)' for name, seconds in times.items())} in {args.out}")
+    print(
+        f"Built {', '.join(f'{name}.html ({seconds:.0f} s)' for name, seconds in times.items())} in {args.out}"
+    )
     return 0
 
 

@@ -144,7 +144,9 @@ def _pure_pyyaml(version: str, into: pathlib.Path) -> pathlib.Path:
                     files["/".join(parts[2:])] = archive.extractfile(member).read()
     dist_info = f"pyyaml-{version}.dist-info"
     files[f"{dist_info}/METADATA"] = f"Metadata-Version: 2.1\nName: PyYAML\nVersion: {version}\n".encode()
-    files[f"{dist_info}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: hearts-trainer\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    files[f"{dist_info}/WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: hearts-trainer\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
     files[f"{dist_info}/top_level.txt"] = b"yaml\n"
     write_wheel(target, files, dist_info)
     return target
@@ -174,7 +176,10 @@ def _pyodide_core(into: pathlib.Path) -> None:
     into.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
         subprocess.run(
-            ["npm", "pack", "--silent", f"pyodide@{PYODIDE_VERSION}"], cwd=folder, check=True, capture_output=True
+            ["npm", "pack", "--silent", f"pyodide@{PYODIDE_VERSION}"],
+            cwd=folder,
+            check=True,
+            capture_output=True,
         )
         (package,) = pathlib.Path(folder).glob("pyodide-*.tgz")
         with tarfile.open(package) as archive:
