@@ -113,7 +113,8 @@ def read_progress(path: pathlib.Path, store: Store) -> dict[str, list[dict[str, 
         ) from error
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ProgressFileError(
-            f"{where}: format: expected {FORMAT!r}; this is not a progress file downloaded from Hearts Trainer."
+            f"{where}: format: expected {FORMAT!r}; this is not a progress file downloaded from "
+            "Hearts Trainer."
         )
     if document.get("version") != VERSION:
         raise ProgressFileError(
@@ -245,7 +246,8 @@ def import_progress(store: Store, path: pathlib.Path) -> dict[str, int]:
             if row.get("game_id") is not None:
                 if row["game_id"] not in game_ids:
                     raise ProgressFileError(
-                        f"{path}: tables.decisions[{number}].game_id: {row['game_id']} is not a game in the file."
+                        f"{path}: tables.decisions[{number}].game_id: {row['game_id']} is not a game "
+                        "in the file."
                     )
                 row["game_id"] = game_ids[row["game_id"]]
             if not one(

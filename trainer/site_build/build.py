@@ -202,9 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     times = build_site(args.out, mirror=args.mirror, pages=[p for p in args.pages.split(",") if p])
-    print(
-        f"Built {', '.join(f'{name}.html ({seconds:.0f} s)' for name, seconds in times.items())} in {args.out}"
-    )
+    built = ", ".join(f"{name}.html ({seconds:.0f} s)" for name, seconds in times.items())
+    print(f"Built {built} in {args.out}")
     return 0
 
 

@@ -79,6 +79,7 @@ INDEX = {
 }
 """name → version served from DIR/simple (pure wheels, except msgspec's Pyodide build on PyPI)."""
 
+PIP_DOWNLOAD = (sys.executable, "-m", "pip", "download", "--quiet", "--no-deps")
 EMSCRIPTEN = ("--platform", "pyemscripten_2026_0_wasm32", "--implementation", "cp", "--abi", "cp314")
 
 
@@ -131,8 +132,7 @@ def _pure_pyyaml(version: str, into: pathlib.Path) -> pathlib.Path:
         return target
     with tempfile.TemporaryDirectory() as folder:
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary=:all:"]
-            + ["--dest", folder, f"pyyaml=={version}"],
+            [*PIP_DOWNLOAD, "--no-binary=:all:", "--dest", folder, f"pyyaml=={version}"],
             check=True,
         )
         (sdist,) = pathlib.Path(folder).glob("*.tar.gz")
