@@ -79,37 +79,48 @@ INDEX = {
 }
 """name → version served from DIR/simple (pure wheels, except msgspec's Pyodide build on PyPI)."""
 
+BUILT = ("msgspec",)
+"""In INDEX, but Pyodide builds (PyPI has them for this Pyodide's platform), not pure wheels."""
 PIP_DOWNLOAD = (sys.executable, "-m", "pip", "download", "--quiet", "--no-deps")
 EMSCRIPTEN = ("--platform", "pyemscripten_2026_0_wasm32", "--implementation", "cp", "--abi", "cp314")
 
 
-def _pip_download(name: str, version: str, into: pathlib.Path, emscripten: bool = False) -> pathlib.Path:
-    for found in into.glob("*.whl"):
-        if _wheel_name(found) == (_canonical(name), version):
-            return found
+def _pip_download(
+    wanted: dict[str, str], into: pathlib.Path, emscripten: bool = False
+) -> dict[str, pathlib.Path]:
+    """name → its wheel in INTO, at the version asked for: those already there are kept, the rest
+    come from one ``pip download`` (pure wheels, or Pyodide builds when ``emscripten``)."""
+    have = {_wheel_name(path): path for path in into.glob("*.whl")}
+    found = {
+        name: have[(_canonical(name), version)]
+        for name, version in wanted.items()
+        if (_canonical(name), version) in have
+    }
+    missing = {name: version for name, version in wanted.items() if name not in found}
+    if not missing:
+        return found
     with tempfile.TemporaryDirectory(dir=into) as folder:
         command = [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--quiet",
-            "--no-deps",
+            *PIP_DOWNLOAD,
             "--only-binary=:all:",
             "--python-version",
             "3.14",
             *(EMSCRIPTEN if emscripten else ("--platform", "any", "--implementation", "py", "--abi", "none")),
             "--dest",
             folder,
-            f"{name}=={version}",
+            *(f"{name}=={version}" for name, version in missing.items()),
         ]
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0:
-            raise SystemExit(f"pip could not download {name}=={version}: {done.stderr.strip()[-600:]}")
-        (wheel,) = pathlib.Path(folder).glob("*.whl")
-        target = into / wheel.name
-        shutil.move(wheel, target)
-    return target
+            asked = ", ".join(f"{name}=={version}" for name, version in missing.items())
+            raise SystemExit(f"pip could not download {asked}: {done.stderr.strip()[-600:]}")
+        for wheel in pathlib.Path(folder).glob("*.whl"):
+            target = into / wheel.name
+            shutil.move(wheel, target)
+            have[_wheel_name(target)] = target
+    for name, version in missing.items():
+        found[name] = have[(_canonical(name), version)]
+    return found
 
 
 def _canonical(name: str) -> str:
@@ -193,16 +204,17 @@ def _pyodide_core(into: pathlib.Path) -> None:
 
 def build_mirror(folder: pathlib.Path) -> pathlib.Path:
     folder = folder.resolve()
+    if mirror_ready(folder):
+        return folder
     core = folder / "pyodide"
     _pyodide_core(core)
     lock = json.loads((core / "pyodide-lock.original.json").read_text())
     packages = lock["packages"]
-    for name in _closure(packages, LOCKED_ROOTS):
-        entry = packages[name]
-        if name == "pyyaml":
-            continue
-        wheel = _pip_download(name, entry["version"], core)
-        entry["file_name"], entry["sha256"] = wheel.name, _sha256(wheel)
+    locked = {
+        name: packages[name]["version"] for name in _closure(packages, LOCKED_ROOTS) if name != "pyyaml"
+    }
+    for name, wheel in _pip_download(locked, core).items():
+        packages[name]["file_name"], packages[name]["sha256"] = wheel.name, _sha256(wheel)
     pyyaml = packages["pyyaml"]
     wheel = _pure_pyyaml(pyyaml["version"], core)
     pyyaml["file_name"], pyyaml["sha256"] = wheel.name, _sha256(wheel)
@@ -211,8 +223,9 @@ def build_mirror(folder: pathlib.Path) -> pathlib.Path:
     wheels = folder / "wheels"
     wheels.mkdir(exist_ok=True)
     simple = folder / "simple"
-    for name, version in INDEX.items():
-        wheel = _pip_download(name, version, wheels, emscripten=name == "msgspec")
+    served = _pip_download({name: version for name, version in INDEX.items() if name not in BUILT}, wheels)
+    served.update(_pip_download({name: INDEX[name] for name in BUILT}, wheels, emscripten=True))
+    for name, wheel in served.items():
         page = simple / _canonical(name) / "index.html"
         page.parent.mkdir(parents=True, exist_ok=True)
         href = f"../../wheels/{wheel.name}#sha256={_sha256(wheel)}"
@@ -233,7 +246,9 @@ def _closure(packages: dict, roots: tuple[str, ...]) -> list[str]:
 
 
 def mirror_ready(folder: pathlib.Path) -> bool:
-    return (folder / "READY").exists()
+    """The mirror is complete (its last step writes READY, naming the Pyodide version)."""
+    ready = folder / "READY"
+    return ready.exists() and ready.read_text().strip() == PYODIDE_VERSION
 
 
 def main(argv: list[str] | None = None) -> int:
