@@ -93,8 +93,8 @@ def transfer_markdown() -> str:
     else:
         where = "Your progress is kept in this computer's progress file."
     return (
-        f"**Your progress, elsewhere.** {where} Download it as a file to carry it to the installed "
-        "Hearts Trainer (`pip install hearts-trainer`), which reads it with "
+        f"**Your progress, elsewhere.** {where} Download it as a file to carry it to an installed "
+        "Hearts Trainer, which reads it with "
         "`hearts-trainer import-progress hearts-trainer-progress.json`."
     )
 
