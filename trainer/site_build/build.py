@@ -180,7 +180,8 @@ def build_site(
             times[name] = time.monotonic() - started
         if missing:
             log("The mirror lacked: " + ", ".join(sorted(set(missing))))
-    shutil.rmtree(out / "public" / "wheels", ignore_errors=True)  # installed from packages/ instead
+    shutil.rmtree(out / "public", ignore_errors=True)  # the wheel is installed from packages/ instead
+    (out / "CLAUDE.md").unlink(missing_ok=True)  # marimo's notes for an AI editor: not for learners
     return times
 
 
