@@ -78,17 +78,18 @@ FULL = Depth()
 """The installed version's depth."""
 
 BROWSER = Depth(
-    play_samples=4096,
+    play_samples=2048,
     exact_samples=128,
-    pass_samples=8192,
+    pass_samples=4096,
     pass_stages=((128, 32), (512, 8), (1024, 4)),
     pass_min_samples=1024,
-    play_seconds=4.0,
-    pass_seconds=8.0,
+    play_seconds=3.0,
+    pass_seconds=6.0,
 )
-"""The static site's depth (Pyodide, one thread, several times slower than the installed version
-and without numba): a tenth of the deals, so a play verdict takes a few seconds there
-(``benchmarks/results/site.json``) and the page stays responsive."""
+"""The static site's depth (Pyodide: one thread, pure Python without numba, several times slower
+than the installed version): a twentieth of the deals a play and a sixteenth a pass, so a play
+verdict takes 1-3 s there (``benchmarks/results/site.json``; at 4,096 deals it took 4-5 s on a busy
+2-core machine and the clock cut half of them short) and the page stays responsive."""
 
 IN_BROWSER = sys.platform == "emscripten"
 COACH = BROWSER if IN_BROWSER else FULL
