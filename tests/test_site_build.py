@@ -24,6 +24,7 @@ def test_the_site_wheel_carries_the_packages_the_table_notebooks_and_puzzles_and
         "trainer/notebooks/puzzles.py",
     } <= names
     assert any(name.startswith("trainer/puzzle_files/") and name.endswith(".toml") for name in names)
+    assert "trainer/puzzle_files/index.json" in names  # the puzzles page opens the library from it
     assert not any("__pycache__" in name for name in names)
     (metadata,) = [name for name in names if name.endswith(".dist-info/METADATA")]
     requires = [
