@@ -14,7 +14,7 @@ def _():
 
     store, notice = open_store()
     progress = Progress(store)
-    return home_markdown, mo, more_markdown, next_to_do, notice, progress
+    return home_markdown, mo, more_markdown, next_to_do, notice, progress, store
 
 
 @app.cell(hide_code=True)
@@ -50,6 +50,24 @@ def _(mo, next_to_do, progress):
 @app.cell(hide_code=True)
 def _(mo, more_markdown):
     mo.md(more_markdown())
+    return
+
+
+@app.cell(hide_code=True)
+def _(mo, store):
+    from trainer.progress.transfer import dumps, transfer_markdown
+
+    mo.vstack(
+        [
+            mo.md(transfer_markdown()),
+            mo.download(
+                data=lambda: dumps(store),
+                filename="hearts-trainer-progress.json",
+                mimetype="application/json",
+                label="Download my progress",
+            ),
+        ]
+    )
     return
 
 

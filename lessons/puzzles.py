@@ -9,9 +9,10 @@ def _():
     import marimo as mo
 
     from trainer.puzzles.page import open_board
+    from trainer.site import HOME
 
     board = open_board()
-    return board, mo
+    return HOME, board, mo
 
 
 @app.cell(hide_code=True)
@@ -22,9 +23,9 @@ def _(board, mo):
 
 
 @app.cell(hide_code=True)
-def _(mo):
-    mo.md(r"""
-    [← All lessons](/)
+def _(HOME, mo):
+    mo.md(rf"""
+    [← All lessons]({HOME})
 
     # Puzzles: what would you pass? what would you play?
 

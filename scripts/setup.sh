@@ -29,3 +29,14 @@ if [ ! -x /usr/bin/chromium ]; then
         echo "The browser tests need /usr/bin/chromium: sudo apt-get install chromium" >&2
     fi
 fi
+# The static site's test (tests/browser/test_static_site_browser.py) builds the site offline from a
+# local mirror of Pyodide (the npm package) and the pure-Python wheels its pages install (pip),
+# kept in .cache/site-build/mirror (ignored by git; made once, ~15 s).
+if ! command -v npm >/dev/null; then
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm
+    else
+        echo "The static site's build needs npm: sudo apt-get install npm" >&2
+    fi
+fi
+.venv/bin/python -m trainer.site_build mirror .cache/site-build/mirror >/dev/null

@@ -20,6 +20,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "mine": ("trainer.puzzles.mine", "find new puzzles in bot games"),
     "export": ("trainer.progress.export", "write your record as CSV files"),
     "check": ("trainer.puzzles", "report every problem in puzzle files"),
+    "site": ("trainer.site_build", "build the static site that runs in the browser: site build OUT"),
+    "import-progress": ("trainer.progress.transfer", "import progress downloaded from the browser version"),
 }
 
 

@@ -1,11 +1,15 @@
 """Where each page of Hearts Trainer lives: its address on the server and its notebook in lessons/.
 
 Every link between pages is built from these, and `trainer.serve` mounts the notebooks at them.
+In the static site (under Pyodide, `trainer.site_build`) every page is a file in one folder, so
+the links are relative to it (`lesson.html?lesson=KEY`): the site works wherever it is hosted.
 """
 
 from __future__ import annotations
 
-__all__ = ["HOME", "LESSON_PAGE", "PAGES", "PUZZLES", "REVIEW"]
+import sys
+
+__all__ = ["HOME", "LESSON_PAGE", "PAGES", "PUZZLES", "REVIEW", "SITE_FILES"]
 
 HOME = "/"
 LESSON_PAGE = "/lesson/"
@@ -19,3 +23,19 @@ PAGES: dict[str, str] = {
     REVIEW: "review.py",
 }
 """Address → notebook file in lessons/."""
+
+SITE_FILES: dict[str, str] = {
+    HOME: "index.html",
+    LESSON_PAGE: "lesson.html",
+    PUZZLES: "puzzles.html",
+    REVIEW: "review.html",
+}
+"""Address on the server → the page's file in the static site."""
+
+if sys.platform == "emscripten":  # the static site: links relative to its one folder
+    HOME, LESSON_PAGE, PUZZLES, REVIEW = (
+        "./",
+        SITE_FILES[LESSON_PAGE],
+        SITE_FILES[PUZZLES],
+        SITE_FILES[REVIEW],
+    )

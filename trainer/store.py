@@ -24,6 +24,7 @@ import time
 from collections.abc import Iterator
 
 __all__ = [
+    "AFTER_COMMIT",
     "BUSY_WAIT",
     "MEMORY",
     "MIGRATIONS",
@@ -163,6 +164,10 @@ class StoreBusyError(StoreError):
 
 BUSY_WAIT = 10.0
 """Seconds to wait for another program's lock on the file before giving up (never moving it)."""
+
+AFTER_COMMIT: list = []
+"""Called with the store after every committed transaction of a store that saves: in the browser
+``trainer.browser`` saves the progress file to IndexedDB there."""
 
 MEMORY = ":memory:"
 """The path of a store kept in memory only: a page works with it, saving nothing."""
@@ -367,6 +372,9 @@ class Store:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise
+        if self.saving:
+            for hook in list(AFTER_COMMIT):
+                hook(self)
 
     def query(self, sql: str, params: tuple = ()) -> list[tuple]:
         with self._lock, self._troubles_reported():

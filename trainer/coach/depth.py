@@ -14,6 +14,7 @@ holds.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -23,7 +24,17 @@ from engine.moon import STRONG_BLOCKERS
 
 from .grading import LIMITS, moon_dependent
 
-__all__ = ["COACH", "Depth", "judge", "judge_pass", "judge_play"]
+__all__ = [
+    "BROWSER",
+    "COACH",
+    "FULL",
+    "IN_BROWSER",
+    "SHALLOWER_NOTE",
+    "Depth",
+    "judge",
+    "judge_pass",
+    "judge_play",
+]
 
 
 @dataclass(frozen=True)
@@ -63,8 +74,33 @@ class Depth:
         )
 
 
-COACH = Depth()
+FULL = Depth()
+"""The installed version's depth."""
+
+BROWSER = Depth(
+    play_samples=2048,
+    exact_samples=128,
+    pass_samples=4096,
+    pass_stages=((128, 32), (512, 8), (1024, 4)),
+    pass_min_samples=1024,
+    play_seconds=3.0,
+    pass_seconds=6.0,
+)
+"""The static site's depth (Pyodide: one thread, pure Python without numba, several times slower
+than the installed version): a twentieth of the deals a play and a sixteenth a pass, so a play
+verdict takes 1-3 s there (``benchmarks/results/site.json``; at 4,096 deals it took 4-5 s on a busy
+2-core machine and the clock cut half of them short) and the page stays responsive."""
+
+IN_BROWSER = sys.platform == "emscripten"
+COACH = BROWSER if IN_BROWSER else FULL
 """The depth of every verdict the learner sees."""
+
+SHALLOWER_NOTE = (
+    f"In the browser the coach looks at up to {BROWSER.play_samples:,} imagined deals a play and "
+    f"{BROWSER.pass_samples:,} a pass (the installed version: {FULL.play_samples:,} and "
+    f"{FULL.pass_samples:,}), so a close verdict may differ there."
+)
+"""What a verdict adds when it was given at the browser's shallower depth."""
 
 
 def judge_play(view: PlayerView, card: object, seed: int = 0, depth: Depth = COACH) -> Evaluation:

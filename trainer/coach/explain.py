@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from engine import Card, CardSet, PlayerView, Suit, parse_card
 from engine.evaluator import Evaluation, OptionValue
 
-from .depth import judge_pass, judge_play
+from .depth import IN_BROWSER, SHALLOWER_NOTE, judge_pass, judge_play
 from .facts import (
     CannotDuck,
     CardOut,
@@ -193,6 +193,8 @@ def _numbers(view: PlayerView, g: Grade, kind: str) -> str:
         text += f" It ranks {g.rank} of {g.options} {kind}."
     if g.clock_stopped:
         text += " The time limit ended this look before its budget of deals: a deeper look may say otherwise."
+    if IN_BROWSER:
+        text += " " + SHALLOWER_NOTE
     return text
 
 

@@ -3,15 +3,21 @@
 Each cell pairs two cards of the hand; its colour is the expected points lost by the best
 pass that contains both (from the evaluator's values for all C(13, 3) = 286 passes). The
 diagonal shows each card alone. A dark row marks a card that belongs in every good pass.
+
+pandas and Altair are imported when a map is drawn: the static site (Pyodide, offline) has
+neither, and there ``pass_heatmap`` gives None (no map; the ranking of passes is shown as text).
 """
 
 from __future__ import annotations
 
-import altair as alt
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from engine import CardSet
 from engine.evaluator import Evaluation
+
+if TYPE_CHECKING:
+    import altair as alt
+    import pandas as pd
 
 __all__ = ["pass_heatmap", "pass_pairs"]
 
@@ -19,6 +25,8 @@ __all__ = ["pass_heatmap", "pass_pairs"]
 def pass_pairs(evaluation: Evaluation, hand: CardSet) -> pd.DataFrame:
     """One row per pair of cards in the hand (and per card alone): the smallest loss of any
     evaluated pass containing them, and how many passes contain them."""
+    import pandas as pd
+
     if evaluation.kind != "pass":
         raise ValueError("a heat map of passes needs a pass evaluation")
     cards = list(hand)
@@ -39,7 +47,12 @@ def pass_pairs(evaluation: Evaluation, hand: CardSet) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def pass_heatmap(evaluation: Evaluation, hand: CardSet, chosen: CardSet | None = None) -> alt.Chart:
+def pass_heatmap(evaluation: Evaluation, hand: CardSet, chosen: CardSet | None = None) -> alt.Chart | None:
+    try:
+        import altair as alt
+        import pandas as pd
+    except ImportError:  # the static site: no Altair (nor pandas) in the browser
+        return None
     data = pass_pairs(evaluation, hand)
     order = [str(card) for card in hand]
     chart = (

@@ -3,13 +3,15 @@
 Every message from the browser (``model.send`` or the ``intent`` trait set by
 ``save_changes``) goes through ``handle``, which asks the engine first. A refusal is sent back
 and shown (the ``error`` trait and a custom message) and leaves the game unchanged. Bots act
-on a timer thread so that their moves are visible one by one.
+on a timer (a thread on a server, the browser's event loop under Pyodide) so that their moves are
+visible one by one.
 """
 
 from __future__ import annotations
 
 import pathlib
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 
 import anywidget
@@ -19,6 +21,7 @@ from engine import HandState, Rules
 from engine.bots import Bot, make_bot
 from engine.excerpt import excerpt
 
+from ..browser import Later, call_later
 from ..coach.hint import HintSource
 from .session import Event, TableError, TableSession
 from .snapshot import announce, seat_names, snapshot
@@ -76,7 +79,7 @@ class TableWidget(anywidget.AnyWidget):
         self._listeners: list[Callable[[Event], None]] = []
         self._lock = threading.RLock()
         self._generation = 0  # bumped on every learner action: stale bot timers then do nothing
-        self._timer: threading.Timer | None = None
+        self._timer: Later | None = None
         self._levels = [
             "you" if s == seat else self.session.bots[s].name for s in range(self.session.rules.players)
         ]
@@ -146,18 +149,13 @@ class TableWidget(anywidget.AnyWidget):
 
     def wait_for_bots(self, timeout: float = 30.0) -> bool:
         """Block until no bot is about to act (the learner's turn or the hand's end)."""
-        done = threading.Event()
-        deadline = threading.Timer(timeout, done.set)
-        deadline.start()
-        try:
-            while not done.is_set():
-                with self._lock:
-                    if self.session.bot_to_act is None:
-                        return True
-                done.wait(0.02)
-            return False
-        finally:
-            deadline.cancel()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                if self.session.bot_to_act is None:
+                    return True
+            time.sleep(0.02)
+        return False
 
     def close(self) -> None:
         with self._lock:
@@ -256,9 +254,7 @@ class TableWidget(anywidget.AnyWidget):
         if not session.hand.current_trick.cards and session.hand.tricks:
             pause += self.trick_pause  # let the learner see the last trick gathered
         generation = self._generation
-        self._timer = threading.Timer(pause, self._bot_tick, args=(generation,))
-        self._timer.daemon = True
-        self._timer.start()
+        self._timer = call_later(pause, self._bot_tick, generation)  # the event loop under Pyodide
 
     def _bot_tick(self, generation: int) -> None:
         with self._lock:

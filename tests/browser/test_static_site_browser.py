@@ -1,0 +1,160 @@
+"""The static site (`hearts-trainer site build`) in Chromium with no network beyond localhost:
+its pages, Pyodide and every wheel served from one local folder. Lesson 1's first steps, one
+puzzle solved, and after a reload the progress is still there (kept in the browser's IndexedDB),
+and the progress the home page downloads is imported by the installed version."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import ARTIFACTS, ROOT
+from trainer.progress.transfer import import_progress
+from trainer.puzzles import load_puzzle
+from trainer.site_build.build import serve_folder
+from trainer.store import Store
+
+LESSON = '[data-table="lesson"]'
+PUZZLE = '[data-table="puzzle"]'
+PAGES = "index,lesson,puzzles"  # the pages the test visits (the CLI builds every page by default)
+LOAD = 120_000  # ms: a cold start loads Pyodide and installs the wheels, slower on a busy machine
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The site, built once per session by the CLI, served from localhost."""
+    out = tmp_path_factory.mktemp("site")
+    started = time.monotonic()
+    built = subprocess.run(
+        [sys.executable, "-m", "trainer.cli", "site", "build", str(out), "--pages", PAGES],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**__import__("os").environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert built.returncode == 0, f"site build failed:\n{built.stdout[-3000:]}\n{built.stderr[-3000:]}"
+    print(f"site built in {time.monotonic() - started:.0f} s")
+    for page in PAGES.split(","):
+        assert (out / f"{page}.html").is_file()
+    assert (out / "pyodide" / "pyodide.asm.wasm").is_file()
+    with serve_folder(out) as (url, missing):
+        yield url, missing
+
+
+@pytest.fixture(scope="session")
+def offline(browser, site):
+    """One browser context (so one IndexedDB) where every request outside the site's localhost
+    address is blocked and remembered."""
+    url, _missing = site
+    context = browser.new_context(viewport={"width": 1100, "height": 1500}, accept_downloads=True)
+    outside: list[str] = []
+
+    def only_local(route) -> None:
+        address = route.request.url
+        if address.startswith((url + "/", "data:", "blob:")):
+            route.continue_()
+        else:
+            outside.append(address)
+            route.abort()
+
+    context.route("**/*", only_local)
+    yield context, outside
+    context.close()
+
+
+def snap(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"site-{name}.png"), full_page=True)
+
+
+def open_page(offline, site, address: str, ready: str) -> Page:
+    context, _ = offline
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.goto(f"{site[0]}/{address}")
+    page.locator(ready).first.wait_for(timeout=LOAD)
+    return page
+
+
+def test_the_site_works_offline_and_keeps_progress_across_reloads(offline, site, tmp_path):
+    _context, outside = offline
+    url, missing = site
+
+    # Lesson 1: the table is drawn and the first question judged, in the browser.
+    page = open_page(offline, site, "lesson.html?lesson=l01_game", f"{LESSON} .ht-hand .card")
+    expect(page.get_by_role("heading", name=re.compile(r"^Step 1 of 5"))).to_be_visible()
+    page.get_by_role("radio", name="17", exact=True).check()
+    expect(page.get_by_text("three").first).to_be_visible()
+    page.get_by_role("radio", name="13", exact=True).check()
+    expect(page.get_by_text("13 each").first).to_be_visible()
+    snap(page, "lesson-1-answered")
+    page.get_by_role("button", name="Next step →").click()
+    expect(page.get_by_role("heading", name=re.compile(r"^Step 2 of 5"))).to_be_visible()
+    page.close()
+
+    # One play puzzle, solved; the coach's verdict says it looked less deep in the browser.
+    page = open_page(offline, site, "puzzles.html", f"{PUZZLE} .ht-hand .card")
+    first = page.get_by_text(re.compile(r"Puzzle (pass|play)-\d+"))
+    shown = re.search(r"Puzzle (\S+-\d+)", first.inner_text()).group(1)
+    page.locator("select").first.select_option(label="What would you play?")
+    prompt = page.get_by_text(re.compile(r"Puzzle play-\d+"))
+    expect(prompt).not_to_contain_text(shown)
+    puzzle_id = re.search(r"Puzzle (play-\d+)", prompt.inner_text()).group(1)
+    best = load_puzzle(ROOT / "puzzles" / f"{puzzle_id}.toml").answer.best
+    card = page.locator(f'{PUZZLE} .ht-hand .card[data-card="{best}"]')
+    card.click()
+    expect(card).to_have_class(re.compile(r"\bselected\b"))
+    started = time.monotonic()
+    card.click()
+    expect(page.get_by_text("✅ Solved.")).to_be_visible(timeout=60_000)
+    print(f"puzzle verdict shown {time.monotonic() - started:.1f} s after the play")
+    note = page.get_by_text("In the browser the coach looks at up to").first
+    expect(note).to_be_visible()
+    note.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "site-puzzle-verdict.png"))
+    rating = page.get_by_text(re.compile(r"Your puzzle rating: \d+"))
+    expect(rating).to_contain_text("1 attempts, 1 solved")
+    snap(page, "puzzle-solved")
+
+    # A reload: the puzzle's attempt and rating are still there (IndexedDB), and so is the lesson.
+    page.reload()
+    page.locator(f"{PUZZLE} .ht-hand .card").first.wait_for(timeout=LOAD)
+    expect(page.get_by_text(re.compile(r"Your puzzle rating: \d+"))).to_contain_text("1 attempts, 1 solved")
+    snap(page, "puzzles-after-reload")
+    page.close()
+    page = open_page(offline, site, "lesson.html?lesson=l01_game", f"{LESSON} .ht-hand .card")
+    expect(page.get_by_role("heading", name=re.compile(r"^Step 2 of 5"))).to_be_visible()
+    snap(page, "lesson-1-after-reload")
+
+    # The way home is a relative link (the site works in any folder of any host); the home page
+    # shows lesson 1 begun, and downloads the progress for the installed version.
+    page.get_by_role("link", name="← All lessons").click()
+    page.get_by_text("Download my progress").wait_for(timeout=LOAD)
+    assert page.url.rstrip("/") in (url, f"{url}/index.html"), page.url
+    row = page.locator("tr", has_text="The game")
+    expect(row).not_to_contain_text("not started")
+    with page.expect_download() as download:
+        page.get_by_text("Download my progress").click()
+    saved = tmp_path / "progress.json"
+    download.value.save_as(saved)
+    snap(page, "home-after-reload")
+    page.close()
+
+    document = json.loads(saved.read_text())
+    assert [row["step"] for row in document["tables"]["lesson_progress"] if row["lesson"] == "l01_game"] == [
+        1
+    ]
+    assert [row["solved"] for row in document["tables"]["puzzle_attempts"]] == [1]
+    store = Store(tmp_path / "installed.sqlite3")
+    changed = import_progress(store, saved)
+    assert changed["puzzle_attempts"] == 1 and changed["lesson_progress"] == 1
+    assert store.query("SELECT attempts FROM puzzle_learner") == [(1,)]
+
+    assert outside == [], f"the site asked for addresses outside localhost: {outside[:5]}"
+    assert missing == [], f"the site asked for files it does not have: {sorted(set(missing))[:5]}"

@@ -1,0 +1,98 @@
+"""What changes when Hearts Trainer runs in the browser (the static site, on Pyodide).
+
+- **Timers.** Pyodide cannot start threads: a bot's next card is scheduled on the browser's event
+  loop (``call_later``) instead of a ``threading.Timer``.
+- **Progress.** The progress file is the same SQLite file (``trainer.store``), kept in a folder of
+  Pyodide's file system that is mounted on the browser's IndexedDB (Emscripten's IDBFS):
+  ``restore_progress()`` reads it back when a page opens, and every committed write is saved to
+  IndexedDB at once (``Store`` calls ``trainer.store.AFTER_COMMIT``). So every page of the site,
+  and a reload, sees the same progress; **Download my progress** on the home page writes it as a
+  file the installed version imports (``hearts-trainer import-progress FILE``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import threading
+from collections.abc import Callable
+
+__all__ = ["IN_BROWSER", "PROGRESS_FOLDER", "Later", "call_later", "restore_progress", "save_progress"]
+
+IN_BROWSER = sys.platform == "emscripten"
+PROGRESS_FOLDER = "/hearts-trainer"
+"""Where the progress file lives in Pyodide's file system (mounted on IndexedDB)."""
+
+_state = {"mounted": False, "saving": False, "again": False, "saves": 0, "errors": 0}
+
+
+class Later:
+    def __init__(self, handle: object) -> None:
+        self._handle = handle
+
+    def cancel(self) -> None:
+        self._handle.cancel()
+
+
+def call_later(delay: float, function: Callable[..., object], *args: object) -> Later:
+    """Call ``function(*args)`` after ``delay`` seconds; ``.cancel()`` stops it. A daemon timer
+    thread on a server, the browser's event loop under Pyodide (which has no threads)."""
+    if IN_BROWSER:
+        return Later(asyncio.get_event_loop().call_later(delay, function, *args))
+    timer = threading.Timer(delay, function, args=args)
+    timer.daemon = True
+    timer.start()
+    return Later(timer)
+
+
+def _sync(populate: bool, done: Callable[[object], None]) -> None:
+    import pyodide_js  # type: ignore[import-not-found]
+    from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
+
+    pyodide_js.FS.syncfs(populate, create_once_callable(done))
+
+
+async def restore_progress() -> None:
+    """In the browser: mount the progress folder on IndexedDB and read back what it holds, and
+    make every write to the store saved there. Does nothing on a server (or when done already)."""
+    if not IN_BROWSER or _state["mounted"]:
+        return
+    import js  # type: ignore[import-not-found]
+    import pyodide_js  # type: ignore[import-not-found]
+
+    from . import store
+
+    fs = pyodide_js.FS
+    os.makedirs(PROGRESS_FOLDER, exist_ok=True)
+    fs.mount(fs.filesystems.IDBFS, js.Object.new(), PROGRESS_FOLDER)
+    loaded = asyncio.get_event_loop().create_future()
+    _sync(True, lambda error=None: loaded.set_result(error))
+    error = await loaded
+    if error:
+        print(f"Hearts Trainer could not read the progress kept in this browser: {error}", file=sys.stderr)
+    os.environ["HEARTS_TRAINER_HOME"] = PROGRESS_FOLDER
+    store.AFTER_COMMIT.append(lambda _store: save_progress())
+    _state["mounted"] = True
+
+
+def save_progress() -> None:
+    """Write the progress folder to IndexedDB (in the background; writes made meanwhile are saved
+    by one more pass as soon as this one ends)."""
+    if not _state["mounted"]:
+        return
+    if _state["saving"]:
+        _state["again"] = True
+        return
+    _state["saving"], _state["again"] = True, False
+
+    def done(error: object = None) -> None:
+        _state["saving"] = False
+        _state["saves"] += 1
+        if error:
+            _state["errors"] += 1
+            print(f"Hearts Trainer could not save progress in this browser: {error}", file=sys.stderr)
+        if _state["again"]:
+            save_progress()
+
+    _sync(False, done)

@@ -1,0 +1,301 @@
+"""Progress as one file, to carry from one Hearts Trainer to another: the static site's
+**Download my progress** writes it, ``hearts-trainer import-progress FILE`` reads it into the
+installed version's store.
+
+The file is JSON: ``{"format": "hearts-trainer-progress", "version": 1, "schema": N,
+"exported_at": ..., "tables": {TABLE: [ROW, ...]}}``, one object per row, keyed by column.
+Importing checks the whole file first (every table, row and field against the store's own
+schema) and refuses it with a message naming the file and the field; then it merges every table
+in one transaction, so a file is applied entirely or not at all. Merging keeps the most of both
+(the further step of a lesson, the puzzle record with more attempts, every attempt, game and
+decision once) and importing the same file twice changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+import time
+from typing import Any
+
+from ..store import MIGRATIONS, Store
+
+__all__ = [
+    "FORMAT",
+    "ProgressFileError",
+    "dumps",
+    "export_progress",
+    "import_progress",
+    "read_progress",
+    "transfer_markdown",
+]
+
+FORMAT = "hearts-trainer-progress"
+VERSION = 1
+TABLES = (
+    "lesson_progress",
+    "lesson_steps",
+    "puzzle_learner",
+    "puzzle_records",
+    "puzzle_attempts",
+    "games",
+    "decisions",
+    "table_games",
+)
+"""Every table of the store that holds the learner's progress, in the order they are merged
+(games before the decisions that point at them)."""
+
+
+class ProgressFileError(ValueError):
+    """The file is not progress this Hearts Trainer can import; the message names the field."""
+
+
+def _columns(store: Store, table: str) -> list[tuple[str, str, bool, bool]]:
+    """(name, declared type, required, has default) for each column of TABLE."""
+    rows = store.query(f"PRAGMA table_info({table})")
+    return [
+        (name, kind.upper(), bool(notnull), default is not None or bool(pk))
+        for _, name, kind, notnull, default, pk in rows
+    ]
+
+
+def export_progress(store: Store) -> dict[str, Any]:
+    """Every progress table of STORE, as the file's document."""
+    tables = {}
+    for table in TABLES:
+        names = [name for name, *_ in _columns(store, table)]
+        tables[table] = [
+            dict(zip(names, row, strict=True))
+            for row in store.query(f"SELECT {', '.join(names)} FROM {table} ORDER BY rowid")
+        ]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "schema": store.version,
+        "exported_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "tables": tables,
+    }
+
+
+def dumps(store: Store) -> bytes:
+    """The file's bytes (what the download button hands the browser)."""
+    return json.dumps(export_progress(store), indent=1, ensure_ascii=False).encode()
+
+
+def transfer_markdown() -> str:
+    """What the home page says above the download button."""
+    if sys.platform == "emscripten":
+        where = (
+            "Your progress is kept in this browser (on this computer only; clearing the site's data "
+            "clears it)."
+        )
+    else:
+        where = "Your progress is kept in this computer's progress file."
+    return (
+        f"**Your progress, elsewhere.** {where} Download it as a file to carry it to an installed "
+        "Hearts Trainer, which reads it with "
+        "`hearts-trainer import-progress hearts-trainer-progress.json`."
+    )
+
+
+def read_progress(path: pathlib.Path, store: Store) -> dict[str, list[dict[str, Any]]]:
+    """The file's tables, checked against STORE's schema; raises ProgressFileError naming the
+    file and the field at fault."""
+    where = str(path)
+    try:
+        document = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ProgressFileError(f"{where}: cannot be read ({error.strerror or error}).") from error
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ProgressFileError(
+            f"{where}: is not a Hearts Trainer progress file (not JSON: {error})."
+        ) from error
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ProgressFileError(
+            f"{where}: format: expected {FORMAT!r}; this is not a progress file downloaded from "
+            "Hearts Trainer."
+        )
+    if document.get("version") != VERSION:
+        raise ProgressFileError(
+            f"{where}: version: {document.get('version')!r}, this Hearts Trainer reads {VERSION}."
+        )
+    schema = document.get("schema")
+    if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
+        raise ProgressFileError(f"{where}: schema: expected a whole number, not {schema!r}.")
+    if schema > len(MIGRATIONS):
+        raise ProgressFileError(
+            f"{where}: schema: {schema} was written by a newer Hearts Trainer (this one knows "
+            f"{len(MIGRATIONS)}); update Hearts Trainer, then import it again."
+        )
+    tables = document.get("tables")
+    if not isinstance(tables, dict):
+        raise ProgressFileError(f"{where}: tables: expected an object of tables.")
+    unknown = sorted(set(tables) - set(TABLES))
+    if unknown:
+        raise ProgressFileError(f"{where}: tables.{unknown[0]}: not a table of Hearts Trainer's progress.")
+    checked: dict[str, list[dict[str, Any]]] = {}
+    for table in TABLES:
+        rows = tables.get(table, [])
+        if not isinstance(rows, list):
+            raise ProgressFileError(f"{where}: tables.{table}: expected a list of rows.")
+        columns = _columns(store, table)
+        known = {name for name, *_ in columns}
+        for number, row in enumerate(rows):
+            field = f"{where}: tables.{table}[{number}]"
+            if not isinstance(row, dict):
+                raise ProgressFileError(f"{field}: expected an object of columns.")
+            extra = sorted(set(row) - known)
+            if extra:
+                raise ProgressFileError(f"{field}.{extra[0]}: not a column of {table}.")
+            for name, kind, required, has_default in columns:
+                if name not in row:
+                    if required and not has_default:
+                        raise ProgressFileError(f"{field}.{name}: missing.")
+                    continue
+                _check_value(f"{field}.{name}", row[name], kind, required)
+        checked[table] = rows
+    return checked
+
+
+def _check_value(field: str, value: object, kind: str, required: bool) -> None:
+    if value is None:
+        if required:
+            raise ProgressFileError(f"{field}: may not be null.")
+        return
+    ok = {
+        "INTEGER": isinstance(value, int) and not isinstance(value, bool),
+        "REAL": isinstance(value, (int, float)) and not isinstance(value, bool),
+        "TEXT": isinstance(value, str),
+    }.get(kind, True)
+    if not ok:
+        raise ProgressFileError(f"{field}: expected {kind.lower()}, not {value!r}.")
+
+
+def import_progress(store: Store, path: pathlib.Path) -> dict[str, int]:
+    """Merge the file at PATH into STORE (all or nothing); returns rows added or updated per table."""
+    tables = read_progress(path, store)
+    changed = dict.fromkeys(TABLES, 0)
+    with store.transaction() as db:
+
+        def one(sql: str, params: tuple) -> tuple | None:
+            return db.execute(sql, params).fetchone()
+
+        def insert(table: str, row: dict[str, Any], skip: tuple[str, ...] = ()) -> int:
+            names = [name for name in row if name not in skip]
+            cursor = db.execute(
+                f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})",
+                tuple(row[name] for name in names),
+            )
+            changed[table] += 1
+            return cursor.lastrowid
+
+        for row in tables["lesson_progress"]:
+            mine = one(
+                "SELECT step, steps, completed_at FROM lesson_progress WHERE lesson = ?", (row["lesson"],)
+            )
+            if mine is None:
+                insert("lesson_progress", row)
+                continue
+            step, steps = max(mine[0], row["step"]), max(mine[1], row["steps"])
+            completed = min((c for c in (mine[2], row.get("completed_at")) if c), default=None)
+            if (step, steps, completed) != tuple(mine):
+                db.execute(
+                    "UPDATE lesson_progress SET step = ?, steps = ?, completed_at = ?, "
+                    "updated_at = MAX(updated_at, ?) WHERE lesson = ?",
+                    (step, steps, completed, row["updated_at"], row["lesson"]),
+                )
+                changed["lesson_progress"] += 1
+        for row in tables["lesson_steps"]:
+            key = (row["lesson"], row["step"])
+            mine = one("SELECT attempts, correct_at FROM lesson_steps WHERE lesson = ? AND step = ?", key)
+            if mine is None:
+                insert("lesson_steps", row)
+                continue
+            attempts = max(mine[0], row.get("attempts", 0))
+            correct = min((c for c in (mine[1], row.get("correct_at")) if c), default=None)
+            if (attempts, correct) != tuple(mine):
+                db.execute(
+                    "UPDATE lesson_steps SET attempts = ?, correct_at = ? WHERE lesson = ? AND step = ?",
+                    (attempts, correct, *key),
+                )
+                changed["lesson_steps"] += 1
+        # A rating is the sum of its history: the record with more attempts behind it wins whole.
+        for table, key in (("puzzle_learner", "id"), ("puzzle_records", "puzzle")):
+            for row in tables[table]:
+                mine = one(f"SELECT attempts, updated_at FROM {table} WHERE {key} = ?", (row[key],))
+                if mine is None:
+                    insert(table, row)
+                elif (row["attempts"], row["updated_at"]) > tuple(mine):
+                    db.execute(f"DELETE FROM {table} WHERE {key} = ?", (row[key],))
+                    insert(table, row)
+        for row in tables["puzzle_attempts"]:
+            if not one(
+                "SELECT 1 FROM puzzle_attempts WHERE puzzle = ? AND choice = ? AND at = ?",
+                (row["puzzle"], row["choice"], row["at"]),
+            ):
+                insert("puzzle_attempts", row, skip=("id",))
+        game_ids: dict[int, int] = {}
+        for row in tables["games"]:
+            mine = one("SELECT id FROM games WHERE key = ?", (row["key"],))
+            new_id = mine[0] if mine else insert("games", row, skip=("id",))
+            if "id" in row:
+                game_ids[row["id"]] = new_id
+        for number, row in enumerate(tables["decisions"]):
+            row = dict(row)
+            if row.get("game_id") is not None:
+                if row["game_id"] not in game_ids:
+                    raise ProgressFileError(
+                        f"{path}: tables.decisions[{number}].game_id: {row['game_id']} is not a game "
+                        "in the file."
+                    )
+                row["game_id"] = game_ids[row["game_id"]]
+            if not one(
+                "SELECT 1 FROM decisions WHERE source = ? AND ref = ? AND kind = ? AND choice = ? AND at = ? "
+                "AND position = ? AND game_id IS ?",
+                (
+                    row["source"],
+                    row.get("ref", ""),
+                    row["kind"],
+                    row["choice"],
+                    row["at"],
+                    row["position"],
+                    row.get("game_id"),
+                ),
+            ):
+                insert("decisions", row, skip=("id",))
+        for row in tables["table_games"]:
+            mine = one("SELECT updated_at FROM table_games WHERE place = ?", (row["place"],))
+            if mine is None:
+                insert("table_games", row)
+            elif row["updated_at"] > mine[0]:
+                db.execute("DELETE FROM table_games WHERE place = ?", (row["place"],))
+                insert("table_games", row)
+    return changed
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    from ..store import StoreError, default_path
+
+    parser = argparse.ArgumentParser(
+        prog="hearts-trainer import-progress",
+        description="Import progress downloaded from Hearts Trainer in the browser (the static site) "
+        "into this computer's progress file, keeping the most of both.",
+    )
+    parser.add_argument("file", type=pathlib.Path, help="the file **Download my progress** saved")
+    args = parser.parse_args(argv)
+    try:
+        store = Store()
+        changed = import_progress(store, args.file)
+    except (ProgressFileError, StoreError) as error:
+        print(f"Nothing was imported. {error}", file=sys.stderr)
+        return 1
+    added = ", ".join(f"{count} {table}" for table, count in changed.items() if count) or "nothing new"
+    print(f"Imported {args.file} into {default_path()}: {added}.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,212 @@
+"""Build the static site: every page as marimo's WebAssembly export (``--mode run``), running on
+Pyodide with Hearts Trainer's own wheel, all in one folder that any static host can serve.
+
+    hearts-trainer site build OUT [--mirror DIR] [--pages index,lesson,...]
+
+Each page (home, lesson, puzzles, review) is exported with ``marimo export html-wasm --offline``
+into the same folder, so they share marimo's assets, the Pyodide runtime and the packages:
+``OUT/index.html``, ``OUT/lesson.html?lesson=KEY``, ``OUT/puzzles.html``, ``OUT/review.html``.
+The runtime and packages come from a local mirror (``trainer.site_build.mirror``, made on first
+use), served on localhost while the build runs: the build needs no internet, and the site asks
+nothing of any other host.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import os
+import pathlib
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Sequence
+
+from trainer.data_files import LESSONS_DIR
+from trainer.site import PAGES, SITE_FILES
+
+from .mirror import build_mirror, mirror_ready
+from .wheel import build_site_wheel
+
+__all__ = ["DEFAULT_MIRROR", "SITE_PAGES", "build_site", "serve_folder"]
+
+DEFAULT_MIRROR = pathlib.Path(".cache") / "site-build" / "mirror"
+SITE_PAGES = {
+    pathlib.Path(SITE_FILES[address]).stem: LESSONS_DIR / notebook for address, notebook in PAGES.items()
+}
+"""Page name (its file is NAME.html) → its notebook: lessons/, except the review, whose charts
+need pandas and Altair (not in the browser): the site's review page says so."""
+SITE_PAGES["review"] = pathlib.Path(__file__).parent / "pages" / "review.py"
+FIRST_CELL = "@app.cell(hide_code=True)\ndef _():\n"
+RESTORE = (
+    "@app.cell(hide_code=True)\nasync def _():\n"
+    "    from trainer.browser import restore_progress\n\n"
+    "    await restore_progress()  # the progress kept in this browser (IndexedDB)\n"
+)
+CHROMIUM = pathlib.Path("/usr/bin/chromium")
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    missing: list[str]
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        if code == 404:
+            self.missing.append(self.path)
+        super().send_error(code, message, explain)
+
+    def end_headers(self) -> None:
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+
+@contextlib.contextmanager
+def serve_folder(folder: pathlib.Path) -> Iterator[tuple[str, list[str]]]:
+    """Serve FOLDER on a free localhost port: yields (base URL, paths answered 404)."""
+    missing: list[str] = []
+    handler = type("Handler", (_QuietHandler,), {"missing": missing})
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(folder))
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", missing
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _site_notebook(notebook: pathlib.Path, wheel: pathlib.Path, into: pathlib.Path) -> pathlib.Path:
+    """The notebook with its one dependency, the project's wheel, named in its PEP 723 header."""
+    code = notebook.read_text(encoding="utf-8")
+    if FIRST_CELL not in code:
+        raise SystemExit(
+            f"{notebook}: its first cell must be `def _():` with no inputs (the site restores progress there)"
+        )
+    code = code.replace(FIRST_CELL, RESTORE, 1)
+    header = f'# /// script\n# dependencies = ["hearts-trainer @ ./{wheel.name}"]\n# ///\n'
+    target = into / notebook.name
+    target.write_text(header + code, encoding="utf-8")
+    return target
+
+
+@contextlib.contextmanager
+def _export_patches() -> Iterator[None]:
+    """marimo's export as it runs here: no search for local modules (the notebooks import only the
+    project's wheel, and that search needs uv and a Ruff download), and the package resolver's
+    browser is Debian's Chromium when Playwright's own is not installed."""
+    from marimo._cli.export import commands
+    from playwright.async_api import BrowserType
+
+    saved_resolve = commands.resolve_notebook_local_modules
+    saved_launch = BrowserType.launch
+
+    async def launch(self, *args, **kwargs):
+        if CHROMIUM.exists() and not kwargs.get("executable_path"):
+            kwargs["executable_path"] = str(CHROMIUM)
+            kwargs["args"] = [
+                *(kwargs.get("args") or []),
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ]
+        return await saved_launch(self, *args, **kwargs)
+
+    commands.resolve_notebook_local_modules = lambda *args, **kwargs: ()
+    BrowserType.launch = launch
+    try:
+        yield
+    finally:
+        commands.resolve_notebook_local_modules = saved_resolve
+        BrowserType.launch = saved_launch
+
+
+def _export(notebook: pathlib.Path, out_html: pathlib.Path, mirror_url: str) -> None:
+    from marimo._cli.export.commands import html_wasm
+
+    arguments = [
+        str(notebook),
+        "-o",
+        str(out_html),
+        "--mode",
+        "run",
+        "--no-sandbox",
+        "--force",
+        "--offline",
+        "--pyodide-index-url",
+        f"{mirror_url}/pyodide/",
+        "--pypi-index-url",
+        f"{mirror_url}/simple/",
+    ]
+    with _export_patches():
+        html_wasm.main(arguments, standalone_mode=False)
+
+
+def build_site(
+    out: pathlib.Path,
+    *,
+    mirror: pathlib.Path = DEFAULT_MIRROR,
+    pages: Sequence[str] = tuple(SITE_PAGES),
+    log=print,
+) -> dict[str, float]:
+    """Write the site into OUT; returns seconds taken per page."""
+    unknown = [name for name in pages if name not in SITE_PAGES]
+    if unknown:
+        raise SystemExit(f"Unknown page {', '.join(unknown)}: the pages are {', '.join(SITE_PAGES)}.")
+    if not mirror_ready(mirror):
+        log(f"Making the local mirror of Pyodide and the wheels in {mirror} (first build only)...")
+        build_mirror(mirror)
+    out = out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("MARIMO_SKIP_UPDATE_CHECK", "1")
+    times: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="hearts-site-") as folder, serve_folder(mirror) as (url, missing):
+        work = pathlib.Path(folder)
+        wheel = build_site_wheel(work)
+        for name in pages:
+            started = time.monotonic()
+            notebook = _site_notebook(SITE_PAGES[name], wheel, work)
+            log(f"Exporting {name}.html ...")
+            _export(notebook, out / f"{name}.html", url)
+            times[name] = time.monotonic() - started
+        if missing:
+            log("The mirror lacked: " + ", ".join(sorted(set(missing))))
+    shutil.rmtree(out / "public", ignore_errors=True)  # the wheel is installed from packages/ instead
+    (out / "CLAUDE.md").unlink(missing_ok=True)  # marimo's notes for an AI editor: not for learners
+    return times
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="hearts-trainer site build", description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", type=pathlib.Path, help="folder to write the site into")
+    parser.add_argument(
+        "--mirror",
+        type=pathlib.Path,
+        default=DEFAULT_MIRROR,
+        help=f"local mirror of Pyodide and the wheels (made there if missing; default {DEFAULT_MIRROR})",
+    )
+    parser.add_argument(
+        "--pages",
+        default=",".join(SITE_PAGES),
+        help=f"comma-separated pages to build (default: all: {','.join(SITE_PAGES)})",
+    )
+    args = parser.parse_args(argv)
+    times = build_site(args.out, mirror=args.mirror, pages=[p for p in args.pages.split(",") if p])
+    built = ", ".join(f"{name}.html ({seconds:.0f} s)" for name, seconds in times.items())
+    print(f"Built {built} in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
