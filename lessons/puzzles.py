@@ -63,7 +63,7 @@ def _(board, mo):
     themes = mo.ui.multiselect(options=board.themes, label="Themes (none: all)")
     low, high = board.difficulty_range
     difficulty = mo.ui.range_slider(start=low, stop=high, step=50, value=[low, high], label="Puzzle rating")
-    mo.vstack([mo.hstack([kind, players, rules], justify="start"), themes, difficulty])
+    mo.vstack([mo.hstack([kind, players, rules], justify="start", wrap=True), themes, difficulty])
     return difficulty, kind, players, rules, themes
 
 
