@@ -24,14 +24,14 @@ def open_kind(browser, url: str, label: str) -> tuple[Page, object]:
     page.set_default_timeout(20_000)
     page.goto(url)
     page.locator(f"{T} .ht-hand .card").first.wait_for()
-    first = page.get_by_text(re.compile(r"Puzzle (pass|play)-\d+"))
+    first = page.get_by_text(re.compile(r"Puzzle (pass|play)-[a-z0-9-]*[0-9]"))
     shown = re.search(r"Puzzle (\S+-\d+)", first.inner_text()).group(1)
     page.locator("select").first.select_option(label=label)
     kind = "pass" if "pass" in label else "play"
     # Choosing the kind shows another puzzle: wait for it before reading which one it is.
-    prompt = page.get_by_text(re.compile(rf"Puzzle {kind}-\d+"))
+    prompt = page.get_by_text(re.compile(rf"Puzzle {kind}-[a-z0-9-]*[0-9]"))
     expect(prompt).not_to_contain_text(shown)
-    puzzle_id = re.search(rf"Puzzle ({kind}-\d+)", prompt.inner_text()).group(1)
+    puzzle_id = re.search(rf"Puzzle ({kind}-[a-z0-9-]*[0-9])", prompt.inner_text()).group(1)
     return page, load_puzzle(ROOT / "puzzles" / f"{puzzle_id}.toml")
 
 
@@ -69,9 +69,9 @@ def test_a_pass_puzzle_is_solved_and_a_wrong_pass_gets_the_verdict(browser, puzz
     page.screenshot(path=str(ARTIFACTS / "21-pass-puzzle-solved.png"), full_page=True)
 
     page.get_by_role("button", name="Next puzzle").click()
-    prompt = page.get_by_text(re.compile(r"Puzzle pass-\d+"))
+    prompt = page.get_by_text(re.compile(r"Puzzle pass-[a-z0-9-]*[0-9]"))
     expect(prompt).not_to_contain_text(puzzle.id)
-    following_id = re.search(r"(pass-\d+)", prompt.inner_text()).group(1)
+    following_id = re.search(r"(pass-[a-z0-9-]*[0-9])", prompt.inner_text()).group(1)
     following = load_puzzle(ROOT / "puzzles" / f"{following_id}.toml")
     worst = following.answer.options[-1].option
     for code in worst.codes:
@@ -120,7 +120,7 @@ def test_the_next_puzzle_clears_the_old_verdict_and_hint_before_any_answer(brows
     expect(page.get_by_text("Why, in the author's words")).to_be_visible()
 
     page.get_by_role("button", name="Next puzzle").click()
-    prompt = page.get_by_text(re.compile(r"Puzzle play-\d+"))
+    prompt = page.get_by_text(re.compile(r"Puzzle play-[a-z0-9-]*[0-9]"))
     expect(prompt).not_to_contain_text(puzzle.id)
     # Nothing answered yet: no verdict, no explanation and no hint from the puzzle before.
     expect(verdict).to_have_count(0, timeout=3_000)

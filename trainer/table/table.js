@@ -178,6 +178,7 @@ function render({ model, el }) {
     const winnerAngle = angleOf(t.last_trick.winner, t);
     gatherTimers = [
       setTimeout(() => {
+        if (!ui.gather) return;
         const dx = 40 * Math.cos(winnerAngle);
         const dy = 40 * Math.sin(winnerAngle);
         for (const node of root.querySelectorAll(".ht-trick .played")) {
@@ -353,6 +354,8 @@ function render({ model, el }) {
       ui.deal = t.deal;
       ui.seenTricks = t.tricks_done;
       ui.gather = null;
+      gatherTimers.forEach(clearTimeout); // the last position's gather must not reach this one's trick
+      gatherTimers = [];
     }
     if (ui.seenTricks !== null && t.tricks_done > ui.seenTricks && t.last_trick) startGather(t);
     if (t.trick.length) ui.gather = null;
