@@ -34,6 +34,7 @@ __all__ = [
     "judge",
     "judge_pass",
     "judge_play",
+    "looked_shallower",
 ]
 
 
@@ -101,6 +102,16 @@ SHALLOWER_NOTE = (
     f"{FULL.pass_samples:,}), so a close verdict may differ there."
 )
 """What a verdict adds when it was given at the browser's shallower depth."""
+
+
+def looked_shallower(evaluation: Evaluation) -> bool:
+    """Whether an evaluation is no deeper than the browser's budget: a verdict judged there, not
+    one read from a stored evaluation (a puzzle's, verified on more deals than either depth)."""
+    if evaluation.method == "exact":
+        budget = BROWSER.exact_samples
+    else:
+        budget = BROWSER.pass_samples if evaluation.kind == "pass" else BROWSER.play_samples
+    return evaluation.samples <= budget
 
 
 def judge_play(view: PlayerView, card: object, seed: int = 0, depth: Depth = COACH) -> Evaluation:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from engine import Card, CardSet, PlayerView, Suit, parse_card
 from engine.evaluator import Evaluation, OptionValue
 
-from .depth import IN_BROWSER, SHALLOWER_NOTE, judge_pass, judge_play
+from .depth import IN_BROWSER, SHALLOWER_NOTE, judge_pass, judge_play, looked_shallower
 from .facts import (
     CannotDuck,
     CardOut,
@@ -165,7 +165,7 @@ def _headline(g: Grade, chosen: str, best: str) -> str:
     return f"{HEADLINES[g.band]}: {chosen} costs about {g.loss:.1f} points; {best} was better."
 
 
-def _numbers(view: PlayerView, g: Grade, kind: str) -> str:
+def _numbers(view: PlayerView, g: Grade, kind: str, evaluation: Evaluation) -> str:
     """The figures behind the verdict: each side's expected points, the moon chances and who
     would shoot, and what "points lost" counts."""
     text = (
@@ -193,7 +193,7 @@ def _numbers(view: PlayerView, g: Grade, kind: str) -> str:
         text += f" It ranks {g.rank} of {g.options} {kind}."
     if g.clock_stopped:
         text += " The time limit ended this look before its budget of deals: a deeper look may say otherwise."
-    if IN_BROWSER:
+    if IN_BROWSER and looked_shallower(evaluation):
         text += " " + SHALLOWER_NOTE
     return text
 
@@ -518,7 +518,7 @@ def coach_play(
         g,
         _headline(g, str(chosen.card), str(best.card)),
         tuple(r.text for r in shown),
-        _numbers(view, g, "cards"),
+        _numbers(view, g, "cards", evaluation),
         evaluation,
         shown,
         withheld,
@@ -693,7 +693,7 @@ def coach_pass(
         g,
         _headline(g, str(g.chosen.option), str(g.best.option)),
         tuple(r.text for r in shown),
-        _numbers(view, g, "passes"),
+        _numbers(view, g, "passes", evaluation),
         evaluation,
         shown,
         withheld,

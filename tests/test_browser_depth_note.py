@@ -1,0 +1,26 @@
+"""In the browser the coach says when it looked less deep than the installed version, and only then:
+a puzzle's verdict comes from its stored evaluation, verified on more deals than either depth."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import trainer.coach.explain as explain
+from trainer.coach import coach_play
+from trainer.coach.depth import BROWSER, SHALLOWER_NOTE, judge_play
+from trainer.puzzles import load_puzzle
+from trainer.puzzles.board import PUZZLES_DIR
+
+
+def test_a_verdict_judged_at_the_browsers_depth_says_so_and_a_stored_one_does_not(monkeypatch):
+    monkeypatch.setattr(explain, "IN_BROWSER", True)
+    puzzle = load_puzzle(PUZZLES_DIR / "play-001.toml")
+    view, card = puzzle.view, puzzle.answer.best
+    stored = coach_play(view, card, puzzle.evaluation)
+    assert puzzle.evaluation.samples > BROWSER.play_samples
+    assert SHALLOWER_NOTE not in stored.text
+    judged = judge_play(view, card, seed=3, depth=replace(BROWSER, play_seconds=None))
+    assert judged.samples <= BROWSER.play_samples
+    assert SHALLOWER_NOTE in coach_play(view, card, judged).text
+    monkeypatch.setattr(explain, "IN_BROWSER", False)
+    assert SHALLOWER_NOTE not in coach_play(view, card, judged).text  # installed: never said
