@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
@@ -134,6 +135,8 @@ def _window(
         task = functools.partial(_call, function)
         finished = distributed.as_completed(loop=client.loop, with_results=True)
         sent = 0
+        # Keys unique to this run: on a shared scheduler another run's "job-0" is another task.
+        run = uuid.uuid4().hex[:12]
 
         def send() -> bool:
             nonlocal sent
@@ -141,7 +144,7 @@ def _window(
             if job is _END:
                 return False
             future = client.submit(
-                task, _Boxed(job), key=f"{getattr(function, '__name__', 'job')}-{sent}", pure=False
+                task, _Boxed(job), key=f"{getattr(function, '__name__', 'job')}-{run}-{sent}", pure=False
             )
             pending[future.key], futures[future.key] = sent, future
             finished.add(future)
