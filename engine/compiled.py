@@ -215,12 +215,18 @@ def _choose(
         if runner_winning and under & ~_QUEEN_BIT:
             under &= ~_QUEEN_BIT
         if under:
+            if runner_winning and led == 3:  # hearts
+                return _bottom(under)
             return _top(under)
         if length == players - 1:
             if legal != _QUEEN_BIT:
                 return _top(legal & ~_QUEEN_BIT)
             return _QUEEN
         return _bottom(legal)
+    beatable = outstanding & _SUIT_MASKS[led] & ~((2 << winning) - 1)
+    later = length < players - 1
+    if blocking and runner_winning and not guarding and later and beatable and legal & _HEARTS:
+        return _bottom(legal & _HEARTS)
     if blocking and (runner_winning or (guarding and (runner - leader) % players > length)):
         quiet = legal & ~moon_mask
         if quiet:

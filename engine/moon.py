@@ -4,8 +4,13 @@ A moon is still possible while a single seat has taken every moon card taken so 
 hearts and the Q♠, and the J♦ where the rules ask for it); that seat is the *runner*. The
 strength of the threat is how many moon cards it holds:
 
-- from the first one, the others block where it is cheap (take a point trick the runner is
-  winning when it costs them little, and never throw points onto the runner's trick);
+- from the first one, the others block where it is cheap: take a point trick the runner is
+  winning when it costs them little, and throw no points onto the runner's trick. The play-out
+  policy (so Hard and the coach) blocks as strong players do, found by comparing its play-outs
+  with Hard's on the same deals (``benchmarks/coach_calibration.py``): a low heart does go onto
+  the runner's trick when a later seat may still take it (that invites the cheap block, and
+  points split end the moon), and it keeps its high hearts under the runner's hearts (they stop
+  it later). Normal, the lessons' careful player, does not: lesson 8 teaches them;
 - from ``MOON_RUN`` cards on the runner goes for it, and the others block at any price;
 - a seat whose hand has no losers left (``losers``) goes for it as soon as it holds every moon
   card taken so far, or before anyone has taken one: strong hands shoot early, and the others

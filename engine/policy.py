@@ -16,8 +16,11 @@ And it plays the moon on both sides (``engine.moon`` says who is running and how
 
 - blockers: from the runner's first moon card, a seat takes a point trick the runner is winning
   when that is cheap (``CHEAP_BLOCK``), with its lowest card that beats the runner's (never the
-  Q♠), and never discards points onto the runner's trick; once the runner holds ``MOON_RUN``
-  moon cards it blocks at any price: it takes any trick the runner is winning (the lead is
+  Q♠), and never discards points onto the runner's trick unless a later seat may still take
+  it (then it throws its lowest heart, which invites that cheap block: points split end the
+  moon); following a heart the runner is winning, it keeps its high hearts (they stop the
+  runner later); once the runner holds ``MOON_RUN`` moon cards it blocks at any price: it
+  takes any trick the runner is winning (the lead is
   worth having), leads its highest heart, and keeps its points while the runner is still to
   play; discarding onto a trick someone else wins once the runner has played, it throws points
   as usual: points with another player end the moon.
@@ -32,11 +35,16 @@ and is tested to agree card for card.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .cards import HEARTS_MASK, SUIT_MASKS, Suit
-from .moon import BLOCKERS, NOBODY, Blocking, losers
+from .moon import BLOCKERS, NOBODY, Blocking, losers, moon_cards
 from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES
 
-__all__ = ["choose_card", "discard", "highest_by_rank", "lowest_by_rank"]
+if TYPE_CHECKING:
+    from .view import PlayerView
+
+__all__ = ["choose_card", "discard", "highest_by_rank", "lowest_by_rank", "view_card"]
 
 _SPADES = SUIT_MASKS[Suit.SPADES]
 _QUEEN_BIT = 1 << QUEEN_OF_SPADES
@@ -131,18 +139,45 @@ def choose_card(
         if runner_winning and under & ~_QUEEN_BIT:
             under &= ~_QUEEN_BIT  # the queen would feed the runner's moon
         if under:
+            if runner_winning and led == Suit.HEARTS:
+                return _bottom(under)  # keep the high hearts: they stop the runner later
             return _top(under)
         if len(trick) == players - 1:
             if legal != _QUEEN_BIT:
                 return _top(legal & ~_QUEEN_BIT)
             return QUEEN_OF_SPADES
         return _bottom(legal)
+    beatable = outstanding & SUIT_MASKS[led] & ~((2 << winning) - 1)
+    later = len(trick) < players - 1
+    if blocker and runner_winning and not guarding and later and beatable and legal & HEARTS_MASK:
+        # A heart a later seat may take from the runner (cheaply): points split end the moon.
+        return _bottom(legal & HEARTS_MASK)
     if blocker and (runner_winning or (guarding and (runner - leader) % players > len(trick))):
         # The runner would collect what is thrown (it wins the trick, or is still to play).
         quiet = legal & ~moon_mask
         if quiet:
             return highest_by_rank(quiet)
     return discard(legal, queen_out)
+
+
+def view_card(view: PlayerView, runner: int = NOBODY, runner_cards: int = 0, moon: bool = True) -> int:
+    """The policy's card for the seat of ``view``, with ``runner`` (and the moon cards it
+    holds) as the seat running for the moon, and with no thought of the moon at all unless
+    ``moon``: the play-out's player seated at a real table."""
+    played = view.played_cards.mask
+    return choose_card(
+        view.hand.mask,
+        view.legal_cards.mask,
+        [int(card) for card in view.current_trick.cards],
+        view.players,
+        not played >> QUEEN_OF_SPADES & 1,
+        view.seat,
+        view.current_trick.leader,
+        runner,
+        moon_cards(view.rules) if moon else 0,
+        runner_cards,
+        view.unseen_cards.mask,
+    )
 
 
 def discard(legal: int, queen_out: bool) -> int:

@@ -158,9 +158,9 @@ def test_once_guarding_any_trick_the_runner_wins_is_taken_and_high_hearts_are_le
 
 
 def test_no_points_are_thrown_onto_the_runners_trick_but_they_are_onto_anyone_elses():
-    # Void in diamonds. Across (2), the runner, leads the 9♦.
-    assert code(policy("5C KC 7H QS", "5C KC 7H QS", "9D", 3, 2, runner=2, runner_cards=1)) == "KC"
-    assert code(policy("5C KC 7H QS", "5C KC 7H QS", "9D", 3, 2)) == "QS"
+    # Void in diamonds. Right (1), the runner, is winning with the 9♦ and seat 3 plays last.
+    assert code(policy("5C KC 7H QS", "5C KC 7H QS", "2D 9D 3D", 3, 0, runner=1, runner_cards=1)) == "KC"
+    assert code(policy("5C KC 7H QS", "5C KC 7H QS", "2D 9D 3D", 3, 0)) == "QS"
     # Left (1) leads the 10♦, the runner follows under it: whoever wins, it is not the runner.
     assert code(policy("5C KC 7H QS", "5C KC 7H QS", "10D 9D", 3, 1, runner=2, runner_cards=1)) == "QS"
     # The runner is still to play: early on the queen goes, once guarding she is kept.
@@ -223,3 +223,19 @@ def test_hard_blocks_a_guarded_runner_by_the_policys_reflex():
 def test_no_reflex_without_a_runner(seat):
     state = position("2C 3C AC 4C")
     assert moon_block(state.view(state.to_move)) is None
+
+
+def test_a_low_heart_goes_onto_an_early_runners_trick_a_later_seat_may_still_take():
+    # Across (2), with one heart taken, leads the 9♦; seat 3 is void and two seats play after it.
+    assert code(policy("5C KC 7H 3H QS", "5C KC 7H 3H QS", "9D", 3, 2, runner=2, runner_cards=1)) == "3H"
+    # Nobody can beat the A♦: the runner would collect it, so a card that is no point goes.
+    assert code(policy("5C KC 7H 3H QS", "5C KC 7H 3H QS", "AD", 3, 2, runner=2, runner_cards=1)) == "KC"
+    # Far in (guarding) nothing is risked on the runner's trick.
+    guarded = policy("5C KC 7H 3H QS", "5C KC 7H 3H QS", "9D", 3, 2, runner=2, runner_cards=MOON_GUARD)
+    assert code(guarded) == "KC"
+
+
+def test_high_hearts_are_kept_under_the_runners_heart():
+    # Across (2) leads the K♥ with one heart taken; seat 3 ducks with its lowest heart, keeping the Q♥.
+    assert code(policy("2H QH 5C", "2H QH", "KH", 3, 2, runner=2, runner_cards=1)) == "2H"
+    assert code(policy("2H QH 5C", "2H QH", "KH", 3, 2)) == "QH"  # no runner: the highest that ducks

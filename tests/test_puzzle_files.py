@@ -102,9 +102,10 @@ def test_a_rotating_sample_still_holds_on_fresh_deals(kind, number):
 
 
 def test_a_moon_answer_is_checked_against_strong_blockers_and_holds_there(monkeypatch):
-    """pass-033 teaches a moon pass: its natural choice must stay clearly worse even when the
-    others block at any price; a puzzle with no moon in its answer is not re-checked."""
+    """Lesson 8's moon puzzle teaches a moon pass: its natural choice must stay clearly worse
+    even when the others block at any price; a puzzle with no moon in its answer is not re-checked."""
     import trainer.puzzles.verify as verify
+    from trainer.lessons.l08_strategy import SHOOT_PUZZLE
     from trainer.puzzles import load_puzzle
     from trainer.puzzles.board import PUZZLES_DIR
 
@@ -123,7 +124,7 @@ def test_a_moon_answer_is_checked_against_strong_blockers_and_holds_there(monkey
         found = verify.Check(puzzle.evaluation, puzzle.answer.accepted, text_of(natural), True, "", 3.0)
         return verify.moon_line_check(puzzle.kind, puzzle.view, RUN_SEED, found, natural)
 
-    moon = checked("pass-033")
+    moon = checked(SHOOT_PUZZLE)
     assert moon.holds, (moon.reason, RUN_SEED)
     assert len(calls) == 1 and calls[0] is not None and calls[0].guard == 1
     calls.clear()

@@ -6,9 +6,8 @@ import random
 
 from ..cards import Card, CardSet
 from ..evaluator import evaluate_pass, evaluate_play
-from ..moon import moon_cards, moon_threat
-from ..policy import choose_card
-from ..rules import QUEEN_OF_SPADES
+from ..moon import moon_threat
+from ..policy import view_card
 from ..scoring import MoonChoice
 from ..view import PlayerView
 from .normal import choose_moon_by_totals
@@ -77,19 +76,7 @@ def moon_block(view: PlayerView) -> Card | None:
     threat = moon_threat(view)
     if threat is None or not threat.guarded:
         return None
-    trick = [int(card) for card in view.current_trick.cards]
-    played = view.played_cards.mask
-    args = (
-        view.hand.mask,
-        view.legal_cards.mask,
-        trick,
-        view.players,
-        not played >> QUEEN_OF_SPADES & 1,
-        view.seat,
-        view.current_trick.leader,
-    )
-    outstanding = view.unseen_cards.mask
-    blocking = choose_card(*args, threat.seat, moon_cards(view.rules), threat.cards, outstanding)
-    if blocking == choose_card(*args):
+    blocking = view_card(view, threat.seat, threat.cards)
+    if blocking == view_card(view, moon=False):
         return None
     return Card(blocking)

@@ -147,7 +147,7 @@ CASES = [
     ("l07_game", "tie", "Ties play on", "You and Across share the win", "shared_not_set", False),
     ("l08_strategy", "duck", "", "8D", "right", True),
     ("l08_strategy", "duck", "", "AD", "won", False),
-    ("l08_strategy", "duck", "", "3D", "right", True),  # 0.46 worse than the 8♦: still best
+    ("l08_strategy", "duck", "", "3D", "wasted_low", False),  # 1.25 worse than the 8♦ (4x the deals agree)
     ("l08_strategy", "queen", "", "QS", "right", True),
     ("l08_strategy", "queen", "", "5S", "kept_queen", False),
     ("l08_strategy", "voids", "", "Right", "right", True),
@@ -168,9 +168,9 @@ CASES = [
     ("l08_strategy", "stop_moon", "", "KH", "right", True),
     ("l08_strategy", "stop_moon", "", "KC", "mistake", False),
     ("l08_strategy", "stop_moon", "", "5D", "not_in_hand", False),
-    ("l08_strategy", "shoot", "", "6C 3S 5S", "right", True),
-    ("l08_strategy", "shoot", "", "AD KH AH", "mistake", False),  # the usual pass
-    ("l08_strategy", "shoot", "", "6C 3S", "wrong_pass_count", False),
+    ("l08_strategy", "shoot", "", "10C 5D 3S", "right", True),
+    ("l08_strategy", "shoot", "", "KC KH AH", "blunder", False),  # the usual pass
+    ("l08_strategy", "shoot", "", "10C 5D", "wrong_pass_count", False),
 ]
 
 
@@ -235,8 +235,8 @@ def test_judgements_are_the_coachs_verdicts_within_its_budget_in_deals() -> None
 
 
 def test_the_moon_lessons_text_is_true_of_its_puzzle() -> None:
-    """Lesson 8's moon step states facts about its puzzle's hand and evaluation: six hearts
-    headed by the A♥ K♥, and the usual pass throws the moon away."""
+    """Lesson 8's moon step states facts about its puzzle's hand and evaluation: long hearts
+    headed by two high ones (named), and the usual pass throws the moon away."""
     from engine import Suit
     from trainer.lessons.l08_strategy import SHOOT_PUZZLE
     from trainer.puzzles import load_puzzle
@@ -245,12 +245,14 @@ def test_the_moon_lessons_text_is_true_of_its_puzzle() -> None:
 
     puzzle = load_puzzle(PUZZLES_DIR / f"{SHOOT_PUZZLE}.toml")
     hearts = sorted(puzzle.view.hand.of_suit(Suit.HEARTS), reverse=True)
-    assert len(hearts) == 6 and [card.code for card in hearts[:2]] == ["AH", "KH"]
+    assert len(hearts) >= 5 and all(card.rank >= 12 for card in hearts[:2])  # the queen or higher
+    words = ("five", "six", "seven", "eight", "nine", "ten")[len(hearts) - 5]
     usual = puzzle.evaluation.value_of(natural_choice("pass", puzzle.view))
     best = puzzle.answer.options[0]
     assert best.moon_for >= 0.25 and usual.moon_for < best.moon_for / 2 and usual.loss >= 1.0
     step = LESSONS["l08_strategy"].step("shoot")
     assert f"about {round(100 * best.moon_for)}%" in step.text
+    assert f"{words} hearts headed by the {hearts[0]} {hearts[1]}" in step.text
 
 
 def test_the_game_steps_say_nothing_the_bots_can_make_stale():

@@ -13,13 +13,29 @@ from .from_puzzles import puzzle_step
 from .steps import Context, Lesson, Step, Verdict, evaluate, loss_words, refusal_verdict
 
 STANDARD = Rules()
-SHOOT_PUZZLE = "pass-033"
+SHOOT_PUZZLE = "pass-standard-102-226-01"
 """A verified pass puzzle whose answer keeps a moon alive (against blockers)."""
 
 
 def _moon_percent(puzzle_id: str) -> int:
     """How often the puzzle's best pass brings the moon home, by its stored evaluation."""
     return round(100 * load_puzzle(PUZZLES_DIR / f"{puzzle_id}.toml").answer.options[0].moon_for)
+
+
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _hearts(puzzle_id: str) -> list:
+    """The puzzle hand's hearts, highest first."""
+    hand = load_puzzle(PUZZLES_DIR / f"{puzzle_id}.toml").view.hand
+    return sorted(hand.of_suit(Suit.HEARTS), reverse=True)
+
+
+def _hearts_words(puzzle_id: str) -> str:
+    """ "six hearts headed by the A♥ K♥": what the moon step says of the puzzle's hand."""
+    hearts = _hearts(puzzle_id)
+    count = NUMBER_WORDS[len(hearts)] if len(hearts) < len(NUMBER_WORDS) else str(len(hearts))
+    return f"{count} hearts headed by the {' '.join(str(card) for card in hearts[:2])}"
 
 
 def _judge(card: str, context: Context) -> tuple[float, str, bool]:
@@ -365,11 +381,11 @@ LESSON = Lesson(
         puzzle_step(
             SHOOT_PUZZLE,
             key="shoot",
-            facts=("phase: passing", "suit: you 4H 6H 9H 10H KH AH"),
+            facts=("phase: passing", "suit: you " + " ".join(card.code for card in _hearts(SHOOT_PUZZLE))),
             title="When to shoot the moon",
             text=(
                 "A moon needs **long, high hearts and control of the other suits**, so that you "
-                "win every trick once you start. This hand has six hearts headed by the A♥ K♥. "
+                f"win every trick once you start. This hand has {_hearts_words(SHOOT_PUZZLE)}. "
                 "The usual pass (your highest cards) throws the moon away; keep the right cards "
                 f"and you shoot it in about {_moon_percent(SHOOT_PUZZLE)}% of the imagined deals, "
                 "against players who block, which is worth more than the safe pass."
