@@ -3,6 +3,8 @@ guided hand against Normal bots. Plays are judged by the evaluator."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from engine import HandState, Rules, Suit, to_card
 
 from ..coach.grading import grade
@@ -17,9 +19,15 @@ SHOOT_PUZZLE = "pass-standard-102-226-01"
 """A verified pass puzzle whose answer keeps a moon alive (against blockers)."""
 
 
+@cache
+def _puzzle(puzzle_id: str):
+    """A shipped puzzle, read once (the moon step quotes several facts of one file)."""
+    return load_puzzle(PUZZLES_DIR / f"{puzzle_id}.toml")
+
+
 def _moon_percent(puzzle_id: str) -> int:
     """How often the puzzle's best pass brings the moon home, by its stored evaluation."""
-    return round(100 * load_puzzle(PUZZLES_DIR / f"{puzzle_id}.toml").answer.options[0].moon_for)
+    return round(100 * _puzzle(puzzle_id).answer.options[0].moon_for)
 
 
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -27,7 +35,7 @@ NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "ei
 
 def _hearts(puzzle_id: str) -> list:
     """The puzzle hand's hearts, highest first."""
-    hand = load_puzzle(PUZZLES_DIR / f"{puzzle_id}.toml").view.hand
+    hand = _puzzle(puzzle_id).view.hand
     return sorted(hand.of_suit(Suit.HEARTS), reverse=True)
 
 
