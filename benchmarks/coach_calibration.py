@@ -18,14 +18,31 @@ Phases 1 and 3 do not depend on the evaluator, so ``--save`` keeps their outcome
 predicts them again with other play-out blockers (``--blocking RUN,GUARD,CHEAP``): that is how
 the blockers of ``engine.moon`` are chosen. Report figures from hands not used to choose them.
 
+The standard errors shrink only with more hands, and a run of 60 hands takes most of an hour on
+two cores. So ``--keep`` files a run's predictions and outcomes (no positions: a small gzip of
+JSON) under ``benchmarks/results/calibration/<model>/``, where ``<model>`` is a fingerprint of the
+engine's code, the prediction budget and the blockers, and ``--pool`` reports over every kept
+run of the model in use, each hand counted once. Runs kept under an older model are listed
+and left out: a change to the engine starts the count again.
+
+The points tables also split each expected score in two: what other seats' moons add (26 to
+every seat but the shooter) and the points taken in hands without a moon. A gap in the first
+is a moon gap; a gap in the second is how the play goes.
+
     PYTHONPATH=. .venv/bin/python benchmarks/coach_calibration.py [--hands 200] [--workers 2]
         [--continuations 8] [--per-hand 3] [--save rows.pickle | --load rows.pickle]
-        [--json benchmarks/results/coach_calibration.json]
+        [--keep] [--pool] [--json benchmarks/results/coach_calibration.json]
+
+``--hands 0 --pool`` only reports over the kept runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import datetime
+import gzip
+import hashlib
 import json
 import math
 import pickle
@@ -43,6 +60,10 @@ FIRST_SEED = 910_000
 MOON_BUCKETS = (0.0, 0.005, 0.02, 0.05, 0.15, 0.35, 0.65, 1.0001)
 POINT_BUCKETS = (-26.0, 1.0, 3.0, 6.0, 10.0, 52.0)
 PREDICTION = {"play": 1024, "pass": 1024}
+KEPT = Path(__file__).resolve().parent / "results" / "calibration"
+ENGINE = Path(__file__).resolve().parent.parent / "engine"
+UNRELATED = ("cluster.py", "tournament.py")
+"""Engine modules that neither predict nor play a hand (they only spread work over processes)."""
 
 
 def play_to_end(
@@ -141,21 +162,42 @@ def bucket_of(value: float, edges: tuple[float, ...]) -> int:
     return len(edges) - 2
 
 
-def table(rows: list[dict], what: str, edges: tuple[float, ...], whose: str = "all") -> list[dict]:
+MOON_VALUE = 26
+"""What a moon adds to every other seat (the standard rules the hands are played by)."""
+
+
+def _observed(row: dict, seat: int, what: str) -> tuple[float, list[float]]:
+    """(predicted, realised outcomes) of one seat of one position. ``what``: "moon" (the
+    seat's chance of shooting), "points" (its score), "moon_points" (what other seats' moons
+    add to it) or "quiet_points" (its points in hands without a moon)."""
+    outcomes = row["outcomes"]
+    others_moon = sum(chance for other, chance in enumerate(row["moon"]) if other != seat)
+    if what == "moon":
+        return row["moon"][seat], [1.0 if shooter == seat else 0.0 for _, shooter in outcomes]
+    if what == "points":
+        return row["points"][seat], [float(scores[seat]) for scores, _ in outcomes]
+    if what == "moon_points":
+        realised = [float(MOON_VALUE) if shooter not in (-1, seat) else 0.0 for _, shooter in outcomes]
+        return MOON_VALUE * others_moon, realised
+    quiet = [float(scores[seat]) if shooter == -1 else 0.0 for scores, shooter in outcomes]
+    return row["points"][seat] - MOON_VALUE * others_moon, quiet
+
+
+def table(
+    rows: list[dict], what: str, edges: tuple[float, ...], whose: str = "all", by: str | None = None
+) -> list[dict]:
     """Per bucket of the prediction: positions, outcomes, mean predicted, realised, standard
     errors (binomial or plain over outcomes, and clustered by hand). ``whose``:
-    "all" seats, the deciding seat's "own" predictions, or the "others'"."""
+    "all" seats, the deciding seat's "own" predictions, or the "others'". ``by``: bucket by
+    the prediction of another measure (the points parts are bucketed by the points)."""
     groups: dict[int, list] = {}
     for row in rows:
         for seat in range(4):
             if (whose == "own" and seat != row["seat"]) or (whose == "others" and seat == row["seat"]):
                 continue
-            predicted = row[what][seat]
-            if what == "moon":
-                realised = [1.0 if shooter == seat else 0.0 for _, shooter in row["outcomes"]]
-            else:
-                realised = [float(scores[seat]) for scores, _ in row["outcomes"]]
-            groups.setdefault(bucket_of(predicted, edges), []).append((row["hand"], predicted, realised))
+            predicted, realised = _observed(row, seat, what)
+            key = predicted if by is None else _observed(row, seat, by)[0]
+            groups.setdefault(bucket_of(key, edges), []).append((row["hand"], predicted, realised))
     report = []
     for index in sorted(groups):
         pairs = groups[index]
@@ -171,7 +213,7 @@ def table(rows: list[dict], what: str, edges: tuple[float, ...], whose: str = "a
         clustered = _clustered_error(pairs, count)
         report.append(
             {
-                "bucket": [edges[index], min(edges[index + 1], 1.0) if what == "moon" else edges[index + 1]],
+                "bucket": [edges[index], min(edges[index + 1], 1.0) if edges[-1] < 2 else edges[index + 1]],
                 "pairs": len(pairs),
                 "outcomes": count,
                 "predicted": predicted,
@@ -214,8 +256,76 @@ def print_table(title: str, report: list[dict], percent: bool) -> None:
 
 
 def parse_blocking(text: str) -> Blocking:
-    run, guard, cheap = (int(part) for part in text.split(","))
-    return Blocking(run=run, guard=guard, cheap=cheap)
+    """RUN,GUARD,CHEAP: ``engine.moon.Blocking``'s fields."""
+    numbers = [int(part) for part in text.split(",")]
+    if len(numbers) != len(dataclasses.fields(Blocking)):
+        raise argparse.ArgumentTypeError(f"--blocking {text!r}: give RUN,GUARD,CHEAP")
+    return Blocking(*numbers)
+
+
+def model_fingerprint(blocking: Blocking) -> str:
+    """What kept rows depend on: the engine's code (the predictions and Hard's continuations),
+    the prediction budget and the play-out blockers."""
+    digest = hashlib.sha256(json.dumps([PREDICTION, list(dataclasses.astuple(blocking))]).encode())
+    for path in sorted(ENGINE.rglob("*.py")):
+        if path.name not in UNRELATED:
+            digest.update(path.relative_to(ENGINE).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def compact(row: dict) -> dict:
+    """A row as kept: what the tables need, with the hand named by its seed (unique across runs)."""
+    return {
+        "hand": row["seed"],
+        "kind": row["kind"],
+        "seat": row["seat"],
+        "trick": 0 if row["kind"] == "pass" else row["state"].trick_number + 1,
+        "choice": str(row["choice"]),
+        "moon": [round(chance, 6) for chance in row["moon"]],
+        "points": [round(points, 4) for points in row["points"]],
+        "outcomes": [[list(scores), shooter] for scores, shooter in row["outcomes"]],
+    }
+
+
+def keep_run(rows: list[dict], args: argparse.Namespace, fingerprint: str, folder: Path = KEPT) -> Path:
+    """File a run's rows (``compact``) under the model's fingerprint."""
+    target = folder / fingerprint / f"hands-{args.seed}-{args.seed + args.hands - 1}.json.gz"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    kept = {
+        "model": fingerprint,
+        "seed": args.seed,
+        "hands": args.hands,
+        "continuations": args.continuations,
+        "per_hand": args.per_hand,
+        "moon_floor": args.moon_floor,
+        "prediction_deals": PREDICTION,
+        "blocking": list(dataclasses.astuple(args.blocking)),
+        "date": datetime.date.today().isoformat(),
+        "rows": rows,
+    }
+    partial = target.with_suffix(".partial")
+    partial.write_bytes(gzip.compress(json.dumps(kept, separators=(",", ":")).encode(), mtime=0))
+    partial.replace(target)  # whole or not at all
+    return target
+
+
+def kept_runs(fingerprint: str, folder: Path = KEPT) -> tuple[list[dict], list[str], list[str]]:
+    """Every kept row of this model, each hand once; the runs used; the runs of other models."""
+    rows: list[dict] = []
+    used: list[str] = []
+    seen: set[int] = set()
+    for path in sorted((folder / fingerprint).glob("*.json.gz")):
+        run = json.loads(gzip.decompress(path.read_bytes()))
+        fresh = [row for row in run["rows"] if row["hand"] not in seen]
+        seen.update(row["hand"] for row in fresh)
+        rows.extend(fresh)
+        used.append(f"{path.name} ({len({row['hand'] for row in fresh})} hands)")
+    others = sorted(
+        str(path.relative_to(folder))
+        for path in folder.glob("*/*.json.gz")
+        if path.parent.name != fingerprint
+    )
+    return rows, used, others
 
 
 def collect(args: argparse.Namespace, pool: Pool, blocking: Blocking, start: float) -> list[dict]:
@@ -228,7 +338,8 @@ def collect(args: argparse.Namespace, pool: Pool, blocking: Blocking, start: flo
         f"phase 1: {args.hands} hands, {len(decisions)} decisions, {time.perf_counter() - start:.0f} s",
         flush=True,
     )
-    predicted = list(pool.imap(predict, [(n, d, blocking) for n, d in enumerate(decisions)], chunksize=8))
+    predictions = [(n, d, blocking) for n, d in enumerate(decisions)]
+    predicted = list(pool.imap(predict, predictions, chunksize=8))
     print(f"phase 2: predictions, {time.perf_counter() - start:.0f} s", flush=True)
     candidates: dict[int, list[int]] = {}
     jobs = []
@@ -248,59 +359,19 @@ def collect(args: argparse.Namespace, pool: Pool, blocking: Blocking, start: flo
     return [continued.get(number, row) for number, row in enumerate(predicted)]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=FIRST_SEED)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--continuations", type=int, default=8)
-    parser.add_argument("--moon-floor", type=float, default=0.05)
-    parser.add_argument("--per-hand", type=int, default=3, help="moon positions continued a hand, at most")
-    parser.add_argument("--others", type=float, default=0.02, help="share of other positions continued")
-    parser.add_argument("--blocking", type=parse_blocking, default=BLOCKERS, metavar="RUN,GUARD,CHEAP")
-    parser.add_argument("--save", metavar="PATH", help="keep the decisions and outcomes (pickle)")
-    parser.add_argument("--load", metavar="PATH", help="predict saved decisions and outcomes again")
-    parser.add_argument("--hand-from", type=int, default=0, help="with --load: only hands from this index")
-    parser.add_argument("--hand-to", type=int, default=10**9, help="with --load: only hands below this index")
-    parser.add_argument(
-        "--continued-only",
-        action="store_true",
-        help="with --load: only the positions continued more than once",
-    )
-    parser.add_argument("--json", metavar="PATH")
-    args = parser.parse_args()
-    start = time.perf_counter()
-    with Pool(args.workers) as pool:
-        if args.load:
-            saved = pickle.loads(Path(args.load).read_bytes())
-            args.hands, args.seed, args.continuations = saved["hands"], saved["seed"], saved["continuations"]
-            chosen = [r for r in saved["rows"] if args.hand_from <= r["hand"] < args.hand_to]
-            if args.continued_only:
-                chosen = [r for r in chosen if len(r["outcomes"]) > 1]
-            jobs = [(n, r, args.blocking) for n, r in enumerate(chosen)]
-            rows = [
-                {**r, "outcomes": old["outcomes"]}
-                for r, old in zip(pool.imap(predict, jobs, chunksize=8), chosen, strict=True)
-            ]
-            print(
-                f"predicted {len(rows)} saved decisions again, {time.perf_counter() - start:.0f} s",
-                flush=True,
-            )
-        else:
-            rows = collect(args, pool, args.blocking, start)
-            if args.save:
-                keep = {
-                    "hands": args.hands,
-                    "seed": args.seed,
-                    "continuations": args.continuations,
-                    "rows": rows,
-                }
-                Path(args.save).write_bytes(pickle.dumps(keep))
-    jobs = [row for row in rows if len(row["outcomes"]) > 1]
+def report(rows: list[dict], start: float) -> dict:
+    """Print the tables of ``rows`` (compact rows) and return them."""
     moon = table(rows, "moon", MOON_BUCKETS)
     points = table(rows, "points", POINT_BUCKETS)
     print_table("Moon chance per (position, seat): predicted vs realised", moon, True)
     print_table("Points per (position, seat): predicted vs realised", points, False)
+    split = {
+        "moon_points": table(rows, "moon_points", POINT_BUCKETS, by="points"),
+        "quiet_points": table(rows, "quiet_points", POINT_BUCKETS, by="points"),
+    }
+    print_table("  of which other seats' moons (by predicted points)", split["moon_points"], False)
+    quiet = "  of which points in hands without a moon (by predicted points)"
+    print_table(quiet, split["quiet_points"], False)
     parts = {}
     for kind in ("pass", "play"):
         for whose in ("own", "others"):
@@ -314,30 +385,113 @@ def main() -> None:
             )
     shooters = sum(1 for row in rows for _, s in row["outcomes"] if s >= 0)
     outcomes = sum(len(row["outcomes"]) for row in rows)
-    print(f"\n{outcomes} continuations, {shooters} moons; {time.perf_counter() - start:.0f} s")
-    if args.json:
-        Path(args.json).write_text(
-            json.dumps(
-                {
-                    "hands": args.hands,
-                    "seed": args.seed,
-                    "continuations": args.continuations,
-                    "moon_floor": args.moon_floor,
-                    "prediction_deals": PREDICTION,
-                    "decisions": len(rows),
-                    "continued_positions": len(jobs),
-                    "blocking": [args.blocking.run, args.blocking.guard, args.blocking.cheap],
-                    "hands_used": [args.hand_from, min(args.hand_to, args.hands)],
-                    "outcomes": outcomes,
-                    "moons": shooters,
-                    "moon_table": moon,
-                    "points_table": points,
-                    "parts": parts,
-                    "seconds": time.perf_counter() - start,
-                },
-                indent=1,
+    hands = len({row["hand"] for row in rows})
+    print(f"\n{hands} hands, {outcomes} continuations, {shooters} moons; {time.perf_counter() - start:.0f} s")
+    return {
+        "hands_in_tables": hands,
+        "decisions": len(rows),
+        "continued_positions": sum(1 for row in rows if len(row["outcomes"]) > 1),
+        "outcomes": outcomes,
+        "moons": shooters,
+        "moon_table": moon,
+        "points_table": points,
+        "points_split": split,
+        "parts": parts,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=FIRST_SEED)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--continuations", type=int, default=8)
+    parser.add_argument("--moon-floor", type=float, default=0.05)
+    parser.add_argument("--per-hand", type=int, default=3, help="moon positions continued a hand, at most")
+    parser.add_argument("--others", type=float, default=0.02, help="share of other positions continued")
+    parser.add_argument("--blocking", type=parse_blocking, default=BLOCKERS, metavar="RUN,GUARD,CHEAP")
+    parser.add_argument("--save", metavar="PATH", help="keep the decisions and outcomes (pickle)")
+    parser.add_argument("--load", metavar="PATH", help="predict saved decisions and outcomes again")
+    parser.add_argument(
+        "--saved", metavar="PATH", help="a --save run as it was predicted (to --keep it, or report it again)"
+    )
+    parser.add_argument("--hand-from", type=int, default=0, help="with --load: only hands from this index")
+    parser.add_argument("--hand-to", type=int, default=10**9, help="with --load: only hands below this index")
+    parser.add_argument(
+        "--continued-only",
+        action="store_true",
+        help="with --load: only the positions continued more than once",
+    )
+    parser.add_argument("--keep", action="store_true", help=f"file the run's rows under {KEPT}")
+    parser.add_argument("--pool", action="store_true", help="report over every kept run of this model")
+    parser.add_argument("--json", metavar="PATH")
+    args = parser.parse_args()
+    if args.keep and args.load:
+        parser.error("--keep files runs as they were predicted: use it with a new run or --saved")
+    start = time.perf_counter()
+    fingerprint = model_fingerprint(args.blocking)
+    rows: list[dict] = []
+    if args.saved:
+        saved = pickle.loads(Path(args.saved).read_bytes())
+        args.hands, args.seed, args.continuations = saved["hands"], saved["seed"], saved["continuations"]
+        rows = saved["rows"]
+        if args.keep and saved.get("model") != fingerprint:
+            parser.error(
+                f"--keep: {args.saved} was played and predicted by model {saved.get('model')}, "
+                f"not by the engine here ({fingerprint}); its rows would count for the wrong model"
             )
-        )
+    elif args.load or args.hands > 0:
+        with Pool(args.workers) as pool:
+            if args.load:
+                saved = pickle.loads(Path(args.load).read_bytes())
+                args.hands, args.seed = saved["hands"], saved["seed"]
+                args.continuations = saved["continuations"]
+                chosen = [r for r in saved["rows"] if args.hand_from <= r["hand"] < args.hand_to]
+                if args.continued_only:
+                    chosen = [r for r in chosen if len(r["outcomes"]) > 1]
+                jobs = [(n, r, args.blocking) for n, r in enumerate(chosen)]
+                rows = [
+                    {**r, "outcomes": old["outcomes"]}
+                    for r, old in zip(pool.imap(predict, jobs, chunksize=8), chosen, strict=True)
+                ]
+                print(
+                    f"predicted {len(rows)} saved decisions again, {time.perf_counter() - start:.0f} s",
+                    flush=True,
+                )
+            else:
+                rows = collect(args, pool, args.blocking, start)
+                if args.save:
+                    keep = {
+                        "model": fingerprint,
+                        "hands": args.hands,
+                        "seed": args.seed,
+                        "continuations": args.continuations,
+                        "rows": rows,
+                    }
+                    Path(args.save).write_bytes(pickle.dumps(keep))
+    rows = [compact(row) for row in rows]
+    if args.keep and rows:
+        print(f"kept: {keep_run(rows, args, fingerprint)}")
+    summary = {
+        "model": fingerprint,
+        "hands": args.hands,
+        "seed": args.seed,
+        "continuations": args.continuations,
+        "moon_floor": args.moon_floor,
+        "prediction_deals": PREDICTION,
+        "blocking": list(dataclasses.astuple(args.blocking)),
+        "hands_used": [args.hand_from, min(args.hand_to, args.hands)],
+    }
+    if args.pool:
+        rows, used, others = kept_runs(fingerprint)
+        print(f"\npooled: model {fingerprint}, runs {', '.join(used) or 'none'}")
+        if others:
+            print(f"left out (another model): {', '.join(others)}")
+        summary.update({"pooled_runs": used, "other_models": others})
+    summary.update(report(rows, start))
+    summary["seconds"] = time.perf_counter() - start
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=1))
 
 
 if __name__ == "__main__":

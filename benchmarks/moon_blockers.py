@@ -11,8 +11,13 @@ positions continued there where the deciding seat's predicted moon chance is at 
 and compares how often the deciding seat shoots with the prediction and with Hard x4. The mix
 whose rate matches Hard x4 names the side the model gets wrong.
 
+``--early`` asks the same of the *other* seats' moons early in the hand: play positions in
+tricks 1-4 where nobody has taken a moon card yet (``--positions`` of them, at random), each
+other seat in turn taken as the would-be shooter (Hard at that seat alone, or at every seat
+but that one).
+
     PYTHONPATH=. .venv/bin/python benchmarks/moon_blockers.py --load rows.pickle [--floor 0.35]
-        [--runs 2] [--workers 2] [--json benchmarks/results/moon_blockers.json]
+        [--early --positions 150] [--runs 2] [--workers 2] [--json benchmarks/results/moon_blockers.json]
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import pickle
+import random
 import statistics
 from multiprocessing import Pool
 from pathlib import Path
@@ -28,7 +34,7 @@ from coach_calibration import apply
 
 from engine import Card, HandState, Phase, PlayerView
 from engine.bots import make_bot
-from engine.moon import moon_candidate, moon_cards, taken_masks
+from engine.moon import NOBODY, moon_candidate, moon_cards, taken_masks
 from engine.playout import playout_result
 from engine.policy import view_card
 
@@ -53,38 +59,62 @@ def mixed(state: HandState, hard_seats: set[int], seed: int) -> int:
     return -1 if shooter is None else shooter
 
 
-def one(job: tuple[int, dict, int]) -> dict:
-    number, row, runs = job
-    own = row["seat"]
+def one(job: tuple[int, dict, int, tuple[int, ...]]) -> list[dict]:
+    """For each seat of ``shooters``: its predicted moon chance, Hard x4's rate and the mixes'."""
+    number, row, runs, shooters = job
     after = apply(row["state"], row["kind"], row["seat"], row["choice"])
     shooter = playout_result(after, None).shooter
-    result = {
-        "predicted": row["moon"][own],
-        "hard": sum(1 for _, s in row["outcomes"] if s == own) / len(row["outcomes"]),
-        "policy": float(shooter == own),
-    }
-    for name, seats in (("own_hard", {own}), ("own_policy", {0, 1, 2, 3} - {own})):
-        hits = [mixed(after.copy(), seats, 7919 * number + 101 * k) == own for k in range(runs)]
-        result[name] = sum(hits) / runs
-    return result
+    results = []
+    for index, seat in enumerate(shooters):
+        result = {
+            "predicted": row["moon"][seat],
+            "hard": sum(1 for _, s in row["outcomes"] if s == seat) / len(row["outcomes"]),
+            "policy": float(shooter == seat),
+        }
+        for name, seats in (("own_hard", {seat}), ("own_policy", {0, 1, 2, 3} - {seat})):
+            seeds = [7919 * number + 101 * k + 13 * index for k in range(runs)]
+            hits = [mixed(after.copy(), seats, seed) == seat for seed in seeds]
+            result[name] = sum(hits) / runs
+        results.append(result)
+    return results
+
+
+def early(row: dict) -> bool:
+    """A play in tricks 1-4 before anyone has taken a moon card."""
+    if row["kind"] != "play" or row["state"].trick_number >= 4:
+        return False
+    view = row["state"].view(row["seat"])
+    return moon_candidate(taken_masks(view), moon_cards(view.rules))[0] == NOBODY
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--load", required=True, metavar="PATH", help="coach_calibration.py --save output")
     parser.add_argument("--floor", type=float, default=0.35)
+    parser.add_argument("--early", action="store_true", help="the other seats' moons from early positions")
+    parser.add_argument("--positions", type=int, default=150, help="with --early: positions, at random")
     parser.add_argument("--runs", type=int, default=2, help="mixed continuations a position")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
     saved = pickle.loads(Path(args.load).read_bytes())
-    rows = [
-        row
-        for row in saved["rows"]
-        if len(row["outcomes"]) > 1 and row["kind"] == "play" and row["moon"][row["seat"]] >= args.floor
-    ]
+    if args.early:
+        rows = [row for row in saved["rows"] if early(row)]
+        rows = random.Random(saved["seed"]).sample(rows, min(args.positions, len(rows)))
+        jobs = [
+            (n, row, args.runs, tuple(s for s in range(4) if s != row["seat"])) for n, row in enumerate(rows)
+        ]
+        title = f"{len(rows)} play positions in tricks 1-4 before any moon card is taken, each other seat:"
+    else:
+        rows = [
+            row
+            for row in saved["rows"]
+            if len(row["outcomes"]) > 1 and row["kind"] == "play" and row["moon"][row["seat"]] >= args.floor
+        ]
+        jobs = [(n, row, args.runs, (row["seat"],)) for n, row in enumerate(rows)]
+        title = f"{len(rows)} play positions, the deciding seat's predicted moon chance >= {args.floor:.0%}:"
     with Pool(args.workers) as pool:
-        results = pool.map(one, [(n, row, args.runs) for n, row in enumerate(rows)])
+        results = [result for part in pool.map(one, jobs, chunksize=1) for result in part]
     names = {
         "predicted": "predicted by the evaluator",
         "hard": "Hard at every seat",
@@ -93,11 +123,18 @@ def main() -> None:
         "own_policy": "the policy shooting, Hard blocking",
     }
     summary = {key: statistics.fmean(r[key] for r in results) for key in names}
-    print(f"{len(results)} play positions, the deciding seat's predicted moon chance >= {args.floor:.0%}:")
+    print(title)
     for key, name in names.items():
         print(f"  {name:<40} {summary[key]:6.1%}")
     if args.json:
-        report = {"positions": len(results), "floor": args.floor, "runs": args.runs, "shoots": summary}
+        report = {
+            "mode": "early, other seats" if args.early else "deciding seat",
+            "positions": len(rows),
+            "seats": len(results),
+            "floor": None if args.early else args.floor,
+            "runs": args.runs,
+            "shoots": summary,
+        }
         Path(args.json).write_text(json.dumps(report, indent=1))
 
 

@@ -6,8 +6,8 @@ import pytest
 
 from engine import CARDS, CardSet, HandState, Phase, Rules
 from engine.batch import Batch
-from engine.moon import moon_candidate, moon_cards
-from engine.playout import heuristic_playout
+from engine.moon import STRONG_BLOCKERS, Blocking, moon_candidate, moon_cards
+from engine.playout import heuristic_playout, playout_result
 from engine.policy import choose_card
 from engine.rules import PRESETS, QUEEN_OF_SPADES
 
@@ -116,6 +116,21 @@ def test_batch_heuristic_playout_matches_the_engine_and_the_scalar_policy(name, 
         expected = play_by_policy(state.copy())
         assert tuple(batch_scores[row]) == expected, (name, row)
         assert heuristic_playout(state) == expected, (name, row)
+
+
+BLOCKINGS = [STRONG_BLOCKERS, Blocking(run=3, guard=2, cheap=1), Blocking(run=7, cheap=0)]
+
+
+@pytest.mark.parametrize("blocking", BLOCKINGS)
+def test_batch_playout_plays_the_moon_by_the_blocking_it_is_given_as_the_policy_does(blocking):
+    """Every threshold of ``Blocking`` reaches the compiled policy: the calibration benchmark
+    tries other values of them, and they must play the same cards as the reference."""
+    rules = Rules()
+    for played in (0, 3, 9):
+        states = positions(rules, 24, played) + moon_positions(rules, 24, played)
+        scores = Batch.from_states(states).run("heuristic", blocking=blocking)
+        for row, state in enumerate(states):
+            assert tuple(scores[row]) == playout_result(state, None, blocking=blocking).scores, (played, row)
 
 
 def test_the_skewed_deals_reach_the_moon_rules_both_ways():

@@ -1,0 +1,73 @@
+"""The calibration benchmark's kept runs: pooled per model, each hand once, and the points split
+into what others' moons add and the points of hands without a moon, exactly."""
+
+import gzip
+import importlib.util
+import json
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+
+from engine.moon import BLOCKERS, Blocking
+
+_SPEC = importlib.util.spec_from_file_location(
+    "coach_calibration", Path(__file__).resolve().parent.parent / "benchmarks" / "coach_calibration.py"
+)
+calibration = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(calibration)
+
+
+def row(hand: int, seat: int, moon: list[float], points: list[float], outcomes: list) -> dict:
+    return {
+        "hand": hand,
+        "kind": "play",
+        "seat": seat,
+        "trick": 2,
+        "choice": "2C",
+        "moon": moon,
+        "points": points,
+        "outcomes": outcomes,
+    }
+
+
+ROWS = [
+    row(500, 0, [0.0, 0.1, 0.0, 0.0], [3.0, 8.0, 6.0, 9.0], [[[0, 26, 0, 0], -1], [[26, 0, 26, 26], 1]]),
+    row(500, 1, [0.0, 0.2, 0.0, 0.0], [2.0, 9.0, 5.0, 10.0], [[[4, 13, 9, 0], -1]]),
+    row(501, 2, [0.05, 0.0, 0.0, 0.0], [1.0, 5.0, 12.0, 8.0], [[[0, 13, 13, 0], -1], [[0, 26, 26, 26], 0]]),
+]
+
+
+def args(seed: int, hands: int) -> Namespace:
+    return Namespace(seed=seed, hands=hands, continuations=4, per_hand=3, moon_floor=0.05, blocking=BLOCKERS)
+
+
+def test_kept_runs_pool_every_hand_once_and_leave_other_models_out(tmp_path):
+    model = calibration.model_fingerprint(BLOCKERS)
+    calibration.keep_run(ROWS, args(500, 2), model, tmp_path)
+    calibration.keep_run(ROWS[2:], args(501, 1), model, tmp_path)  # hand 501 again: counted once
+    calibration.keep_run(ROWS[:1], args(500, 1), "an-older-model", tmp_path)
+    rows, used, others = calibration.kept_runs(model, tmp_path)
+    assert sorted((r["hand"], r["seat"]) for r in rows) == [(500, 0), (500, 1), (501, 2)]
+    assert len(used) == 2
+    assert others == ["an-older-model/hands-500-500.json.gz"]
+    assert not list(tmp_path.rglob("*.partial"))
+    kept = json.loads(gzip.decompress((tmp_path / model / "hands-500-501.json.gz").read_bytes()))
+    assert kept["model"] == model and kept["rows"] == ROWS
+
+
+def test_the_fingerprint_names_the_blockers_and_the_engine_code():
+    assert calibration.model_fingerprint(BLOCKERS) == calibration.model_fingerprint(Blocking())
+    assert calibration.model_fingerprint(BLOCKERS) != calibration.model_fingerprint(Blocking(guard=1))
+
+
+@pytest.mark.parametrize("whose", ["all", "own", "others"])
+def test_the_points_split_adds_up_to_the_points(whose):
+    edges = calibration.POINT_BUCKETS
+    whole = calibration.table(ROWS, "points", edges, whose)
+    moon = calibration.table(ROWS, "moon_points", edges, whose, by="points")
+    quiet = calibration.table(ROWS, "quiet_points", edges, whose, by="points")
+    assert [b["bucket"] for b in whole] == [b["bucket"] for b in moon] == [b["bucket"] for b in quiet]
+    for total, part, rest in zip(whole, moon, quiet, strict=True):
+        assert part["predicted"] + rest["predicted"] == pytest.approx(total["predicted"])
+        assert part["realised"] + rest["realised"] == pytest.approx(total["realised"])
