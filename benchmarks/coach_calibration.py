@@ -12,7 +12,10 @@
 4. Tables by predicted bucket: the moon chance per (position, seat) and the expected points per
    (position, seat), predicted against realised, with standard errors: over the outcomes, and
    clustered by hand (a hand's positions share its cards and its game's own outcome); the
-   verdict uses the larger.
+   verdict uses the larger. Beside the moon chance: how often the play-out policy at every seat
+   shoots on the true deal after the option. The prediction is that policy on imagined deals,
+   so a gap between the prediction and this column comes from the imagined deals (what the
+   seat cannot see), and a gap between this column and Hard's from how the policy plays.
 
 Phases 1 and 3 do not depend on the evaluator, so ``--save`` keeps their outcomes and ``--load``
 predicts them again with other play-out blockers (``--blocking RUN,GUARD,CHEAP``): that is how
@@ -31,9 +34,12 @@ is a moon gap; a gap in the second is how the play goes.
 
     PYTHONPATH=. .venv/bin/python benchmarks/coach_calibration.py [--hands 200] [--workers 2]
         [--continuations 8] [--per-hand 3] [--save rows.pickle | --load rows.pickle]
-        [--keep] [--pool] [--json benchmarks/results/coach_calibration.json]
+        [--keep] [--pool] [--replay KEPT --save rows.pickle]
+        [--json benchmarks/results/coach_calibration.json]
 
-``--hands 0 --pool`` only reports over the kept runs.
+``--hands 0 --pool`` only reports over the kept runs. ``--replay KEPT --save rows.pickle`` rebuilds a
+kept run's positions by replaying its Hard games (seeded, with budgets in deals: the same games),
+so a model under test can ``--load`` every kept hand with its Hard outcomes, without phase 3.
 """
 
 from __future__ import annotations
@@ -55,6 +61,7 @@ from engine import HandState, Phase, Rules
 from engine.bots import make_bot
 from engine.evaluator import evaluate_pass, evaluate_play
 from engine.moon import BLOCKERS, Blocking
+from engine.playout import playout_result
 
 FIRST_SEED = 910_000
 MOON_BUCKETS = (0.0, 0.005, 0.02, 0.05, 0.15, 0.35, 0.65, 1.0001)
@@ -135,11 +142,15 @@ def predict(job: tuple[int, dict, Blocking]) -> dict:
     else:
         evaluation = evaluate_play(view, samples=PREDICTION["play"], seed=seed, blocking=blocking)
     value = evaluation.value_of(decision["choice"])
+    true_deal = playout_result(
+        apply(decision["state"], decision["kind"], decision["seat"], decision["choice"]), None
+    )
     return {
         **decision,
         "moon": list(value.moon_by_seat),
         "points": list(value.seat_points),
         "method": evaluation.method,
+        "policy_shooter": -1 if true_deal.shooter is None else true_deal.shooter,
     }
 
 
@@ -197,13 +208,26 @@ def table(
                 continue
             predicted, realised = _observed(row, seat, what)
             key = predicted if by is None else _observed(row, seat, by)[0]
-            groups.setdefault(bucket_of(key, edges), []).append((row["hand"], predicted, realised))
+            policy = row.get("policy_shooter")
+            on_true_deal = None if policy is None else float(policy == seat)
+            groups.setdefault(bucket_of(key, edges), []).append(
+                (row["hand"], predicted, realised, on_true_deal)
+            )
     report = []
     for index in sorted(groups):
-        pairs = groups[index]
+        rows_of_bucket = groups[index]
+        pairs = [(hand, p, r) for hand, p, r, _ in rows_of_bucket]
         outcomes = [value for _, _, realised in pairs for value in realised]
         count = len(outcomes)
         predicted = sum(p * len(r) for _, p, r in pairs) / count
+        known = [(t, len(r)) for _, _, r, t in rows_of_bucket if t is not None]
+        # The play-out policy at every seat on the true deal (moon table only): what the
+        # prediction would be if the imagined deals were the true one. Weighted like "predicted".
+        policy_on_true_deal = (
+            sum(t * n for t, n in known) / sum(n for _, n in known)
+            if what == "moon" and known and len(known) == len(rows_of_bucket)
+            else None
+        )
         realised = sum(outcomes) / count
         if what == "moon":  # the binomial spread if the predictions were right
             error = math.sqrt(sum(p * (1 - p) * len(r) for _, p, r in pairs) / count / count)
@@ -218,6 +242,7 @@ def table(
                 "outcomes": count,
                 "predicted": predicted,
                 "realised": realised,
+                "policy_on_true_deal": policy_on_true_deal,
                 "error": error,
                 "clustered_error": clustered,
                 "z": (realised - predicted) / max(error, clustered, 1e-12),
@@ -244,14 +269,26 @@ def print_table(title: str, report: list[dict], percent: bool) -> None:
     print(f"\n{title}")
     columns = (("bucket", 16), ("pairs", 7), ("outcomes", 10), ("predicted", 11), ("realised", 10))
     columns += (("SE", 8), ("SE (hand)", 10), ("z", 7))
+    policy = any(row.get("policy_on_true_deal") is not None for row in report)
+    if policy:
+        columns += (("policy, true deal", 19),)
     print("".join(f"{name:>{width}}" for name, width in columns))
     for row in report:
         low, high = row["bucket"]
         scale, unit = (100, "%") if percent else (1, "")
+        on_true_deal = row.get("policy_on_true_deal")
+        tail = (
+            ""
+            if not policy
+            else f"{'-':>19}"
+            if on_true_deal is None
+            else f"{scale * on_true_deal:>18.2f}{unit}"
+        )
         print(
             f"{f'{scale * low:.1f}-{scale * high:.1f}{unit}':>16}{row['pairs']:>7}{row['outcomes']:>10}"
             f"{scale * row['predicted']:>10.2f}{unit}{scale * row['realised']:>9.2f}{unit}"
             f"{scale * row['error']:>7.2f}{unit}{scale * row['clustered_error']:>9.2f}{unit}{row['z']:>7.2f}"
+            f"{tail}"
         )
 
 
@@ -284,6 +321,7 @@ def compact(row: dict) -> dict:
         "moon": [round(chance, 6) for chance in row["moon"]],
         "points": [round(points, 4) for points in row["points"]],
         "outcomes": [[list(scores), shooter] for scores, shooter in row["outcomes"]],
+        "policy_shooter": row.get("policy_shooter"),
     }
 
 
@@ -326,6 +364,55 @@ def kept_runs(fingerprint: str, folder: Path = KEPT) -> tuple[list[dict], list[s
         if path.parent.name != fingerprint
     )
     return rows, used, others
+
+
+def replay_run(path: Path, fingerprint: str, pool: Pool) -> tuple[dict, list[int]]:
+    """A kept run's positions again (a ``--save`` pickle's contents, with the kept predictions
+    and outcomes), by replaying its Hard games: Hard's budget is in deals, so a seed gives the
+    same game, unless Hard's safety clock cut a decision short in one of the two runs (a busy
+    machine, or code compiled on first use). Such hands are left out; their seeds are returned.
+    Only under the model that kept the run: another engine plays other games."""
+    run = json.loads(gzip.decompress(path.read_bytes()))
+    if run["model"] != fingerprint:
+        raise ValueError(
+            f"{path}: kept under model {run['model']}, the engine here is {fingerprint}: "
+            "its Hard games cannot be replayed here"
+        )
+    seed, hands = run["seed"], run["hands"]
+    kept: dict[int, list[dict]] = {}
+    for row in run["rows"]:
+        kept.setdefault(row["hand"], []).append(row)
+    rows, differ = [], []
+    for decisions in pool.imap(play_hand, [(i, seed + i) for i in range(hands)]):
+        if not decisions:
+            continue
+        hand = decisions[0]["seed"]
+        old = kept.get(hand, [])
+        same = len(old) == len(decisions) and all(
+            (d["seat"], d["kind"], str(d["choice"])) == (r["seat"], r["kind"], r["choice"])
+            for d, r in zip(decisions, old, strict=True)
+        )
+        if not same:
+            differ.append(hand)
+            continue
+        rows.extend(
+            {
+                **decision,
+                "moon": row["moon"],
+                "points": row["points"],
+                "outcomes": [(list(scores), shooter) for scores, shooter in row["outcomes"]],
+                "policy_shooter": row.get("policy_shooter"),
+            }
+            for decision, row in zip(decisions, old, strict=True)
+        )
+    saved = {
+        "model": fingerprint,
+        "hands": hands,
+        "seed": seed,
+        "continuations": run["continuations"],
+        "rows": rows,
+    }
+    return saved, differ
 
 
 def collect(args: argparse.Namespace, pool: Pool, blocking: Blocking, start: float) -> list[dict]:
@@ -422,14 +509,32 @@ def main() -> None:
         action="store_true",
         help="with --load: only the positions continued more than once",
     )
+    parser.add_argument(
+        "--replay",
+        metavar="KEPT",
+        help="a kept run's positions again (its Hard games replayed), with --save: to --load them later",
+    )
     parser.add_argument("--keep", action="store_true", help=f"file the run's rows under {KEPT}")
     parser.add_argument("--pool", action="store_true", help="report over every kept run of this model")
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
     if args.keep and args.load:
         parser.error("--keep files runs as they were predicted: use it with a new run or --saved")
+    if args.replay and not args.save:
+        parser.error("--replay rebuilds a run's positions for --save")
     start = time.perf_counter()
     fingerprint = model_fingerprint(args.blocking)
+    if args.replay:
+        with Pool(args.workers) as pool:
+            try:
+                rebuilt, differ = replay_run(Path(args.replay), fingerprint, pool)
+            except ValueError as error:
+                parser.error(f"--replay {error}")
+        Path(args.save).write_bytes(pickle.dumps(rebuilt))
+        print(f"replayed {len(rebuilt['rows'])} decisions of {args.replay} into {args.save}")
+        if differ:
+            print(f"left out, replayed otherwise than kept: hands {', '.join(map(str, differ))}")
+        return
     rows: list[dict] = []
     if args.saved:
         saved = pickle.loads(Path(args.saved).read_bytes())

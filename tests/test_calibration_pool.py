@@ -71,3 +71,61 @@ def test_the_points_split_adds_up_to_the_points(whose):
     for total, part, rest in zip(whole, moon, quiet, strict=True):
         assert part["predicted"] + rest["predicted"] == pytest.approx(total["predicted"])
         assert part["realised"] + rest["realised"] == pytest.approx(total["realised"])
+
+
+def test_the_policy_on_the_true_deal_is_tabled_beside_the_prediction():
+    rows = [
+        {**ROWS[0], "policy_shooter": 1},  # two outcomes: counts twice, like its prediction
+        {**ROWS[1], "seat": 0, "moon": [0.0, 0.12, 0.0, 0.0], "policy_shooter": -1},
+    ]
+    moon = calibration.table(rows, "moon", calibration.MOON_BUCKETS, "others")
+    seat_one = next(b for b in moon if b["bucket"][0] == 0.05)  # seat 1 predicted 10% and 12%
+    assert seat_one["outcomes"] == 3
+    assert seat_one["policy_on_true_deal"] == pytest.approx(2 / 3)
+    zero = next(b for b in moon if b["bucket"][0] == 0.0)
+    assert zero["policy_on_true_deal"] == 0.0
+    # Runs kept before the column existed have no such figure: none is made up for them.
+    mixed = calibration.table([rows[0], ROWS[2]], "moon", calibration.MOON_BUCKETS)
+    assert [b["policy_on_true_deal"] for b in mixed if b["bucket"][0] == 0.0] == [None]
+
+
+class _Serial:
+    """A pool that works in this process."""
+
+    def imap(self, function, jobs):
+        return map(function, jobs)
+
+
+def test_a_kept_run_is_replayed_into_its_positions(tmp_path, monkeypatch):
+    model = calibration.model_fingerprint(BLOCKERS)
+    seed = 930_003
+    played = calibration.play_hand((3, seed))  # a hand without a pass: the shortest to play
+    kept_rows = [
+        calibration.compact({**d, "moon": [0.0] * 4, "points": [6.5] * 4, "policy_shooter": -1})
+        for d in played
+    ]
+    calibration.keep_run(kept_rows, Namespace(**{**vars(args(seed - 3, 4)), "hands": 4}), model, tmp_path)
+    path = tmp_path / model / f"hands-{seed - 3}-{seed}.json.gz"
+    run = json.loads(gzip.decompress(path.read_bytes()))
+    run["rows"] = kept_rows  # the other three hands were not kept: replaying them must not add rows
+    path.write_bytes(gzip.compress(json.dumps(run).encode()))
+    cache = {seed: played}
+    real = calibration.play_hand
+
+    def only_hand_three(job):
+        index, _hand_seed = job
+        return real(job) if index == 3 else []
+
+    monkeypatch.setattr(calibration, "play_hand", only_hand_three)
+    saved, differ = calibration.replay_run(path, model, _Serial())  # Hard plays the hand again
+    assert differ == []
+    assert [str(r["choice"]) for r in saved["rows"]] == [str(d["choice"]) for d in cache[seed]]
+    assert all(r["points"] == [6.5] * 4 and r["state"].phase.value == "playing" for r in saved["rows"])
+    # A hand Hard plays otherwise than kept (its clock cut a decision short) is left out.
+    run["rows"][-1]["choice"] = "nothing it played"
+    path.write_bytes(gzip.compress(json.dumps(run).encode()))
+    monkeypatch.setattr(calibration, "play_hand", lambda job: cache[seed] if job[0] == 3 else [])
+    saved, differ = calibration.replay_run(path, model, _Serial())
+    assert differ == [seed] and saved["rows"] == []
+    with pytest.raises(ValueError, match="cannot be replayed"):
+        calibration.replay_run(path, "another-model", _Serial())
