@@ -57,10 +57,11 @@ import time
 from multiprocessing import Pool
 from pathlib import Path
 
-from engine import HandState, Phase, Rules
+from engine import CardSet, HandState, Phase, Rules
 from engine.bots import make_bot
 from engine.evaluator import evaluate_pass, evaluate_play
 from engine.moon import BLOCKERS, Blocking
+from engine.passing import rule_of_thumb_pass
 from engine.playout import playout_result
 
 FIRST_SEED = 910_000
@@ -142,9 +143,11 @@ def predict(job: tuple[int, dict, Blocking]) -> dict:
     else:
         evaluation = evaluate_play(view, samples=PREDICTION["play"], seed=seed, blocking=blocking)
     value = evaluation.value_of(decision["choice"])
-    true_deal = playout_result(
-        apply(decision["state"], decision["kind"], decision["seat"], decision["choice"]), None
-    )
+    after = apply(decision["state"], decision["kind"], decision["seat"], decision["choice"])
+    while after.phase is Phase.PASSING:  # seats yet to pass pass as the evaluator imagines them
+        seat = after.seats_to_pass[0]
+        after.pass_cards(seat, CardSet(rule_of_thumb_pass(after.hand(seat).mask, after.rules.pass_count)))
+    true_deal = playout_result(after, None)
     return {
         **decision,
         "moon": list(value.moon_by_seat),
