@@ -11,7 +11,7 @@ reference inside or outside that span), how often the best option differs, and h
 coach's verdicts took.
 
     PYTHONPATH=. .venv/bin/python benchmarks/coach_stability.py [--plays 100] [--passes 50]
-        [--factor 10] [--workers 2] [--json benchmarks/results/coach_stability.json]
+        [--factor 10] [--workers 2] [--alone] [--json benchmarks/results/coach_stability.json]
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from engine import Rules
+from engine.threads import one_thread, playout_threads
 from trainer.coach.depth import COACH, judge
 from trainer.coach.grading import BANDS, grade
 from trainer.puzzles.mine import decisions
@@ -85,6 +86,13 @@ def judge_one(job: tuple) -> dict:
     }
 
 
+def time_alone(index: int, point: tuple) -> float:
+    _kind, state, seat, choice = point
+    start = time.perf_counter()
+    judge(state.view(seat), choice, seed=FIRST_SEED + index, depth=COACH)
+    return time.perf_counter() - start
+
+
 def summary(rows: list[dict]) -> dict:
     count = len(rows)
     seconds = sorted(row["coach_seconds"] for row in rows)
@@ -105,6 +113,19 @@ def summary(rows: list[dict]) -> dict:
         "seconds_p95": seconds[min(count - 1, int(0.95 * count))],
         "seconds_max": seconds[-1],
         "samples_median": statistics.median(row["coach_samples"] for row in rows),
+        **shared_times(rows),
+    }
+
+
+def shared_times(rows: list[dict]) -> dict:
+    """The worker's times, taken beside another verdict, when the verdicts were also timed alone."""
+    if not rows or "coach_seconds_shared" not in rows[0]:
+        return {}
+    seconds = sorted(row["coach_seconds_shared"] for row in rows)
+    return {
+        "shared_seconds_median": statistics.median(seconds),
+        "shared_seconds_p95": seconds[min(len(rows) - 1, int(0.95 * len(rows)))],
+        "shared_seconds_max": seconds[-1],
     }
 
 
@@ -116,11 +137,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=FIRST_SEED)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", metavar="PATH")
+    parser.add_argument(
+        "--alone",
+        action="store_true",
+        help="time the coach's verdicts again one at a time, as a learner's are (the workers' times "
+        "were taken beside another verdict)",
+    )
     args = parser.parse_args()
     points = positions(args.plays, args.passes, args.seed)
     jobs = [(index, point, args.factor) for index, point in enumerate(points)]
     start = time.perf_counter()
-    with Pool(args.workers) as pool:
+    with Pool(args.workers, initializer=one_thread if args.workers > 1 else None) as pool:
         rows = []
         for row in pool.imap(judge_one, jobs):
             rows.append(row)
@@ -131,6 +158,13 @@ def main() -> None:
                 flush=True,
             )
     report = {"depth": COACH.__dict__, "factor": args.factor, "seconds": time.perf_counter() - start}
+    if args.alone:
+        # The times above were taken beside another worker's deep verdict; a learner's verdict
+        # has the machine to itself (and the play-outs' threads).
+        report["threads"] = playout_threads()
+        for index, (row, point) in enumerate(zip(rows, points, strict=True)):
+            row["coach_seconds_shared"] = row["coach_seconds"]
+            row["coach_seconds"] = time_alone(index, point)
     columns = (("n", 5), ("agree", 8), ("wrong", 8), ("between", 9), ("(holds)", 9), ("best=", 8))
     columns += (("median s", 10), ("p95 s", 8))
     print("\n      " + "".join(f"{name:>{width}}" for name, width in columns))

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from . import threads
 from .cards import HEARTS_MASK, SUIT_MASKS, Suit
 from .compiled import RulesCode, run_policy
 from .hand import HandState, Phase
@@ -223,17 +224,27 @@ class Batch:
         if self.is_over:
             return
         rules = self.rules
-        run_policy(
-            self.hands,
-            self.trick,
-            self.trick_length,
-            self.leader,
-            self.tricks_done,
-            self.broken,
-            self.taken,
-            self.won,
-            RulesCode.of(rules, blocking),
-        )
+        code = RulesCode.of(rules, blocking)
+
+        def play(rows: tuple[int, int]) -> None:
+            part = slice(*rows)
+            run_policy(
+                self.hands[part],
+                self.trick[part],
+                self.trick_length,
+                self.leader[part],
+                self.tricks_done,
+                self.broken[part],
+                self.taken[part],
+                self.won[part],
+                code,
+            )
+
+        ranges = threads.parts(self.size)
+        if len(ranges) == 1:
+            play(ranges[0])
+        else:
+            list(threads.executor().map(play, ranges))
         self.trick_length = 0
         self.tricks_done = rules.hand_size
 

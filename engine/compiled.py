@@ -251,7 +251,7 @@ def _candidate(taken: np.ndarray, players: int, moon_mask: int) -> tuple[int, in
     return runner, cards
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: a batch's parts run in threads (``engine.threads``)
 def run_policy(
     hands: np.ndarray,
     trick: np.ndarray,

@@ -35,6 +35,7 @@ from .cluster import DaskMissing, run_on_dask
 from .deal import deal_from_seed, hand_seed
 from .hand import HandState, Phase
 from .rules import PRESETS, Rules
+from .threads import one_thread
 
 __all__ = ["SeatResult", "play_deal", "run_tournament", "summarize"]
 
@@ -147,7 +148,7 @@ def run_tournament(
             if progress:
                 progress(done, deals)
         return results
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=one_thread) as pool:
         for done, deal_results in enumerate(pool.map(_play_deal_task, tasks, chunksize=1), start=1):
             results.extend(deal_results)
             if progress:

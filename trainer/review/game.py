@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from engine import HandState, MoonAction, PassAction, Phase, PlayAction
 from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
+from engine.threads import one_thread
 
 from ..coach.depth import Depth, judge
 from ..coach.hint import decision_seed as coach_seed
@@ -272,7 +273,9 @@ def _evaluations(jobs: list[tuple], workers: int) -> Iterator[Evaluation]:
         yield from map(_evaluate_job, jobs)
         return
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=min(workers, len(jobs)), mp_context=context, initializer=one_thread
+    ) as pool:
         yield from pool.map(_evaluate_job, jobs)
 
 

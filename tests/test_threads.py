@@ -1,0 +1,94 @@
+"""The compiled play-outs split over threads give every game the same result as one thread,
+and the evaluator's large sums taken by numpy agree with its pure-Python ones."""
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from engine import Rules, threads
+from engine.batch import Batch
+from engine.evaluator import _VECTOR_FROM, _weighted
+from tests.test_batch import moon_positions, play_by_policy, positions
+
+
+@pytest.fixture
+def two_threads(monkeypatch):
+    before = threads.playout_threads()
+    monkeypatch.setattr(threads, "MIN_ROWS_A_THREAD", 8)
+    threads.set_playout_threads(2)
+    yield
+    threads.set_playout_threads(before)
+
+
+@pytest.mark.parametrize("cards_played", [0, 5])
+def test_a_batch_split_over_threads_plays_every_game_as_the_policy_does(two_threads, cards_played):
+    rules = Rules()
+    states = positions(rules, 40, cards_played) + moon_positions(rules, 24, cards_played)
+    assert len(threads.parts(len(states))) == 2
+    batch = Batch.from_states(states)
+    scores = batch.run("heuristic")
+    assert batch.is_over
+    for row, state in enumerate(states):
+        assert tuple(scores[row]) == play_by_policy(state.copy()), row
+    threads.set_playout_threads(1)
+    assert (Batch.from_states(states).run("heuristic") == scores).all()
+
+
+def test_the_parts_cover_every_row_once(two_threads):
+    for rows in (0, 1, 7, 16, 17, 1001):
+        ranges = threads.parts(rows)
+        covered = [row for low, high in ranges for row in range(low, high)]
+        assert covered == list(range(rows))
+        assert len(ranges) == (2 if rows >= 16 else 1)
+
+
+def test_a_wrong_thread_count_is_refused_with_its_reason(monkeypatch):
+    monkeypatch.setenv("HEARTS_THREADS", "two")
+    with pytest.raises(ValueError, match="HEARTS_THREADS must be a whole number of threads, not 'two'"):
+        threads._default()
+    monkeypatch.setenv("HEARTS_THREADS", "0")
+    with pytest.raises(ValueError, match="at least 1"):
+        threads._default()
+    monkeypatch.setenv("HEARTS_THREADS", "3")
+    assert threads._default() == 3
+    with pytest.raises(ValueError, match="at least 1"):
+        threads.set_playout_threads(0)
+
+
+def test_numpy_sums_agree_with_the_pure_python_ones(monkeypatch):
+    rng = random.Random(5)
+    values = [rng.choice([0.0, 1.0, 13.0, -26.0, 4.0]) for _ in range(_VECTOR_FROM * 3)]
+    weights = [rng.uniform(0.2, 1.0) for _ in values]
+    fast = _weighted(values, weights)
+    monkeypatch.setattr("engine.evaluator.np", None)
+    slow = _weighted(values, weights)
+    assert fast[0] == pytest.approx(slow[0], abs=1e-12)
+    assert fast[1] == pytest.approx(slow[1], rel=1e-9)
+    assert math.isfinite(fast[1]) and np.isfinite(slow[1])
+
+
+def test_a_judged_play_gets_the_same_losses_with_or_without_numpy_sums(monkeypatch):
+    """Both the running paired sums (``_Pairs``) and the final intervals take their numpy path
+    here: the judged card's band is left undecided (a limit at its loss), so rounds of 512 deals
+    are summed."""
+    from engine import HandState
+    from engine.evaluator import evaluate_play
+
+    state = HandState.from_seed(11, Rules(), "hold")
+    for _ in range(6):
+        state.play(state.legal_cards()[-1])
+    view = state.view(state.to_move)
+    card = view.legal_cards[0]
+    budget = dict(samples=4 * _VECTOR_FROM, seed=3, vectorized=False)
+    loss = evaluate_play(view, **budget).value_of(card).loss
+    settings = dict(budget, judge=card, limits=(loss,), min_samples=2 * _VECTOR_FROM)
+    fast = evaluate_play(view, **settings)
+    monkeypatch.setattr("engine.evaluator.np", None)
+    slow = evaluate_play(view, **settings)
+    assert fast.samples == slow.samples == 4 * _VECTOR_FROM
+    assert not fast.decided and not slow.decided
+    for a, b in zip(fast.options, slow.options, strict=True):
+        assert a.option == b.option
+        assert (a.loss, a.loss_low, a.loss_high) == pytest.approx((b.loss, b.loss_low, b.loss_high), abs=1e-9)
