@@ -18,6 +18,7 @@ import urllib.request
 from urllib.parse import urlencode
 
 import pytest
+from playwright.sync_api import expect
 
 from trainer.server_guard import TOKEN_PARAM
 from trainer.server_token import ENV_VAR
@@ -35,6 +36,10 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+# An assertion waits as long as a page action does: marimo's pages run their cells after the page
+# loads (pandas and Altair on the review page), which takes more than Playwright's 5 s on a busy
+# 2-core machine.
+expect.set_options(timeout=20_000)
 BOT_DELAY = "0.12"  # seconds before each bot card: short, but still one card at a time
 SERVER_TOKEN = "browser-tests-token-7f3a9c"  # given to every server the tests start
 
