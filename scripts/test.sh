@@ -6,4 +6,6 @@ bash scripts/setup.sh
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/python -m trainer.puzzles check
-.venv/bin/python -m pytest "$@"
+# Both cores: each test file runs whole on one worker (its module fixtures, servers included, stay
+# together). TEST_WORKERS=0 runs in this process.
+.venv/bin/python -m pytest -n "${TEST_WORKERS:-2}" --dist loadfile "$@"

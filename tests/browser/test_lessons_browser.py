@@ -157,7 +157,9 @@ def test_lesson_9_first_step(lesson_page) -> None:
     expect(page.locator(f'{T}[data-phase="passing"]')).to_have_count(1)
     cards = page.locator(f"{T} .ht-hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
     for code in cards[-3:]:
-        page.locator(f'{T} .ht-hand .card[data-card="{code}"]').click()
+        card = page.locator(f'{T} .ht-hand .card[data-card="{code}"]')
+        card.click()
+        expect(card).to_have_class(re.compile(r"\bselected\b"))
     page.locator(f'{T} [data-action="pass"]').click()
     expect(page.locator(f"{T} .ht-hand .card.received")).to_have_count(3)
     snap(page, "lesson-9")
