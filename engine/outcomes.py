@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .hand import HandState
-from .inference import mismatches, runner_losers, runner_plays, weight_of
+from .inference import TREMBLE, mismatches, runner_losers, runner_plays, weight_of
 from .moon import BLOCKERS, Blocking
 from .pass_worlds import deal_for_pass, pass_room
 from .playout import playout_result
@@ -69,6 +69,7 @@ class PlayWorlds:
         self.reading = runner_plays(view)
         self.rules = view.rules
         self.played = view.played_cards.mask
+        self.tricks_done = len(view.tricks)
         if self.compiled and self.reading is not None:
             plays = self.reading
             tricks = np.zeros((len(plays.cards), view.players), dtype=np.int64)
@@ -101,17 +102,32 @@ class PlayWorlds:
     def weights(self, worlds: Sequence[Sequence[int]]) -> list[float] | None:
         """Each world's weight from the moon runner's plays (``engine.inference``); None when
         no runner is being read (every world counts the same)."""
-        plays = self.reading
-        if plays is None:
+        if self.reading is None:
             return None
+        # With TREMBLE 1 the mismatches cannot change a weight: not counted.
+        counts = self.mismatched(worlds) if TREMBLE != 1.0 else [0] * len(worlds)
+        left = self.losers(worlds)
+        done = self.tricks_done
+        return [weight_of(count, losers, done) for count, losers in zip(counts, left, strict=True)]
+
+    def evidence(self, worlds: Sequence[Sequence[int]]) -> tuple[list[int], list[int]] | None:
+        """Per world, what a weight can be made of: the runner's plays the policy would have
+        made otherwise, and the losers left in the runner's hand; None when no runner is read."""
+        if self.reading is None:
+            return None
+        return self.mismatched(worlds), self.losers(worlds)
+
+    def mismatched(self, worlds: Sequence[Sequence[int]]) -> list[int]:
+        plays = self.reading
         runner = plays.runner
         if self.compiled:
             hands = np.array([world[runner] for world in worlds], dtype=np.int64)
-            counts = runner_mismatches(hands, runner, *self.reading_arrays).tolist()
-        else:
-            counts = [mismatches(plays, world[runner], self.rules) for world in worlds]
-        left = [runner_losers(plays, world[runner], self.rules, self.played) for world in worlds]
-        return [weight_of(count, losers) for count, losers in zip(counts, left, strict=True)]
+            return runner_mismatches(hands, runner, *self.reading_arrays).tolist()
+        return [mismatches(plays, world[runner], self.rules) for world in worlds]
+
+    def losers(self, worlds: Sequence[Sequence[int]]) -> list[int]:
+        plays = self.reading
+        return [runner_losers(plays, world[plays.runner], self.rules, self.played) for world in worlds]
 
     def next(self, count: int) -> list[list[int]]:
         first = self.drawn

@@ -103,7 +103,8 @@ def test_hard_does_not_throw_the_queen_to_a_runner():
     # Seat 3 holds the Q♠ and hearts only. Seat 1 took the 3♥ on the first trick (it has taken
     # every point so far: a moon runner, however early) and leads a diamond; seat 3 is void, so
     # whatever it throws feeds seat 1. The queen would be 13 points and a step towards the moon:
-    # Hard throws a heart, the option the evaluator rates best.
+    # Hard throws a heart, the option the evaluator rates best. After one trick the runner has
+    # shown little (``engine.inference``), so the queen costs little, but clearly something.
     seats = [
         "2C 3C 4C 5C 6C 7C 8C 9C 10C 2D 3D 4D 5D",
         "JC QC KC AC 6D 7D 8D 9D 10D JD QD KD AD",
@@ -118,7 +119,8 @@ def test_hard_does_not_throw_the_queen_to_a_runner():
     choice = make_bot("hard", 1).choose_play(view)
     evaluation = evaluate_play(view, samples=1024, seed=9)
     assert choice.code != "QS" and evaluation.value_of(choice).loss <= TOLERANCE
-    assert evaluation.value_of("QS").loss > 1.0
+    queen = evaluation.value_of("QS")
+    assert queen.loss > TOLERANCE / 4 and queen.loss > 2 * queen.loss_error
 
 
 def test_moon_choice_picks_what_leaves_the_shooter_best_placed():

@@ -1,5 +1,6 @@
 """Reading a moon runner's hand: the policy's own plays are explained exactly, the compiled
-count agrees with the reference, and worlds that explain the plays weigh more."""
+count agrees with the reference, and a runner's hand with losers weighs less, the more so the
+longer it has come through with every point."""
 
 from engine import CARDS, Phase, Rules
 from engine.inference import TREMBLE, mismatches, runner_plays, weight_of
@@ -54,18 +55,29 @@ def test_the_policys_own_plays_are_explained_without_a_mismatch():
         assert mismatches(plays, state.hand(plays.runner).mask, view.rules) == 0
 
 
-def test_the_compiled_count_agrees_with_the_reference_and_weights_fall_with_mismatches():
+def test_the_compiled_count_agrees_with_the_reference_and_weights_fall_with_losers():
     spread = set()
     for number, (_state, view, _plays) in enumerate(runner_positions(12)[::3]):
         compiled = PlayWorlds(view, number, "compiled")
         python = PlayWorlds(view, number, "python")
         worlds = compiled.next(40)
         assert worlds == python.next(40)
+        assert compiled.evidence(worlds) == python.evidence(worlds)
         weights = compiled.weights(worlds)
         assert weights == python.weights(worlds)
+        _counts, losers = compiled.evidence(worlds)
+        for weight, left in zip(weights, losers, strict=True):
+            assert weight == weight_of(0, left, len(view.tricks))
         spread |= set(weights)
-    assert max(spread) == 1.0 and min(spread) < 1.0  # some worlds explain the plays, some do not
-    assert weight_of(2) == TREMBLE**2 < weight_of(1) < weight_of(0) == 1.0
+    assert max(spread) == 1.0 and min(spread) < 1.0  # some runner hands have losers, some none
+
+
+def test_a_loser_costs_more_weight_the_longer_the_runner_has_run():
+    assert weight_of(0, 0, 8) == weight_of(0, 3, 0) == 1.0  # no losers, or nothing shown yet
+    early, late = weight_of(0, 1, 2), weight_of(0, 1, 8)
+    assert 1.0 > early > 0.7 > 0.2 > late  # one loser: a hint at trick 3, damning at trick 9
+    assert weight_of(0, 2, 8) < late
+    assert weight_of(2, 1, 8) == TREMBLE**2 * late
 
 
 def test_no_reading_without_a_runner():
