@@ -15,7 +15,7 @@ def check_cards_each(answer: str, context: Context) -> Verdict:
     right = str(context.rules.hand_size)
     if answer == right:
         return Verdict(
-            True, f"Right: 52 cards shared by 4 players is **{right} each**, all dealt out.", "right"
+            True, f"Correct: 52 cards shared by 4 players is **{right} each**, all dealt out.", "right"
         )
     messages = {
         "12": ("12 leaves four cards over: in Hearts every card is dealt, 52 ÷ 4 = 13 each.", "too_few"),
@@ -53,7 +53,7 @@ def check_point_cards(answer: str, context: Context) -> Verdict:
     if _OPTION_MASKS.get(answer) == points:
         return Verdict(
             True,
-            "Right: the 13 hearts cost **1 point each** and the Q♠ costs **13**. "
+            "Correct: the 13 hearts cost **1 point each** and the Q♠ costs **13**. "
             "No other card costs anything.",
             "right",
         )
@@ -84,7 +84,7 @@ def check_points_in_hand(answer: str, context: Context) -> Verdict:
     total = context.rules.moon_value
     if answer == str(total):
         return Verdict(
-            True, f"Right: 13 hearts × 1 + the Q♠'s 13 = **{total}** points in every hand.", "right"
+            True, f"Correct: 13 hearts × 1 + the Q♠'s 13 = **{total}** points in every hand.", "right"
         )
     texts = {
         "13": ("13 is the hearts alone (or the Q♠ alone): add them together.", "half"),
@@ -117,7 +117,7 @@ def check_trick(card: str, context: Context) -> Verdict:
         )
     return Verdict(
         True,
-        f"Right: the K♦ is still the highest diamond, so **{seat_word(winner)} takes the "
+        f"Correct: the K♦ is still the highest diamond, so **{seat_word(winner)} takes the "
         "trick** and the 10♥ (1 point). Right's heart could not win: only the suit led "
         "can.",
         "right",
@@ -135,7 +135,7 @@ def check_winner(answer: str, context: Context) -> Verdict:
     if answer == right:
         return Verdict(
             True,
-            "Right: Left passed 100, so the game is over, and the **lowest** score, Across's 58, wins.",
+            "Correct: Left passed 100, so the game is over, and the **lowest** score, Across's 58, wins.",
             "right",
         )
     texts = {

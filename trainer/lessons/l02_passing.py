@@ -27,13 +27,13 @@ def check_direction(answer: str, context: Context) -> Verdict:
         if direction is PassDirection.HOLD:
             return Verdict(
                 True,
-                "Right: the cycle is left, right, across, then a **hold hand**: "
+                "Correct: the cycle is left, right, across, then a **hold hand**: "
                 "everyone plays the cards they were dealt.",
                 "right",
             )
         return Verdict(
             True,
-            f"Right: without the hold hand the cycle is {cycle}, so hand 4 starts it again: **left**.",
+            f"Correct: without the hold hand the cycle is {cycle}, so hand 4 starts it again: **left**.",
             "right",
         )
     if answer == DIRECTIONS[3]:
@@ -126,7 +126,7 @@ def check_void_pass(answer: object, context: Context) -> Verdict:
     if set(cards) == diamonds:
         return Verdict(
             True,
-            "Right: all three diamonds go and you are **void** in diamonds. When "
+            "Correct: all three diamonds go and you are **void** in diamonds. When "
             "diamonds are led you may throw away anything, a heart or even the Q♠ if "
             "she comes to you." + note,
             "right",
@@ -169,7 +169,7 @@ def check_queen_holder(answer: str, context: Context) -> Verdict:
     if answer == right:
         return Verdict(
             True,
-            "Right: you passed her to Left, and passed cards cannot be passed on, so "
+            "Correct: you passed her to Left, and passed cards cannot be passed on, so "
             f"**Left holds the Q♠**. You received the {card_names(list(received))} from "
             "Right (they glow on the table): Right did not want them.",
             "right",

@@ -28,7 +28,7 @@ def check_follow(card: str, context: Context) -> Verdict:
         )
     return Verdict(
         True,
-        f"Right: the {to_card(card).name} follows suit. Across's 10♦ still beats it, so "
+        f"Correct: the {to_card(card).name} follows suit. Across's 10♦ still beats it, so "
         "Across takes Right's 2♥.",
         "right",
     )
@@ -44,7 +44,7 @@ def check_dump(card: str, context: Context) -> Verdict:
     if card == "QS":
         return Verdict(
             True,
-            "Right: you are void in clubs, so anything goes, and the K♣ is winning. "
+            "Correct: you are void in clubs, so anything goes, and the K♣ is winning. "
             "**Across takes the Q♠**: 13 points that are not yours.",
             "right",
         )

@@ -22,7 +22,7 @@ def check_opening_lead(card: str, context: Context) -> Verdict:
         return refused
     return Verdict(
         True,
-        "Right: the 2♣ opens every hand. Whoever holds it leads it, even if it was just passed to them.",
+        "Correct: the 2♣ opens every hand. Whoever holds it leads it, even if it was just passed to them.",
         "right",
     )
 
@@ -36,7 +36,7 @@ def check_five_players(answer: str, context: Context) -> Verdict:
     if answer == right:
         return Verdict(
             True,
-            f"Right: with five players the 2♦ and 2♣ are taken out so that everyone "
+            f"Correct: with five players the 2♦ and 2♣ are taken out so that everyone "
             f"gets {five.hand_size} cards, so the **lowest club left, the 3♣**, "
             "leads.",
             "right",
@@ -74,7 +74,7 @@ def check_unbroken_lead(card: str, context: Context) -> Verdict:
         )
     return Verdict(
         True,
-        f"Right: the {name} is a legal lead. Hearts stay unbroken until someone who "
+        f"Correct: the {name} is a legal lead. Hearts stay unbroken until someone who "
         "cannot follow suit throws one.",
         "right",
     )
@@ -95,7 +95,7 @@ def check_only_hearts(answer: str, context: Context) -> Verdict:
     if answer == right:
         return Verdict(
             True,
-            "Right: with nothing but hearts you have no other lead, so **any heart** "
+            "Correct: with nothing but hearts you have no other lead, so **any heart** "
             "may be led (and that breaks hearts). The table shows them all playable.",
             "right",
         )
@@ -121,7 +121,7 @@ def check_queen_lead(answer: str, context: Context) -> Verdict:
     if answer == right:
         return Verdict(
             True,
-            "Right: the Q♠ is a spade, not a heart, so the breaking rule never applies "
+            "Correct: the Q♠ is a spade, not a heart, so the breaking rule never applies "
             "to her. The engine allows her lead here although hearts are unbroken.",
             "right",
         )
@@ -153,7 +153,7 @@ def check_queen_breaks(card: str, context: Context) -> Verdict:
     if heart:
         return Verdict(
             True,
-            "Right: under this rule the Q♠ falling **broke hearts**, so your heart lead is legal.",
+            "Correct: under this rule the Q♠ falling **broke hearts**, so your heart lead is legal.",
             "right_heart",
         )
     if breaks:
@@ -165,7 +165,7 @@ def check_queen_breaks(card: str, context: Context) -> Verdict:
         )
     return Verdict(
         True,
-        "Right: under the standard rule hearts are still unbroken although the Q♠ "
+        "Correct: under the standard rule hearts are still unbroken although the Q♠ "
         "fell, so a non-heart it is.",
         "right",
     )

@@ -33,20 +33,20 @@ def check_first_discard(card: str, context: Context) -> Verdict:
         if best == to_card(card):
             return Verdict(
                 True,
-                f"Right: the {name} is no point card, so it is allowed, and it is the "
+                f"Correct: the {name} is no point card, so it is allowed, and it is the "
                 "evaluator's choice too.",
                 "right",
             )
         return Verdict(
             True,
-            f"Right: the {name} is no point card, so it is allowed. (The evaluator "
+            f"Correct: the {name} is no point card, so it is allowed. (The evaluator "
             f"prefers the {best.name}, by {loss_words(loss)}.)",
             "right",
         )
     if card == "QS":
         return Verdict(
             True,
-            "Right: with points allowed, you drop the **Q♠** on Right's A♣: 13 points "
+            "Correct: with points allowed, you drop the **Q♠** on Right's A♣: 13 points "
             "for Right on the very first trick.",
             "right_queen",
         )
@@ -70,12 +70,12 @@ def check_queen_first_trick(answer: str, context: Context) -> Verdict:
         if refusal is None:
             return Verdict(
                 True,
-                f"Right: under {rule} (points allowed) she may be thrown on the first trick.",
+                f"Correct: under {rule} (points allowed) she may be thrown on the first trick.",
                 "right_allowed",
             )
         return Verdict(
             True,
-            f"Right: under {rule} she may not. The engine says: *{refusal.message}* "
+            f"Correct: under {rule} she may not. The engine says: *{refusal.message}* "
             "Some players argue that only the 2♣ lead is fixed on the first trick, so a "
             "void player may throw anything; that is the variant, not the standard "
             "rule.",
@@ -108,7 +108,7 @@ def check_nothing_else(answer: str, context: Context) -> Verdict:
     if answer == right:
         return Verdict(
             True,
-            "Right: you hold nothing but point cards, so the first-trick rule gives way: "
+            "Correct: you hold nothing but point cards, so the first-trick rule gives way: "
             "**any** of them may be played, the Q♠ included.",
             "right",
         )

@@ -57,7 +57,7 @@ TOTAL_OPTIONS = ("17", "5", "4", "26")
 def check_worked_total(answer: str, context: Context) -> Verdict:
     total = context.rules.points_in(card_mask(MARK_CARDS))
     if answer == str(total):
-        return Verdict(True, f"Right: four hearts at 1 each and the Q♠ at 13: 4 + 13 = **{total}**.", "right")
+        return Verdict(True, f"Correct: four hearts at 1 each and the Q♠ at 13: 4 + 13 = **{total}**.", "right")
     texts = {
         "5": ("You counted the Q♠ as 1, like a heart. She is worth **13** on her own.", "queen_as_one"),
         "4": ("You left out the Q♠: she is in the pile too, and costs 13.", "forgot_queen"),
@@ -144,7 +144,7 @@ def check_failed_moon(answer: str, context: Context) -> Verdict:
     if answer == right:
         return Verdict(
             True,
-            "Right: one heart missing and there is **no moon**: Left scores every point "
+            "Correct: one heart missing and there is **no moon**: Left scores every point "
             "taken, 25, and you 1. That is the risk of shooting.",
             "right",
         )
@@ -217,7 +217,7 @@ def check_variant_count(answer: str, context: Context) -> Verdict:
     total = context.rules.points_in(card_mask(MY_CARDS))
     if answer == str(total):
         return Verdict(
-            True, f"Right: under *{context.variant}* your Q♠ K♠ J♦ A♥ 10♥ come to **{total}**.", "right"
+            True, f"Correct: under *{context.variant}* your Q♠ K♠ J♦ A♥ 10♥ come to **{total}**.", "right"
         )
     for label, rules in VARIANT_SCORING:
         if answer == str(rules.points_in(card_mask(MY_CARDS))):

@@ -43,14 +43,14 @@ def check_game_end(answer: str, context: Context) -> Verdict:
         if winners:
             return Verdict(
                 True,
-                f"Right: {max(totals)} reached the target of {target}, so the game ends "
+                f"Correct: {max(totals)} reached the target of {target}, so the game ends "
                 f"with this hand, and **{names}** (lowest, {min(totals)}) "
                 "win(s).",
                 "right_over",
             )
         return Verdict(
             True,
-            f"Right: the highest total is {max(totals)}, short of {target}, so another hand is dealt.",
+            f"Correct: the highest total is {max(totals)}, short of {target}, so another hand is dealt.",
             "right_goes_on",
         )
     if answer == END_OPTIONS[2]:
@@ -78,7 +78,7 @@ def check_hold(answer: str, context: Context) -> Verdict:
     if answer == right:
         return Verdict(
             True,
-            "Right: hand 4 of every cycle is a **hold hand**. No cards move, so your "
+            "Correct: hand 4 of every cycle is a **hold hand**. No cards move, so your "
             "hand is exactly what you were dealt: no escape for a bad Q♠.",
             "right",
         )
@@ -108,12 +108,12 @@ def check_tie(answer: str, context: Context) -> Verdict:
         if winners:
             return Verdict(
                 True,
-                "Right: under the shared rule everyone tied on the lowest score wins together.",
+                "Correct: under the shared rule everyone tied on the lowest score wins together.",
                 "right_shared",
             )
         return Verdict(
             True,
-            "Right: under the play-off rule more hands are dealt until one player alone is lowest.",
+            "Correct: under the play-off rule more hands are dealt until one player alone is lowest.",
             "right_play_off",
         )
     if answer == TIE_OPTIONS[2]:

@@ -71,7 +71,7 @@ def check_duck(card: str, context: Context) -> Verdict:
     if correct:
         return Verdict(
             True,
-            f"Right: the {to_card(card).name} ducks under the J♦; Across takes the Q♠. "
+            f"Correct: the {to_card(card).name} ducks under the J♦; Across takes the Q♠. "
             f"(Evaluator's pick: the {best}; yours costs {loss_words(loss)}.)",
             "right",
         )
@@ -92,7 +92,7 @@ def check_queen_under_king(card: str, context: Context) -> Verdict:
     if card == "QS":
         return Verdict(
             True,
-            "Right: the K♠ is winning, so the **Q♠ goes under it** and Left takes her 13 "
+            "Correct: the K♠ is winning, so the **Q♠ goes under it** and Left takes her 13 "
             "points. Holding the Q♠ with few spades, wait for the A♠ or K♠ to fall and "
             "drop her on it.",
             "right",
@@ -126,7 +126,7 @@ def check_low_spades(card: str, context: Context) -> Verdict:
     if played.suit is Suit.SPADES and correct:
         return Verdict(
             True,
-            f"Right: the {played.name} cannot win against the Q♠, K♠ or A♠. Lead spades while "
+            f"Correct: the {played.name} cannot win against the Q♠, K♠ or A♠. Lead spades while "
             f"you are safe in them and whoever holds the queen may have to play her, or hold "
             f"her till the end. (Evaluator's pick: the {best}.)",
             "right",
@@ -167,7 +167,7 @@ def check_count(answer: str, context: Context) -> Verdict:
     if answer == str(out):
         return Verdict(
             True,
-            f"Right: {played} spades have been played and you hold {mine}, so the others have "
+            f"Correct: {played} spades have been played and you hold {mine}, so the others have "
             f"**{out}** between them. Counting a suit tells you when your low card is safe and "
             "when a high one will be the last standing.",
             "right",
@@ -203,7 +203,7 @@ def check_void(answer: str, context: Context) -> Verdict:
     if answer == right:
         return Verdict(
             True,
-            "Right: Right threw the 10♥ on a diamond lead, so **Right has no diamonds**. "
+            "Correct: Right threw the 10♥ on a diamond lead, so **Right has no diamonds**. "
             "Remember it: if you lead diamonds, Right can throw anything on it, the Q♠ "
             "included.",
             "right",
@@ -234,7 +234,7 @@ def check_moon_stop(answer: str, context: Context) -> Verdict:
     if answer == MOON_OPTIONS[0]:
         return Verdict(
             True,
-            "Right: one heart in your pile is 1 point for you but breaks the moon, which "
+            "Correct: one heart in your pile is 1 point for you but breaks the moon, which "
             "would cost you **26**.",
             "right",
         )
