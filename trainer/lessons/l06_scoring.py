@@ -57,7 +57,9 @@ TOTAL_OPTIONS = ("17", "5", "4", "26")
 def check_worked_total(answer: str, context: Context) -> Verdict:
     total = context.rules.points_in(card_mask(MARK_CARDS))
     if answer == str(total):
-        return Verdict(True, f"Correct: four hearts at 1 each and the Q♠ at 13: 4 + 13 = **{total}**.", "right")
+        return Verdict(
+            True, f"Correct: four hearts at 1 each and the Q♠ at 13: 4 + 13 = **{total}**.", "right"
+        )
     texts = {
         "5": ("You counted the Q♠ as 1, like a heart. She is worth **13** on her own.", "queen_as_one"),
         "4": ("You left out the Q♠: she is in the pile too, and costs 13.", "forgot_queen"),
