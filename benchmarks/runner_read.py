@@ -39,10 +39,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from coach_calibration import MOON_BUCKETS, bucket_of
+from coach_calibration import MOON_BUCKETS, _clustered_error, bucket_of
 
 from engine.evaluator import EXACT_CARDS
-from engine.inference import GROWTH, STRENGTH, TREMBLE
+from engine.inference import GROWTH, STRENGTH, TREMBLE, loser_strength
 from engine.moon import BLOCKERS, moon_candidate, moon_cards, taken_masks
 from engine.outcomes import PlayWorlds, play_outcomes
 
@@ -105,7 +105,7 @@ LAWS = {
     "constant": lambda item, s, g: s,
     "by moon cards": lambda item, s, g: s * (1.0 + g * (min(item["runner_cards"], 8) - 1)),
     "by trick": lambda item, s, g: s * (1.0 + g * (item["trick"] - 2)),
-    "per trick done": lambda item, s, g: s * (item["trick"] - 1) ** (1.0 + g),
+    "per trick done": lambda item, s, g: loser_strength(item["trick"] - 1, s, g),
 }
 """How the strength per loser may depend on the position: one constant, or growing with the runner's
 moon cards or the trick (``g`` per card or trick; 0 is the constant law)."""
@@ -135,15 +135,7 @@ def bucket_table(rows: list) -> list[tuple]:
         count = sum(len(r) for _, _, r in part)
         mean_p = sum(p * len(r) for _, p, r in part) / count
         mean_r = sum(sum(r) for _, _, r in part) / count
-        sums: dict[int, float] = {}
-        for hand, p, r in part:
-            sums[hand] = sums.get(hand, 0.0) + sum(v - p - (mean_r - mean_p) for v in r)
-        clusters = len(sums)
-        clustered = (
-            math.sqrt(sum(v * v for v in sums.values()) * clusters / (clusters - 1)) / count
-            if clusters > 1
-            else math.inf
-        )
+        clustered = _clustered_error(part, count)
         binomial = math.sqrt(sum(p * (1 - p) * len(r) for _, p, r in part)) / count
         error = max(clustered, binomial)
         table.append((MOON_BUCKETS[index], count, mean_p, mean_r, (mean_r - mean_p) / max(error, 1e-12)))

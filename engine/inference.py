@@ -33,6 +33,7 @@ __all__ = [
     "STRENGTH",
     "TREMBLE",
     "RunnerPlays",
+    "loser_strength",
     "mismatches",
     "runner_losers",
     "runner_plays",
@@ -191,8 +192,13 @@ def runner_losers(plays: RunnerPlays, hand: int, rules: Rules, played: int) -> i
     return losers(hand, rules.deck_mask & ~played & ~hand, rules.players)
 
 
+def loser_strength(tricks_done: int, strength: float = STRENGTH, growth: float = GROWTH) -> float:
+    """How much one loser in the runner's hand lowers a deal's log-weight after ``tricks_done``
+    complete tricks (``benchmarks/runner_read.py`` fits ``strength`` and ``growth``)."""
+    return strength * tricks_done ** (1.0 + growth)
+
+
 def weight_of(count: int, losers_left: int = 0, tricks_done: int = 0) -> float:
     """A deal's weight: ``count`` runner's plays the policy would have made otherwise and
     ``losers_left`` in the runner's hand of the deal, after ``tricks_done`` complete tricks."""
-    per_loser = STRENGTH * tricks_done ** (1.0 + GROWTH)
-    return TREMBLE**count * math.exp(-per_loser * losers_left)
+    return TREMBLE**count * math.exp(-loser_strength(tricks_done) * losers_left)
