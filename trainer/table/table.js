@@ -15,6 +15,10 @@ const HELP = [
   ["?", "this help (Esc closes it)"],
 ];
 
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -134,7 +138,7 @@ function render({ model, el }) {
       h(
         "div",
         { class: "seat-stats" },
-        `${seat.count} cards · ${seat.points} pts · ${seat.tricks} tricks`,
+        `${plural(seat.count, "card")} · ${seat.points} pts · ${plural(seat.tricks, "trick")}`,
         level ? h("span", { class: "seat-level", text: level }) : null,
       ),
     );
