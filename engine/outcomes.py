@@ -57,6 +57,13 @@ def public_play(view: PlayerView) -> tuple[list, list[int], int, bool]:
     return tricks, [int(c) for c in current.cards], current.leader, view.hearts_broken
 
 
+THIN_POOL = 64
+"""Most worlds drawn per world ``PlayWorlds.thinned`` keeps."""
+
+_THIN_SALT = 0x7A1D_5EED_0F_7E1A
+"""Keeps a world's keep-or-drop draw apart from the draws that made the world."""
+
+
 class PlayWorlds:
     """Imagined deals for a play decision (``engine.sampling``), drawn compiled or in pure
     Python: world ``k`` of a seed is the same either way."""
@@ -70,6 +77,7 @@ class PlayWorlds:
         self.rules = view.rules
         self.played = view.played_cards.mask
         self.tricks_done = len(view.tricks)
+        self.ceiling: float | None = None
         if self.compiled and self.reading is not None:
             plays = self.reading
             tricks = np.zeros((len(plays.cards), view.players), dtype=np.int64)
@@ -128,6 +136,39 @@ class PlayWorlds:
     def losers(self, worlds: Sequence[Sequence[int]]) -> list[int]:
         plays = self.reading
         return [runner_losers(plays, world[plays.runner], self.rules, self.played) for world in worlds]
+
+    def thinned(self, count: int) -> tuple[list[list[int]], list[float] | None]:
+        """``count`` worlds and their weights, for an evaluation that costs far more a world than
+        drawing one (an exact solve): when a runner is read, each world drawn is kept with
+        probability its weight over the first pool's highest (the rest are never solved), so
+        the kept worlds weigh the same and each solve counts as a whole deal. Worlds whose
+        weight is over that ceiling weigh their share above it. If too few are kept from
+        ``THIN_POOL`` times ``count`` worlds, the rest are taken as drawn, with their weights
+        (unbiased either way: every world counts its weight over the ceiling, in expectation)."""
+        if self.reading is None:
+            return self.next(count), None
+        kept: list[list[int]] = []
+        weights: list[float] = []
+        drawn = 0
+        while len(kept) < count and drawn < THIN_POOL * count:
+            pool_start = self.drawn
+            pool = self.next(max(256, 4 * (count - len(kept))))
+            drawn += len(pool)
+            pool_weights = self.weights(pool)
+            if self.ceiling is None:
+                self.ceiling = max(pool_weights)
+            for k, (world, weight) in enumerate(zip(pool, pool_weights, strict=True)):
+                chance = world_seed(self.seed ^ _THIN_SALT, pool_start + k) / 2.0**64
+                if weight >= self.ceiling or chance * self.ceiling < weight:
+                    kept.append(world)
+                    weights.append(max(1.0, weight / self.ceiling))
+                    if len(kept) == count:
+                        break
+        if len(kept) < count:
+            rest = self.next(count - len(kept))
+            kept.extend(rest)
+            weights.extend(weight / self.ceiling for weight in self.weights(rest))
+        return kept, weights
 
     def next(self, count: int) -> list[list[int]]:
         first = self.drawn

@@ -7,5 +7,5 @@ bash scripts/setup.sh
 .venv/bin/ruff format --check .
 .venv/bin/python -m trainer.puzzles check
 # Both cores: each test file runs whole on one worker (its module fixtures, servers included, stay
-# together). TEST_WORKERS=0 runs in this process.
-.venv/bin/python -m pytest -n "${TEST_WORKERS:-2}" --dist loadfile "$@"
+# together), the longest files first (tests/conftest.py). TEST_WORKERS=0 runs in this process.
+.venv/bin/python -m pytest -n "${TEST_WORKERS:-2}" --dist loadfile --no-loadscope-reorder "$@"

@@ -50,3 +50,24 @@ def snapshot():
         )
 
     return take
+
+
+HEAVY_FIRST = (
+    "tests/browser/test_static_site_browser.py",  # three minutes: Pyodide starts cold four times
+    "tests/browser/test_phone_browser.py",
+    "tests/test_bots.py",
+    "tests/browser/test_lessons_browser.py",
+    "tests/browser/test_review_browser.py",
+    "tests/test_coach_facts.py",
+)
+"""Test files that take longest, run first: the suite runs a file at a time on each of two
+workers (``scripts/test.sh``), and a long file started last keeps one worker busy while the
+other has nothing left to do."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        path = item.nodeid.split("::", 1)[0]
+        return HEAVY_FIRST.index(path) if path in HEAVY_FIRST else len(HEAVY_FIRST)
+
+    items.sort(key=rank)  # stable: every file keeps its own order

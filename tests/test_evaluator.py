@@ -338,3 +338,43 @@ def test_the_warm_up_compiles_every_compiled_function():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_play_verdicts_race_cards_that_cannot_change_the_judged_loss():
+    """The duck: winning with the A♦ takes the Q♠, far worse than the judged 3♦, so it leaves the
+    race after the first rounds; the 3♦'s loss (near the 0.5 limit: a long race) is what every
+    card on every deal gives, and the ranking is the same."""
+    state = duck_position()
+    view = state.view(state.to_move)
+    raced = evaluate_play(view, samples=4096, seed=3, judge="3D", limits=LIMITS, min_samples=128)
+    assert raced.value_of("3D").samples == raced.samples > 512
+    assert raced.value_of("AD").samples < raced.samples / 4, "the ace left the race early"
+    full = evaluate_play(view, samples=raced.samples, seed=9)
+    assert {v.samples for v in full.options} == {raced.samples}
+    mine, theirs = raced.value_of("3D"), full.value_of("3D")
+    assert abs(mine.loss - theirs.loss) <= 3 * math.hypot(mine.loss_error, theirs.loss_error)
+    assert raced.best.option == full.best.option
+    assert raced.options[-1].option.code == full.options[-1].option.code == "AD"
+
+
+def test_a_verdict_waits_until_the_weighted_deals_make_enough_effective_deals(monkeypatch):
+    """A runner's read can give a few deals nearly all the weight; an interval from those few is
+    too narrow to stop on. Here one deal in 64 weighs a thousand times the rest: the clear
+    blunder that stops at 128 evenly weighted deals keeps sampling until the weights make 128
+    effective deals, and is still a blunder."""
+    from engine import outcomes
+
+    state = duck_position()
+    view = state.view(state.to_move)
+    even = evaluate_play(view, samples=65536, seed=1, judge="AD", limits=LIMITS, min_samples=128)
+    assert even.decided and even.samples == 128
+
+    def skewed(self, worlds):
+        return [1.0 if index % 64 == 0 else 0.001 for index in range(len(worlds))]
+
+    monkeypatch.setattr(outcomes.PlayWorlds, "weights", skewed)
+    uneven = evaluate_play(view, samples=65536, seed=1, judge="AD", limits=LIMITS, min_samples=128)
+    weights = skewed(None, range(uneven.samples))
+    assert sum(weights) ** 2 / sum(w * w for w in weights) >= 128
+    assert uneven.decided and uneven.samples > 1024
+    assert uneven.value_of("AD").loss_low > 6.0

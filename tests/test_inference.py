@@ -85,3 +85,39 @@ def test_no_reading_without_a_runner():
     view = state.view(state.to_move)
     assert runner_plays(view) is None
     assert PlayWorlds(view, 1, "compiled").weights(PlayWorlds(view, 1, "compiled").next(3)) is None
+
+
+def test_thinned_worlds_weigh_alike_and_stand_for_the_weighted_ones():
+    """An exact solve costs milliseconds a world, so worlds are kept with a chance of their
+    weight over the ceiling instead of all being solved: the same kept worlds compiled or in
+    pure Python, more effective deals among them than among as many plain draws, and the
+    runner's losers averaged over the kept worlds match the weighted average over plain draws."""
+    import math
+
+    late = [(view, plays) for _state, view, plays in runner_positions(24) if len(view.tricks) >= 6]
+    uneven = []
+    for number, (view, _plays) in enumerate(late[:40]):
+        plain = PlayWorlds(view, number, "compiled")
+        worlds = plain.next(4096)
+        weights = plain.weights(worlds)
+        if sum(weights) ** 2 / sum(w * w for w in weights) < 0.5 * len(worlds):
+            uneven.append((number, view, worlds, weights))
+            if len(uneven) == 3:
+                break
+    assert len(uneven) == 3, "some late runner positions weigh their worlds very unevenly"
+    for number, view, worlds, weights in uneven:
+        compiled = PlayWorlds(view, number, "compiled")
+        kept, kept_weights = compiled.thinned(512)
+        assert (kept, kept_weights) == PlayWorlds(view, number, "python").thinned(512)
+        assert len(kept) == 512
+        # More effective deals per solve than solving the first 512 worlds drawn.
+        effective = sum(kept_weights) ** 2 / sum(w * w for w in kept_weights)
+        first = weights[:512]
+        assert effective > 2 * sum(first) ** 2 / sum(w * w for w in first)
+        plain = PlayWorlds(view, number, "compiled")
+        _counts, losers = plain.evidence(worlds)
+        weighted = sum(w * n for w, n in zip(weights, losers, strict=True)) / sum(weights)
+        _counts, kept_losers = compiled.evidence(kept)
+        mean = sum(w * n for w, n in zip(kept_weights, kept_losers, strict=True)) / sum(kept_weights)
+        spread = math.sqrt(sum((n - mean) ** 2 for n in kept_losers) / len(kept_losers))
+        assert abs(mean - weighted) <= 4 * spread / math.sqrt(len(kept_losers)) + 0.05

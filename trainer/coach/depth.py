@@ -40,11 +40,18 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Depth:
-    play_samples: int = 40960
-    """Most imagined deals for a play verdict (an undecided one takes about 1.2 s here)."""
+    play_samples: int = 81920
+    """Most imagined deals for a play verdict. Cards that cannot change the judged card's loss
+    leave the race, so an undecided verdict plays two or three cards on most deals: about 1.2 s
+    at this depth on this machine (0.5-0.6 s at 40,960 deals, where 6 of 100 verdicts stayed
+    "between"; twice the deals narrow an interval by 30%)."""
     exact_samples: int = 512
-    """Most deals when a late play is solved exactly (each deal costs a few milliseconds with
-    five cards a seat)."""
+    """Most deals when a late play is solved exactly."""
+    exact_cards: int = 4
+    """Solve each deal exactly once every seat holds at most this many cards. Hard solves from
+    five (``engine.evaluator.EXACT_CARDS``), but a verdict must come within 1.5 s: with five
+    cards a seat a deal took up to 49 ms at a trick's start (p95 18 ms,
+    ``solver_speed.json``), and such verdicts took 2.3-6.6 s; with four, p95 2 ms a deal."""
     pass_samples: int = 262144
     """Most fresh deals on which a pass's finalists and the learner's pass are valued. A pass's
     paired losses spread about 9 points a deal (moons), so at 65,536 deals a loss within 0.09 of
@@ -129,6 +136,7 @@ def judge_play(view: PlayerView, card: object, seed: int = 0, depth: Depth = COA
         limits=LIMITS,
         min_samples=depth.min_samples,
         exact_samples=depth.exact_samples,
+        exact_cards=depth.exact_cards,
     )
     evaluation = evaluate_play(view, **settings)
     if not moon_dependent(evaluation, card):

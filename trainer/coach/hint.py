@@ -50,7 +50,9 @@ def _first_look(view: PlayerView, seed: int, depth: Depth) -> object:
     deals = depth.min_samples
     if view.phase is Phase.PASSING:
         return evaluate_pass(view, samples=deals, seed=seed, stages=depth.pass_stages).best.option
-    return evaluate_play(view, samples=deals, seed=seed, exact_samples=deals).best.option
+    return evaluate_play(
+        view, samples=deals, seed=seed, exact_samples=deals, exact_cards=depth.exact_cards
+    ).best.option
 
 
 def _names(cards: tuple[Card, ...]) -> str:

@@ -259,6 +259,7 @@ def evaluate_decision(
         seconds=budget.play_seconds,
         seed=seed,
         exact_samples=budget.exact_samples,
+        exact_cards=budget.exact_cards,
     )
 
 
