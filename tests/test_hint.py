@@ -102,3 +102,32 @@ def test_a_hinted_puzzle_is_not_solved_even_with_the_right_answer() -> None:
     best = nxt.evaluation.best.option
     attempt = trainer.answer(best if nxt.kind == "pass" else best.code)
     assert attempt.solved and not attempt.hinted
+
+
+def test_a_hint_that_is_not_the_best_gives_the_best_ones_reason_as_the_best_ones() -> None:
+    """A hinted pass within half a point of the best: the coach's reasons for it are what the
+    best pass has over it, so the hint says whose reason it is (seen: "Hint: pass the 5♦, the K♦
+    and the K♠ (passing the 2♦, the 5♦ and the K♦ is about as good...). Passing all your
+    diamonds (2♦ 5♦ K♦) leaves you void...", as if that were the hinted pass's reason)."""
+    from engine import HandState
+    from engine.evaluator import evaluate_pass
+    from trainer.coach.grading import TOLERANCE
+    from trainer.coach.hint import hint_from
+
+    found = reasoned = 0
+    for seed in range(40):
+        view = HandState.from_seed(seed, Rules(), "left").view(0)
+        evaluation = evaluate_pass(view, samples=64, seed=1, stages=((16, 4),))
+        best, second = evaluation.options[0], evaluation.options[1]
+        if second.difference - best.difference > TOLERANCE:
+            continue
+        hint = hint_from(view, second.option, evaluation)
+        assert set(hint.cards) == set(second.option)
+        assert "about as good" in hint.text
+        said = hint.text.split("points).", 1)[1].strip()
+        if said:
+            assert said.startswith("What speaks for passing "), hint.text
+            assert str(next(iter(best.option))) in said.split(":", 1)[0]
+            reasoned += 1
+        found += 1
+    assert found >= 3 and reasoned >= 1
