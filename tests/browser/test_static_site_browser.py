@@ -73,6 +73,35 @@ def snap(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"site-{name}.png"), full_page=True)
 
 
+SAVED_AT = """async () => {
+    // The newest file time in Emscripten's IDBFS database for the progress folder (0 if none yet).
+    const db = await new Promise((resolve) => {
+        const request = indexedDB.open("/hearts-trainer");
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => resolve(null);
+    });
+    if (!db || !db.objectStoreNames.contains("FILE_DATA")) return 0;
+    const entries = await new Promise((resolve) => {
+        const all = db.transaction("FILE_DATA", "readonly").objectStore("FILE_DATA").getAll();
+        all.onsuccess = () => resolve(all.result);
+        all.onerror = () => resolve([]);
+    });
+    db.close();
+    return Math.max(0, ...entries.map((entry) => new Date(entry.timestamp).getTime()));
+}"""
+
+
+def wait_until_saved(page: Page, since: float) -> None:
+    """Wait until the progress folder was written to IndexedDB at or after ``since`` (the page's
+    clock, ms): the site saves in the background, and a page closed before that save ends would
+    lose it (as a tab closed at once would)."""
+    for _ in range(300):
+        if page.evaluate(SAVED_AT) >= since:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the progress was not saved to IndexedDB within 30 s")
+
+
 def open_page(offline, site, address: str, ready: str) -> Page:
     context, _ = offline
     page = context.new_page()
@@ -94,8 +123,10 @@ def test_the_site_works_offline_and_keeps_progress_across_reloads(offline, site,
     page.get_by_role("radio", name="13", exact=True).check()
     expect(page.get_by_text("13 each").first).to_be_visible()
     snap(page, "lesson-1-answered")
+    clicked = page.evaluate("Date.now()")
     page.get_by_role("button", name="Next step →").click()
     expect(page.get_by_role("heading", name=re.compile(r"^Step 2 of 5"))).to_be_visible()
+    wait_until_saved(page, clicked)
     page.close()
 
     # One play puzzle, solved, with the coach's verdict from the puzzle's stored evaluation.
@@ -112,6 +143,7 @@ def test_the_site_works_offline_and_keeps_progress_across_reloads(offline, site,
     card.click()
     expect(card).to_have_class(re.compile(r"\bselected\b"))
     started = time.monotonic()
+    clicked = page.evaluate("Date.now()")
     card.click()
     expect(page.get_by_text("✅ Solved.")).to_be_visible(timeout=60_000)
     print(f"puzzle verdict shown {time.monotonic() - started:.1f} s after the play")
@@ -127,6 +159,7 @@ def test_the_site_works_offline_and_keeps_progress_across_reloads(offline, site,
     snap(page, "puzzle-solved")
 
     # A reload: the puzzle's attempt and rating are still there (IndexedDB), and so is the lesson.
+    wait_until_saved(page, clicked)
     page.reload()
     page.locator(f"{PUZZLE} .ht-hand .card").first.wait_for(timeout=LOAD)
     expect(page.get_by_text(re.compile(r"Your puzzle rating: \d+"))).to_contain_text("1 attempts, 1 solved")
