@@ -242,10 +242,6 @@ class _Pairs:
         self.sums = [0.0] * len(self.rivals)
         self.squares = [0.0] * len(self.rivals)
         self.weight = self.weight_squares = 0.0
-        self.effective = 0.0
-        """Kish's effective number of deals: read plays can leave a few deals with most of the
-        weight, and an interval from a handful of deals that happen to agree is too narrow."""
-        self.interval = (0.0, math.inf)
         self.count = 0
         self.intervals: list[tuple[float, float]] = []
 
@@ -257,7 +253,7 @@ class _Pairs:
         for index in range(start, self.count):
             self.weight += weights[index]
             self.weight_squares += weights[index] ** 2
-        effective = self.effective = self.weight**2 / self.weight_squares
+        effective = self.effective
         low = high = 0.0
         self.intervals = []
         vector = np is not None and self.count - start >= _VECTOR_FROM
@@ -286,18 +282,17 @@ class _Pairs:
             self.intervals.append((mean - Z * error, mean + Z * error))
         return low, high
 
-    def trusted(self, effective: float) -> bool:
-        """Take in the new deals (``update``); whether they make at least ``effective``
-        effective deals, so ``interval`` may decide."""
-        self.interval = self.update()
-        return self.effective >= effective
+    @property
+    def effective(self) -> float:
+        """Kish's effective number of deals taken in: read plays can leave a few deals with most
+        of the weight, and an interval from a handful of deals that happen to agree is too narrow."""
+        return self.weight**2 / self.weight_squares if self.weight_squares else 0.0
 
     def outclassed(self) -> list[int]:
         """Rivals that no longer bear on the loss: the loss is the option's largest gap to a
         rival, or 0 when it is the best, and these rivals' gaps lie wholly below another rival's
         or below 0 (from the last ``update``)."""
-        floor = max((low for low, _ in self.intervals), default=0.0)
-        floor = max(floor, 0.0)
+        floor = max([0.0, *(low for low, _ in self.intervals)])
         return [rival for rival, (_, high) in zip(self.rivals, self.intervals, strict=True) if high < floor]
 
     def drop(self, rivals: Sequence[int]) -> None:
@@ -483,13 +478,15 @@ def evaluate_play(
         # The intervals are trusted only once the deals' weights make ``min_samples`` effective
         # deals (found: a play whose runner's read gave 37 of 4,096 deals most of the weight was
         # called best on 128 deals in 27 of 60 seeds; 200,000 deals put its loss at 0.90).
-        if pairs is not None and done >= min_samples and pairs.trusted(min_samples):
-            decided = is_settled(*pairs.interval, limits)
-            if decided:
-                break
-            if how != "exact" and (outclassed := pairs.outclassed()):
-                pairs.drop(outclassed)
-                playing = [index for index in playing if index not in outclassed]
+        if pairs is not None and done >= min_samples:
+            interval = pairs.update()
+            if pairs.effective >= min_samples:
+                decided = is_settled(*interval, limits)
+                if decided:
+                    break
+                if how != "exact" and (outclassed := pairs.outclassed()):
+                    pairs.drop(outclassed)
+                    playing = [index for index in playing if index not in outclassed]
         if clock.expired:
             break
     clock_stopped = done < samples and not (judged is not None and decided)
@@ -584,13 +581,15 @@ def evaluate_pass(
         fresh += chunk
         if progress:
             progress(done + fresh, total)
-        if pairs is not None and fresh >= min_samples and pairs.trusted(min_samples):
-            decided = is_settled(*pairs.interval, limits)
-            if decided:
-                break
-            if outclassed := pairs.outclassed():
-                pairs.drop(outclassed)
-                playing = [index for index in playing if index not in outclassed]
+        if pairs is not None and fresh >= min_samples:
+            interval = pairs.update()
+            if pairs.effective >= min_samples:  # unweighted deals: every deal counts whole
+                decided = is_settled(*interval, limits)
+                if decided:
+                    break
+                if outclassed := pairs.outclassed():
+                    pairs.drop(outclassed)
+                    playing = [index for index in playing if index not in outclassed]
         if clock.expired:
             break
     clock_stopped = fresh < samples and not (judged is not None and decided)

@@ -90,7 +90,7 @@ def hint_from(view: PlayerView, option: object, evaluation: Evaluation, safe: Gr
     else:
         why = coach(view, chosen.option, evaluation).reasons
         text += f" ({other} is about as good, within {TOLERANCE:.1f} points)."
-        if runner_up.option == evaluation.best.option and why:
+        if chosen.option != evaluation.best.option and why:
             # The coach's reasons for a choice that is not the best are what the best has for it:
             # said as such, not as the hinted choice's reason.
             why = [f"What speaks for {other}: {why[0]}"]
