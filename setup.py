@@ -15,6 +15,7 @@ setup(
     package_dir=DATA_PACKAGES,
     package_data={
         "trainer.table": ["table.js", "table.css"],
+        "trainer.site_build": ["save_guard.js"],
         "trainer.puzzle_files": ["*.toml", "index.json", "README.md"],
     },
     include_package_data=False,  # only what is named here, whatever else sits in the folders

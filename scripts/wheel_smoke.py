@@ -85,6 +85,9 @@ def table_files() -> None:
 
     for name in ("table.js", "table.css"):
         check(f"the table's {name} is installed", len((files("trainer.table") / name).read_text()) > 1000)
+    from trainer.site_build.build import SAVE_GUARD
+
+    check("the static site's save guard is installed", "beforeunload" in SAVE_GUARD.read_text())
     check(
         "the notebooks are installed",
         (LESSONS_DIR / "index.py").is_file() and LESSONS_DIR.is_relative_to(SITE),

@@ -8,6 +8,9 @@
   IndexedDB at once (``Store`` calls ``trainer.store.AFTER_COMMIT``). So every page of the site,
   and a reload, sees the same progress; **Download my progress** on the home page writes it as a
   file the installed version imports (``hearts-trainer import-progress FILE``).
+  A save runs in the background, so while it runs the worker says so on the BroadcastChannel
+  ``SAVING_CHANNEL``, and every page of the site (``trainer/site_build/save_guard.js``) asks
+  before it is closed or left: a tab closed meanwhile would lose the last step.
 """
 
 from __future__ import annotations
@@ -16,13 +19,26 @@ import asyncio
 import os
 import sys
 import threading
+import uuid
 from collections.abc import Callable
 
-__all__ = ["IN_BROWSER", "PROGRESS_FOLDER", "Later", "call_later", "restore_progress", "save_progress"]
+__all__ = [
+    "IN_BROWSER",
+    "PROGRESS_FOLDER",
+    "SAVING_CHANNEL",
+    "Later",
+    "call_later",
+    "restore_progress",
+    "save_progress",
+]
 
 IN_BROWSER = sys.platform == "emscripten"
 PROGRESS_FOLDER = "/hearts-trainer"
 """Where the progress file lives in Pyodide's file system (mounted on IndexedDB)."""
+SAVING_CHANNEL = "hearts-trainer-saving"
+"""The BroadcastChannel on which a page's worker says when a save begins and ends."""
+_SAVER = uuid.uuid4().hex
+"""This worker's name on that channel (every tab of the site hears every worker)."""
 
 _state = {"mounted": False, "saving": False, "again": False, "saves": 0, "errors": 0}
 
@@ -44,6 +60,20 @@ def call_later(delay: float, function: Callable[..., object], *args: object) -> 
     timer.daemon = True
     timer.start()
     return Later(timer)
+
+
+_channels: dict[str, object] = {}
+
+
+def _announce(saving: bool) -> None:
+    """Tell every page of the site that this worker's save began (True) or ended (False)."""
+    import js  # type: ignore[import-not-found]
+    from pyodide.ffi import to_js  # type: ignore[import-not-found]
+
+    if "channel" not in _channels:
+        _channels["channel"] = js.BroadcastChannel.new(SAVING_CHANNEL)
+    message = to_js({"saver": _SAVER, "saving": saving}, dict_converter=js.Object.fromEntries)
+    _channels["channel"].postMessage(message)
 
 
 def _sync(populate: bool, done: Callable[[object], None]) -> None:
@@ -85,6 +115,7 @@ def save_progress() -> None:
         _state["again"] = True
         return
     _state["saving"], _state["again"] = True, False
+    _announce(True)
 
     def done(error: object = None) -> None:
         _state["saving"] = False
@@ -94,5 +125,7 @@ def save_progress() -> None:
             print(f"Hearts Trainer could not save progress in this browser: {error}", file=sys.stderr)
         if _state["again"]:
             save_progress()
+        else:
+            _announce(False)
 
     _sync(False, done)

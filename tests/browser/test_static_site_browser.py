@@ -102,6 +102,40 @@ def wait_until_saved(page: Page, since: float) -> None:
     raise AssertionError("the progress was not saved to IndexedDB within 30 s")
 
 
+HEAR_SAVES = """() => {
+    window.heardSaves = [];
+    new BroadcastChannel("hearts-trainer-saving").onmessage = (event) => heardSaves.push(event.data.saving);
+}"""
+ANNOUNCE = """(saving) => new BroadcastChannel("hearts-trainer-saving")
+    .postMessage({saver: "test", saving})"""
+
+
+def close_asks_while_saving(page: Page) -> None:
+    """A save reported running: closing the page brings the browser's "leave site?" question
+    (answered: stay); reported ended: the page closes without a question."""
+    asked: list[str] = []
+
+    def stay(dialog) -> None:
+        asked.append(dialog.type)
+        dialog.dismiss()
+
+    page.on("dialog", stay)
+    page.evaluate(ANNOUNCE, True)
+    page.wait_for_function("() => document.documentElement.hasAttribute('data-ht-saving')")
+    page.close(run_before_unload=True)
+    for _ in range(100):
+        if asked:
+            break
+        page.wait_for_timeout(100)
+    assert asked == ["beforeunload"], f"closing the page mid-save asked {asked}"
+    assert not page.is_closed()
+    page.evaluate(ANNOUNCE, False)
+    page.wait_for_function("() => !document.documentElement.hasAttribute('data-ht-saving')")
+    with page.expect_event("close"):
+        page.close(run_before_unload=True)
+    assert asked == ["beforeunload"], f"the page asked {asked} once the save had ended"
+
+
 def open_page(offline, site, address: str, ready: str) -> Page:
     context, _ = offline
     page = context.new_page()
@@ -123,11 +157,15 @@ def test_the_site_works_offline_and_keeps_progress_across_reloads(offline, site,
     page.get_by_role("radio", name="13", exact=True).check()
     expect(page.get_by_text("13 each").first).to_be_visible()
     snap(page, "lesson-1-answered")
+    page.evaluate(HEAR_SAVES)
     clicked = page.evaluate("Date.now()")
     page.get_by_role("button", name="Next step →").click()
     expect(page.get_by_role("heading", name=re.compile(r"^Step 2 of 5"))).to_be_visible()
     wait_until_saved(page, clicked)
-    page.close()
+    # The page's worker said when its save began and ended...
+    page.wait_for_function("() => heardSaves.includes(true) && heardSaves.at(-1) === false")
+    # ...and while a save runs, leaving the page asks first (and not once it has ended).
+    close_asks_while_saving(page)
 
     # One play puzzle, solved, with the coach's verdict from the puzzle's stored evaluation.
     page = open_page(offline, site, "puzzles.html", f"{PUZZLE} .ht-hand .card")

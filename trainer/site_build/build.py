@@ -47,6 +47,8 @@ RESTORE = (
     "    await restore_progress()  # the progress kept in this browser (IndexedDB)\n"
 )
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
+SAVE_GUARD = pathlib.Path(__file__).with_name("save_guard.js")
+"""The page's half of the background save (``trainer.browser``): asks before a tab is closed mid-save."""
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -149,6 +151,16 @@ def _export(notebook: pathlib.Path, out_html: pathlib.Path, mirror_url: str) -> 
     ]
     with _export_patches():
         html_wasm.main(arguments, standalone_mode=False)
+    _add_save_guard(out_html)
+
+
+def _add_save_guard(page: pathlib.Path) -> None:
+    """Put ``SAVE_GUARD`` in the page's head (a classic script: it runs before marimo starts)."""
+    html = page.read_text(encoding="utf-8")
+    if "</head>" not in html:
+        raise RuntimeError(f"{page}: marimo's export has no </head> to put the save guard before")
+    script = f"<script>\n{SAVE_GUARD.read_text(encoding='utf-8')}</script>\n"
+    page.write_text(html.replace("</head>", script + "</head>", 1), encoding="utf-8")
 
 
 def build_site(
