@@ -12,6 +12,12 @@ coach's verdicts took.
 
     PYTHONPATH=. .venv/bin/python benchmarks/coach_stability.py [--plays 100] [--passes 50]
         [--factor 10] [--workers 2] [--alone] [--json benchmarks/results/coach_stability.json]
+        [--reference EARLIER.json]
+
+The deep verdicts cost ten times the coach's: ``--reference`` takes them from an earlier run's
+JSON on the same positions (same ``--seed``, ``--plays`` and ``--passes``; every row's decision is
+checked to match), so a change to the coach's depth is measured in minutes. The deep verdicts
+must still be true of the engine in use: report which run they came from.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from pathlib import Path
 from engine import Rules
 from engine.threads import one_thread, playout_threads
 from trainer.coach.depth import COACH, judge
-from trainer.coach.grading import BANDS, grade
+from trainer.coach.grading import BANDS, Band, grade
 from trainer.puzzles.mine import decisions
 
 FIRST_SEED = 770_000
@@ -56,14 +62,25 @@ def positions(plays: int, passes: int, seed: int) -> list[tuple]:
 
 
 def judge_one(job: tuple) -> dict:
-    index, (kind, state, seat, choice), factor = job
+    index, (kind, state, seat, choice), factor, reference = job
     view = state.view(seat)
     start = time.perf_counter()
     coach = judge(view, choice, seed=FIRST_SEED + index, depth=COACH)
     coach_seconds = time.perf_counter() - start
-    deep = judge(view, choice, seed=FIRST_SEED + 100_000 + index, depth=COACH.deeper(factor))
-    g, d = grade(coach, choice), grade(deep, choice)
+    g = grade(coach, choice)
+    if reference is None:
+        deep = judge(view, choice, seed=FIRST_SEED + 100_000 + index, depth=COACH.deeper(factor))
+        d = grade(deep, choice)
+        reference = {
+            "deep_band": d.band.value,
+            "deep_label": d.label,
+            "deep_loss": d.loss,
+            "deep_samples": deep.samples,
+            "deep_best": str(deep.best.option),
+        }
+    deep_band = Band(reference["deep_band"])
     low, high = g.span
+    best = reference.get("deep_best")
     return {
         "kind": kind,
         "trick": 0 if kind == "pass" else state.trick_number + 1,
@@ -75,15 +92,29 @@ def judge_one(job: tuple) -> dict:
         "coach_samples": coach.samples,
         "coach_seconds": coach_seconds,
         "coach_clock_stopped": coach.clock_stopped,
-        "deep_band": d.band.value,
-        "deep_label": d.label,
-        "deep_loss": d.loss,
-        "deep_samples": deep.samples,
+        **reference,
         "decided": g.decided,
-        "agree": g.decided and g.band is d.band,
-        "between_holds": (not g.decided) and BANDS.index(low) <= BANDS.index(d.band) <= BANDS.index(high),
-        "same_best": coach.best.option == deep.best.option,
+        "agree": g.decided and g.band is deep_band,
+        "between_holds": (not g.decided) and BANDS.index(low) <= BANDS.index(deep_band) <= BANDS.index(high),
+        "same_best": None if best is None else str(coach.best.option) == best,
     }
+
+
+DEEP_KEYS = ("deep_band", "deep_label", "deep_loss", "deep_samples", "deep_best")
+
+
+def earlier_deep(path: str, points: list[tuple]) -> list[dict]:
+    """The deep verdicts of an earlier run on the same positions, row by row."""
+    rows = json.loads(Path(path).read_text())["rows"]
+    if len(rows) != len(points):
+        raise SystemExit(f"{path}: {len(rows)} rows, but these options give {len(points)} positions")
+    for number, (row, (kind, _state, _seat, choice)) in enumerate(zip(rows, points, strict=True)):
+        if (row["kind"], row["choice"]) != (kind, str(choice)):
+            raise SystemExit(
+                f"{path}: row {number} judged {row['kind']} {row['choice']}, here it is {kind} {choice}: "
+                "another seed or other counts"
+            )
+    return [{key: row[key] for key in DEEP_KEYS if key in row} for row in rows]
 
 
 def time_alone(index: int, point: tuple) -> float:
@@ -97,7 +128,9 @@ def summary(rows: list[dict]) -> dict:
     count = len(rows)
     seconds = sorted(row["coach_seconds"] for row in rows)
 
-    def share(key: str) -> float:
+    def share(key: str) -> float | None:
+        if any(row[key] is None for row in rows):
+            return None  # not known (deep verdicts taken from a run that did not keep it)
         return sum(1 for row in rows if row[key]) / count
 
     undecided = [row for row in rows if not row["decided"]]
@@ -129,6 +162,10 @@ def shared_times(rows: list[dict]) -> dict:
     }
 
 
+def _percent(share: float | None) -> str:
+    return "-" if share is None else f"{share:.1%}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--plays", type=int, default=100)
@@ -138,6 +175,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", metavar="PATH")
     parser.add_argument(
+        "--reference", metavar="EARLIER.json", help="take the deep verdicts from an earlier run's JSON"
+    )
+    parser.add_argument(
         "--alone",
         action="store_true",
         help="time the coach's verdicts again one at a time, as a learner's are (the workers' times "
@@ -145,7 +185,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     points = positions(args.plays, args.passes, args.seed)
-    jobs = [(index, point, args.factor) for index, point in enumerate(points)]
+    references = earlier_deep(args.reference, points) if args.reference else [None] * len(points)
+    pairs = enumerate(zip(points, references, strict=True))
+    jobs = [(index, point, args.factor, reference) for index, (point, reference) in pairs]
     start = time.perf_counter()
     with Pool(args.workers, initializer=one_thread if args.workers > 1 else None) as pool:
         rows = []
@@ -158,6 +200,8 @@ def main() -> None:
                 flush=True,
             )
     report = {"depth": COACH.__dict__, "factor": args.factor, "seconds": time.perf_counter() - start}
+    if args.reference:
+        report["deep_verdicts_from"] = args.reference
     if args.alone:
         # The times above were taken beside another worker's deep verdict; a learner's verdict
         # has the machine to itself (and the play-outs' threads).
@@ -176,7 +220,8 @@ def main() -> None:
         report[kind] = s
         print(
             f"{kind:6}{s['positions']:>5}{s['agree']:>8.1%}{s['wrong']:>8.1%}{s['between']:>9.1%}"
-            f"{s['between_holds']:>9.1%}{s['same_best']:>8.1%}{s['seconds_median']:>10.2f}{s['seconds_p95']:>8.2f}"
+            f"{s['between_holds']:>9.1%}{_percent(s['same_best']):>8}{s['seconds_median']:>10.2f}"
+            f"{s['seconds_p95']:>8.2f}"
         )
     report["rows"] = rows
     if args.json:
