@@ -66,14 +66,18 @@ _channels: dict[str, object] = {}
 
 
 def _announce(saving: bool) -> None:
-    """Tell every page of the site that this worker's save began (True) or ended (False)."""
-    import js  # type: ignore[import-not-found]
-    from pyodide.ffi import to_js  # type: ignore[import-not-found]
+    """Tell every page of the site that this worker's save began (True) or ended (False). Never
+    raises: the save matters more than the question before leaving."""
+    try:
+        import js  # type: ignore[import-not-found]
+        from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
-    if "channel" not in _channels:
-        _channels["channel"] = js.BroadcastChannel.new(SAVING_CHANNEL)
-    message = to_js({"saver": _SAVER, "saving": saving}, dict_converter=js.Object.fromEntries)
-    _channels["channel"].postMessage(message)
+        if "channel" not in _channels:
+            _channels["channel"] = js.BroadcastChannel.new(SAVING_CHANNEL)
+        message = to_js({"saver": _SAVER, "saving": saving}, dict_converter=js.Object.fromEntries)
+        _channels["channel"].postMessage(message)
+    except Exception as error:  # any failure here must not stop the save
+        print(f"Hearts Trainer could not tell the page a save is running: {error}", file=sys.stderr)
 
 
 def _sync(populate: bool, done: Callable[[object], None]) -> None:
