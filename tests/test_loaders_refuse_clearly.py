@@ -259,8 +259,8 @@ def test_a_huge_card_text_is_quoted_once_and_briefly() -> None:
 
 # ----- the table widget -----
 
-WIDGET_FIELDS = [("select", "cards", "card"), ("pass", "cards", "card"), ("play", "card", "card"),
-                 ("moon", "choice", "moon")]  # fmt: skip
+WIDGET_FIELDS = [("select", "cards", "card"), ("toggle", "card", "card"), ("pass", "cards", "card"),
+                 ("play", "card", "card"), ("moon", "choice", "moon")]  # fmt: skip
 
 
 def _widget() -> TableWidget:

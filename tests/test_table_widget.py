@@ -150,6 +150,38 @@ def test_a_fourth_selected_card_is_refused(widget) -> None:
     assert widget.table["selected"] == cards[:3]
 
 
+def test_quick_clicks_while_passing_add_up(widget) -> None:
+    """Each click says which card (not the whole marked set, which the browser may not have
+    been shown yet): three clicks before any answer mark three cards."""
+    cards = my_cards(widget)
+    for n, card in enumerate(cards[:3], 1):
+        widget.set_state({"intent": {"type": "toggle", "card": card, "n": n}})
+    assert widget.table["selected"] == cards[:3]
+    widget.set_state({"intent": {"type": "toggle", "card": cards[1], "n": 4}})
+    assert widget.table["selected"] == [cards[0], cards[2]]
+    widget.set_state({"intent": {"type": "toggle", "card": cards[3], "n": 5}})
+    widget.set_state({"intent": {"type": "toggle", "card": cards[4], "n": 6}})
+    assert widget.error["reason"] == "too_many"
+    assert widget.table["selected"] == [cards[0], cards[2], cards[3]]
+
+
+def test_messages_that_arrive_together_are_each_applied_once(widget) -> None:
+    """The page repeats its newest messages in every setting of ``intent`` (marimo may deliver
+    only the last of several settings): each numbered message is applied once, in order."""
+    cards = my_cards(widget)
+    toggles = [{"type": "toggle", "card": card, "seq": n} for n, card in enumerate(cards[:3], 1)]
+    widget.set_state({"intent": {"view": "a", "messages": toggles[:1]}})
+    assert widget.table["selected"] == cards[:1]
+    widget.set_state({"intent": {"view": "a", "messages": toggles}})  # the first again, and two more
+    assert widget.table["selected"] == cards[:3]
+    again = {"type": "toggle", "card": cards[0], "seq": 1}  # another page's first message
+    widget.set_state({"intent": {"view": "b", "messages": [again]}})
+    assert widget.table["selected"] == cards[1:3]
+    widget.set_state({"intent": {"view": "b", "messages": "toggle"}})
+    assert widget.error["reason"] == "bad_message"
+    assert widget.table["selected"] == cards[1:3]
+
+
 def test_passing_shows_the_received_cards_until_the_first_trick_ends(widget) -> None:
     cards = my_cards(widget)
     browser_says(widget, {"type": "pass", "cards": cards[-3:]})

@@ -106,6 +106,20 @@ def test_three_cards_are_passed_and_the_received_ones_glow(page: Page, shot) -> 
     shot(page, "03-received-glow")
 
 
+def test_three_quick_clicks_mark_three_cards(page: Page) -> None:
+    """Three clicks in one go, before Python can answer the first: each still counts (a learner
+    clicking fast on a busy machine once ended with one card marked of three)."""
+    chosen = hand_codes(page)[-3:]
+    page.locator(f"{T} .ht-hand").evaluate(
+        "(hand, codes) => codes.forEach((code) => hand.querySelector(`[data-card='${code}']`).click())",
+        chosen,
+    )
+    expect(page.locator(f"{T} .ht-hand .card.selected")).to_have_count(3)
+    marked = page.locator(f"{T} .ht-hand .card.selected").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    assert sorted(marked) == sorted(chosen)
+    expect(page.locator(f'{T} [data-action="pass"]')).to_be_enabled()
+
+
 def test_a_legal_card_is_played(page: Page, shot) -> None:
     pass_three(page)
     assert wait_for_turn_or_end(page)

@@ -260,6 +260,15 @@ class TableSession:
         self.selected = tuple(codes)
         return [{"type": "select", "cards": list(codes)}]
 
+    def toggle(self, card: object) -> list[Event]:
+        """Mark a card in the learner's hand while passing, or unmark it: each click's own intent,
+        so quick clicks add up even before the table has shown the one before."""
+        if not isinstance(card, str):
+            raise TableError("bad_message", f"A card must be a string such as 'QS', not {excerpt(card)}.")
+        (code,) = self._cards([card])
+        marked = list(self.selected)
+        return self.select([c for c in marked if c != code] if code in marked else [*marked, code])
+
     def pass_selected(self, cards: object) -> list[Event]:
         codes = self._cards(cards)
         if refusal := self.hand.why_not_pass(self.seat, codes):

@@ -77,8 +77,15 @@ function render({ model, el }) {
   };
   let gatherTimers = [];
 
+  // Every message is numbered and the newest few travel together: marimo may send only the
+  // latest of several settings made at once, and Python applies each number once.
+  const view = `${Date.now()}-${Math.random()}`;
+  let sent = [];
+  let number = 0;
   const send = (message) => {
-    model.set("intent", { ...message, n: Date.now() + Math.random() });
+    number += 1;
+    sent = [...sent, { ...message, seq: number }].slice(-16);
+    model.set("intent", { view, messages: sent });
     model.save_changes();
   };
   const table = () => model.get("table");
@@ -92,10 +99,8 @@ function render({ model, el }) {
     const t = table();
     const selected = t.selected;
     if (t.passing) {
-      const next = selected.includes(card.code)
-        ? selected.filter((c) => c !== card.code)
-        : [...selected, card.code];
-      send({ type: "select", cards: next });
+      // Python toggles it on its own marks: a quick second click must not undo the first.
+      send({ type: "toggle", card: card.code });
     } else if (t.my_turn && !card.legal) {
       showReason(card.why);
       send({ type: "play", card: card.code }); // Python refuses it and says why

@@ -29,7 +29,7 @@ from .snapshot import announce, seat_names, snapshot
 __all__ = ["TableWidget"]
 
 _HERE = pathlib.Path(__file__).parent
-_HANDLERS = ("select", "pass", "play", "moon", "hint", "take_back", "new_hand")
+_HANDLERS = ("select", "toggle", "pass", "play", "moon", "hint", "take_back", "new_hand")
 
 
 class TableWidget(anywidget.AnyWidget):
@@ -47,6 +47,10 @@ class TableWidget(anywidget.AnyWidget):
     error = traitlets.Dict().tag(sync=True)
     announcement = traitlets.Dict().tag(sync=True)
     intent = traitlets.Dict().tag(sync=True)
+    """The browser's messages: ``{"view": ID, "messages": [{..., "seq": N}, ...]}``, the newest few,
+    each numbered by the page that sent it. The page may have set it several times before one
+    setting reached Python (marimo sends the latest), so each setting repeats the last ones and
+    Python applies those it has not seen. A single message (``{"type": ..., "n": ...}``) works too."""
     four_colour = traitlets.Bool(False).tag(sync=True)
     open_seats = traitlets.List(traitlets.Int()).tag(sync=True)
     table_id = traitlets.Unicode("play").tag(sync=True)
@@ -78,6 +82,7 @@ class TableWidget(anywidget.AnyWidget):
         self.events: list[Event] = []
         self._listeners: list[Callable[[Event], None]] = []
         self._lock = threading.RLock()
+        self._seen: dict[str, int] = {}  # a page's view -> the last message number applied
         self._generation = 0  # bumped on every learner action: stale bot timers then do nothing
         self._timer: Later | None = None
         self._levels = [
@@ -181,8 +186,23 @@ class TableWidget(anywidget.AnyWidget):
             return True
 
     def _on_intent(self, change: dict) -> None:
-        if change["new"]:
-            self.handle({k: v for k, v in change["new"].items() if k != "n"})
+        new = change["new"]
+        if not new:
+            return
+        if "messages" not in new:
+            self.handle({k: v for k, v in new.items() if k != "n"})
+            return
+        view, messages = str(new.get("view")), new["messages"]
+        if not isinstance(messages, list):
+            self.handle(messages)  # refused, with the reason
+            return
+        with self._lock:
+            for message in messages:
+                number = message.get("seq") if isinstance(message, dict) else None
+                if not isinstance(number, int) or number <= self._seen.get(view, 0):
+                    continue
+                self._seen[view] = number
+                self.handle({k: v for k, v in message.items() if k != "seq"})
 
     def _dispatch(self, message: object) -> list[Event]:
         if not isinstance(message, dict):
@@ -198,6 +218,8 @@ class TableWidget(anywidget.AnyWidget):
         session = self.session
         if kind == "select":
             return session.select(message.get("cards"))
+        if kind == "toggle":
+            return session.toggle(message.get("card"))
         if kind == "pass":
             return session.pass_selected(message.get("cards"))
         if kind == "play":
