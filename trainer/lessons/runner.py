@@ -1,8 +1,8 @@
 """Runs one lesson for one notebook session: the table, the step the learner is on, the rule
 switch, the verdicts, and the progress on disk. The notebooks only lay this out.
 
-Actions on the table reach ``_on_intent`` (the browser sets the widget's ``intent`` trait; the
-widget applies it first, refusing anything illegal with the engine's reason). A play or pass
+Actions on the table reach ``_on_message`` once the widget has applied them (refusing anything
+illegal with the engine's reason; ``TableWidget.on_message``). A play or pass
 that the step asked for is judged by the step's check; a wrong one that the engine allowed is
 taken back by putting the step's position on the table again, so the learner can try again
 at once. A right one stands, and the bots play on.
@@ -46,7 +46,7 @@ class LessonRunner:
         self.widget = TableWidget(
             bots=dict(lesson.bots), bot_delay=delay, trick_pause=min(1.2, 2 * delay), table_id="lesson"
         )
-        self.widget.observe(self._on_intent, names="intent")
+        self.widget.on_message(self._on_message)
         self.store = store
         self.saved_game: int | None = None
         """The id of the last game kept for review (lesson 9)."""
@@ -185,10 +185,9 @@ class LessonRunner:
 
     # ----- answers -----
 
-    def _on_intent(self, change: dict) -> None:
-        message = change.get("new") or {}
+    def _on_message(self, message: object) -> None:
         kind = self.step.kind
-        if kind not in ("play", "pass") or message.get("type") != kind:
+        if not isinstance(message, dict) or kind not in ("play", "pass") or message.get("type") != kind:
             return
         if self.verdict is not None and self.verdict.correct:
             return  # the step is done: the rest of the hand is free play

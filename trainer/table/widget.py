@@ -83,12 +83,13 @@ class TableWidget(anywidget.AnyWidget):
         self._listeners: list[Callable[[Event], None]] = []
         self._lock = threading.RLock()
         self._seen: dict[str, int] = {}  # a page's view -> the last message number applied
+        self._appliers: list[Callable[[object], None]] = []
         self._generation = 0  # bumped on every learner action: stale bot timers then do nothing
         self._timer: Later | None = None
         self._levels = [
             "you" if s == seat else self.session.bots[s].name for s in range(self.session.rules.players)
         ]
-        self.on_msg(lambda _widget, content, _buffers: self.handle(content))
+        self.on_msg(lambda _widget, content, _buffers: self._apply(content))
         self.observe(self._on_intent, names="intent")
         self.observe(lambda _change: self._refresh(), names="open_seats")
         self._refresh()
@@ -185,16 +186,25 @@ class TableWidget(anywidget.AnyWidget):
             self._run_bots()
             return True
 
+    def on_message(self, listener: Callable[[object], None]) -> None:
+        """Call ``listener(message)`` after each message from the browser is applied or refused."""
+        self._appliers.append(listener)
+
+    def _apply(self, message: object) -> None:
+        self.handle(message)
+        for listener in list(self._appliers):
+            listener(message)
+
     def _on_intent(self, change: dict) -> None:
         new = change["new"]
         if not new:
             return
         if "messages" not in new:
-            self.handle({k: v for k, v in new.items() if k != "n"})
+            self._apply({k: v for k, v in new.items() if k != "n"})
             return
         view, messages = str(new.get("view")), new["messages"]
         if not isinstance(messages, list):
-            self.handle(messages)  # refused, with the reason
+            self._apply(messages)  # refused, with the reason
             return
         with self._lock:
             for message in messages:
@@ -202,7 +212,7 @@ class TableWidget(anywidget.AnyWidget):
                 if not isinstance(number, int) or number <= self._seen.get(view, 0):
                     continue
                 self._seen[view] = number
-                self.handle({k: v for k, v in message.items() if k != "seq"})
+                self._apply({k: v for k, v in message.items() if k != "seq"})
 
     def _dispatch(self, message: object) -> list[Event]:
         if not isinstance(message, dict):
