@@ -165,6 +165,30 @@ def test_quick_clicks_while_passing_add_up(widget) -> None:
     assert widget.table["selected"] == [cards[0], cards[2], cards[3]]
 
 
+def test_a_pass_naming_no_cards_passes_the_marked_cards(widget) -> None:
+    """The Pass button and Enter send no cards: the page's picture of the marks may lag behind
+    its quick clicks, so Python passes the cards it has marked (the toggles before the pass
+    were applied first); the lesson runner hears the pass with those cards."""
+    cards = my_cards(widget)
+    heard = []
+    widget.on_message(heard.append)
+    messages = [{"type": "toggle", "card": card, "seq": n} for n, card in enumerate(cards[:3], 1)]
+    messages.append({"type": "pass", "seq": 4})
+    widget.set_state({"intent": {"view": "a", "messages": messages}})
+    assert widget.error == {}
+    assert sorted(widget.session.hand.passed(0).codes) == sorted(cards[:3])
+    assert heard[-1] == {"type": "pass", "cards": cards[:3]}
+
+
+def test_a_pass_naming_no_cards_with_two_marked_is_refused_and_changes_nothing(widget) -> None:
+    cards = my_cards(widget)
+    for n, card in enumerate(cards[:2], 1):
+        widget.set_state({"intent": {"type": "toggle", "card": card, "n": n}})
+    widget.set_state({"intent": {"type": "pass", "n": 3}})
+    assert "3" in widget.error["message"]
+    assert widget.table["passing"] and widget.table["selected"] == cards[:2]
+
+
 def test_messages_that_arrive_together_are_each_applied_once(widget) -> None:
     """The page repeats its newest messages in every setting of ``intent`` (marimo may deliver
     only the last of several settings): each numbered message is applied once, in order."""

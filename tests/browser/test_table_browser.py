@@ -120,6 +120,22 @@ def test_three_quick_clicks_mark_three_cards(page: Page) -> None:
     expect(page.locator(f'{T} [data-action="pass"]')).to_be_enabled()
 
 
+def test_enter_at_once_after_three_quick_clicks_passes_those_three(page: Page) -> None:
+    """Enter pressed in the same moment as the third click, before the table has shown it, passes
+    the three cards (it used to send the two the table then showed, and was refused)."""
+    chosen = hand_codes(page)[-3:]
+    page.locator(f"{T} .ht-hand").evaluate(
+        """(hand, codes) => {
+            codes.forEach((code) => hand.querySelector(`[data-card='${code}']`).click());
+            hand.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+        }""",
+        chosen,
+    )
+    expect(page.locator(f"{T} .ht-hand .card.received")).to_have_count(3)
+    assert not set(chosen) & set(hand_codes(page))
+    expect(page.locator(f"{T} .ht-error")).to_have_text("")
+
+
 def test_a_legal_card_is_played(page: Page, shot) -> None:
     pass_three(page)
     assert wait_for_turn_or_end(page)

@@ -113,7 +113,7 @@ function render({ model, el }) {
 
   function confirm() {
     const t = table();
-    if (t.passing) send({ type: "pass", cards: t.selected });
+    if (t.passing) send({ type: "pass" }); // the cards Python has marked, quick clicks included
     else if (t.my_turn) {
       const code = t.selected[0] || ui.focusCode;
       if (code) send({ type: "play", card: code });
@@ -246,7 +246,7 @@ function render({ model, el }) {
       h("button", { type: "button", class: "ht-button", "data-action": action, disabled, onclick, text });
     if (t.passing) {
       buttons.push(button("pass", `Pass ${t.selected.length}/${t.pass_count} ${t.pass_direction}`,
-        () => send({ type: "pass", cards: table().selected }), t.selected.length !== t.pass_count));
+        () => send({ type: "pass" }), t.selected.length !== t.pass_count));
     }
     if (t.my_turn) {
       buttons.push(button("play", "Play", confirm, t.selected.length !== 1));

@@ -191,9 +191,18 @@ class TableWidget(anywidget.AnyWidget):
         self._appliers.append(listener)
 
     def _apply(self, message: object) -> None:
-        self.handle(message)
+        with self._lock:
+            message = self._with_marks(message)
+            self.handle(message)
         for listener in list(self._appliers):
             listener(message)
+
+    def _with_marks(self, message: object) -> object:
+        """A pass that names no cards passes the cards marked here: the page's own picture of
+        the marks may lag behind its quick clicks (each applied in order before the pass)."""
+        if isinstance(message, dict) and message.get("type") == "pass" and "cards" not in message:
+            return {**message, "cards": list(self.session.selected)}
+        return message
 
     def _on_intent(self, change: dict) -> None:
         new = change["new"]
@@ -231,7 +240,7 @@ class TableWidget(anywidget.AnyWidget):
         if kind == "toggle":
             return session.toggle(message.get("card"))
         if kind == "pass":
-            return session.pass_selected(message.get("cards"))
+            return session.pass_selected(self._with_marks(message)["cards"])
         if kind == "play":
             return session.play(message.get("card"))
         if kind == "moon":
