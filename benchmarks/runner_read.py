@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from coach_calibration import MOON_BUCKETS, _clustered_error, bucket_of
 
 from engine.evaluator import EXACT_CARDS
-from engine.inference import GROWTH, STRENGTH, TREMBLE, loser_strength
+from engine.inference import BLOCKER_TREMBLE, GROWTH, STRENGTH, TREMBLE, loser_strength
 from engine.moon import BLOCKERS, moon_candidate, moon_cards, taken_masks
 from engine.outcomes import PlayWorlds, play_outcomes
 
@@ -76,15 +76,46 @@ def evidence_of(job: tuple[int, dict, int, int]) -> dict | None:
     }
 
 
-def collect(paths: list[str], deals: int, exact_deals: int, workers: int) -> list[dict]:
+def blocker_evidence_of(job: tuple[int, dict, int, int]) -> dict | None:
+    """A position whose deciding seat is the runner: per imagined deal, the blockers' plays the
+    policy would have made otherwise (``PlayWorlds.blocked``) and whether the seat shoots after
+    the option Hard chose; None when the seat is not the runner."""
+    number, row, deals, exact_deals = job
+    view = row["state"].view(row["seat"])
+    runner, cards = moon_candidate(taken_masks(view), moon_cards(view.rules))
+    if runner != view.seat:
+        return None
+    source = PlayWorlds(view, FIRST_SEED + number, "compiled")
+    exact = max(view.hand_sizes) <= EXACT_CARDS
+    worlds = source.next(exact_deals if exact else deals)
+    blocked = source.blocked(worlds)
+    how = "exact" if exact else "compiled"
+    _, shooters = play_outcomes(view, worlds, [int(row["choice"])], how, BLOCKERS)
+    return {
+        "hand": row["hand"],
+        "trick": len(view.tricks) + 1,
+        "runner_cards": cards,
+        "exact": exact,
+        "read": sum(len(plays.cards) for plays in source.blockers),
+        "mismatched": blocked,
+        "losers": [0] * len(worlds),
+        "shoots": [int(shooter) == runner for shooter in shooters],
+        "realised": [1.0 if shooter == runner else 0.0 for _, shooter in row["outcomes"]],
+    }
+
+
+def collect(
+    paths: list[str], deals: int, exact_deals: int, workers: int, blockers: bool = False
+) -> list[dict]:
     rows = []
     for path in paths:
         saved = pickle.loads(Path(path).read_bytes())
         rows.extend(row for row in saved["rows"] if row["kind"] == "play")
     jobs = [(number, row, deals, exact_deals) for number, row in enumerate(rows)]
     found = []
+    work = blocker_evidence_of if blockers else evidence_of
     with Pool(workers) as pool:
-        for done, item in enumerate(pool.imap(evidence_of, jobs, chunksize=16), start=1):
+        for done, item in enumerate(pool.imap(work, jobs, chunksize=16), start=1):
             if item is not None:
                 found.append(item)
             if done % 500 == 0:
@@ -193,17 +224,59 @@ def held_out(runs: dict[str, list[dict]]) -> dict:
     pooled = [item for items in runs.values() for item in items]
     for label, law in (("old", OLD_LAW), ("engine", ENGINE_LAW)):
         loss, rows = score(pooled, law[1], law[0], law[2], law[3])
-        table = bucket_table(rows)
-        report["pooled"][label] = {
-            "law": law,
-            "log_loss": loss,
-            "buckets": [
-                {"from": low, "outcomes": count, "predicted": p, "realised": r, "z": z}
-                for low, count, p, r, z in table
-            ],
+        report["pooled"][label] = pooled_entry("law", law, loss, rows, f"{label} law {law}", len(pooled))
+    return report
+
+
+def pooled_entry(key: str, law: object, loss: float, rows: list, title: str, positions: int) -> dict:
+    """One law's table over every run: printed, and as the JSON report keeps it."""
+    table = bucket_table(rows)
+    print(f"\n{title} on all {positions} positions: log-loss {loss:.4f}")
+    print_table(table)
+    return {
+        key: law,
+        "log_loss": loss,
+        "buckets": [
+            {"from": low, "outcomes": count, "predicted": p, "realised": r, "z": z}
+            for low, count, p, r, z in table
+        ],
+    }
+
+
+BLOCKER_TREMBLES = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+"""The blocker reads ``--blockers-held-out`` fits among (1: the blockers' plays tell nothing)."""
+
+
+def blockers_held_out(runs: dict[str, list[dict]]) -> dict:
+    """Each run held out in turn: the blockers' tremble fitted on the others, and on the held-out
+    run the log-loss with no read (1), the engine's and the fitted one; then the tables pooled."""
+    report: dict = {"runs": {}, "pooled": {}}
+
+    def loss_of(items: list[dict], tremble: float) -> float:
+        return score(items, tremble, "constant", 0.0, 0.0)[0]
+
+    for name, part in runs.items():
+        rest = [item for other, items in runs.items() if other != name for item in items]
+        fitted = min(BLOCKER_TREMBLES, key=lambda tremble: loss_of(rest, tremble))
+        losses = {
+            "none": loss_of(part, 1.0),
+            "engine": loss_of(part, BLOCKER_TREMBLE),
+            "fitted": loss_of(part, fitted),
         }
-        print(f"\n{label} law {law} on all {len(pooled)} positions: log-loss {loss:.4f}")
-        print_table(table)
+        report["runs"][name] = {"positions": len(part), "fitted_on_the_others": fitted, "log_loss": losses}
+        print(
+            f"{name} held out ({len(part)} positions): tremble fitted on the others {fitted}; log-loss "
+            f"no read {losses['none']:.4f}, engine's {losses['engine']:.4f}, fitted {losses['fitted']:.4f}",
+            flush=True,
+        )
+    pooled = [item for items in runs.values() for item in items]
+    print("\nlog-loss on every run by tremble:")
+    for tremble in BLOCKER_TREMBLES:
+        print(f"  {tremble:6.3f}  {loss_of(pooled, tremble):.4f}")
+    for label, tremble in (("none", 1.0), ("engine", BLOCKER_TREMBLE)):
+        loss, rows = score(pooled, tremble, "constant", 0.0, 0.0)
+        title = f"{label} (tremble {tremble})"
+        report["pooled"][label] = pooled_entry("tremble", tremble, loss, rows, title, len(pooled))
     return report
 
 
@@ -240,6 +313,11 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=256)
     parser.add_argument("--exact-deals", type=int, default=128)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--blockers",
+        action="store_true",
+        help="positions where the deciding seat is the runner: read the blockers' plays",
+    )
     parser.add_argument("--fit", nargs="+", metavar="PATH")
     parser.add_argument("--test", nargs="*", metavar="PATH", default=[])
     parser.add_argument("--held-out", nargs="+", metavar="PATH", help="evidence files, each held out in turn")
@@ -248,7 +326,7 @@ def main() -> None:
     if args.collect:
         if not args.out:
             parser.error("--collect needs --out")
-        found = collect(args.collect, args.deals, args.exact_deals, args.workers)
+        found = collect(args.collect, args.deals, args.exact_deals, args.workers, args.blockers)
         Path(args.out).write_bytes(pickle.dumps(found))
         print(f"{len(found)} positions with a runner kept in {args.out}")
     if args.fit:
@@ -257,7 +335,7 @@ def main() -> None:
         fit(items, test)
     if args.held_out:
         runs = {Path(path).stem: pickle.loads(Path(path).read_bytes()) for path in args.held_out}
-        report = held_out(runs)
+        report = blockers_held_out(runs) if args.blockers else held_out(runs)
         if args.json:
             Path(args.json).write_text(json.dumps(report, indent=1))
 

@@ -1,4 +1,4 @@
-"""Reading a moon runner's hand from what it has played.
+"""Reading hands from what was played, while a moon is on: the runner's, and the blockers'.
 
 Imagined deals are drawn as if every consistent deal were equally likely. But a player who has
 taken every point so far did not play its cards at random: a player that leads its aces and wins
@@ -14,6 +14,14 @@ play-out policy explains each of the runner's plays (``mismatches``, each one mu
 weight by ``TREMBLE``) tells nothing against players who are not that policy, so ``TREMBLE``
 is 1: the count is kept, compiled in ``engine.compiled`` and held to the reference by the
 tests, for the benchmark to re-fit against another model of the players.
+
+The other way round, while the deciding seat is itself the runner, deals are drawn as if the
+blockers' high hearts could be anywhere; but a strong blocker keeps its high hearts under the
+runner's and takes a point trick from it when that is cheap, so how it played onto the runner's
+tricks shows where the stoppers are. Each of those plays (``blocker_plays``) the policy would
+have made otherwise with the blocker's hand of a deal multiplies the deal's weight by
+``BLOCKER_TREMBLE``, fitted the same way (``benchmarks/runner_read.py --blockers``): against
+Hard's blockers these plays do tell.
 """
 
 from __future__ import annotations
@@ -29,10 +37,13 @@ from .rules import QUEEN_OF_SPADES, Rules
 from .view import PlayerView
 
 __all__ = [
+    "BLOCKER_TREMBLE",
     "GROWTH",
     "STRENGTH",
     "TREMBLE",
     "RunnerPlays",
+    "blocker_plays",
+    "blocker_weight",
     "loser_strength",
     "mismatches",
     "runner_losers",
@@ -43,6 +54,16 @@ __all__ = [
 TREMBLE = 1.0
 """How much a deal's weight shrinks for each runner's play the policy would not have made
 (1: not at all, as fitted)."""
+
+BLOCKER_TREMBLE = 0.02
+"""While the deciding seat runs for the moon, how much a deal's weight shrinks for each of the
+blockers' plays (``blocker_plays``) the policy would not have made with their hands of that
+deal. Fitted (``benchmarks/runner_read.py --blockers``) to what Hard x4 went on to do from 157
+positions of two kept calibration runs: the runner's predicted moon's log-loss fell from 0.29
+(no read) to 0.20, and on each run held out with the tremble fitted on the other, from 0.37 to
+0.30 and from 0.19 to 0.08. Blockers who keep their high hearts under the runner's and take its
+point tricks cheaply hold the cards that stop a moon; a deal where they would not have played
+so is a less likely deal."""
 
 STRENGTH = 0.1
 GROWTH = 0.5
@@ -55,9 +76,11 @@ _QUEEN_BIT = 1 << QUEEN_OF_SPADES
 
 @dataclass(frozen=True)
 class RunnerPlays:
-    """The runner's plays so far, each with the public state just before it."""
+    """A seat's plays so far, each with the public state just before it: the runner's
+    (``runner_plays``) or a blocker's (``blocker_plays``)."""
 
     runner: int
+    """The seat that made these plays."""
     cards: tuple[int, ...]
     tricks: tuple[tuple[int, ...], ...]
     """The cards of its trick played before it."""
@@ -72,7 +95,7 @@ class RunnerPlays:
     played: tuple[int, ...]
     """Every card played before it."""
     later: tuple[int, ...]
-    """The runner's own cards played from this play on (it held them then)."""
+    """The seat's own cards played from this play on (it held them then)."""
 
 
 def runner_plays(view: PlayerView) -> RunnerPlays | None:
@@ -80,19 +103,45 @@ def runner_plays(view: PlayerView) -> RunnerPlays | None:
     threat = moon_threat(view)
     if threat is None:
         return None
+    return _seat_plays(view, threat.seat, None)
+
+
+def blocker_plays(view: PlayerView) -> list[RunnerPlays]:
+    """While ``view``'s own seat is the runner: each other seat's plays onto a trick the runner
+    was winning at that moment, with every moon card so far the runner's (its blocking plays,
+    ``RunnerPlays.runner`` being that seat); empty otherwise. Strong blockers keep their high
+    hearts under the runner's and take its point tricks when that is cheap, so a deal in which
+    those plays would have been made otherwise is a less likely deal (``BLOCKER_TREMBLE``)."""
+    threat = moon_threat(view, include_self=True)
+    if threat is None or threat.seat != view.seat:
+        return []
+    found = []
+    for seat in range(view.players):
+        if seat != view.seat:
+            plays = _seat_plays(view, seat, view.seat)
+            if plays is not None:
+                found.append(plays)
+    return found
+
+
+def _seat_plays(view: PlayerView, seat: int, blocking: int | None) -> RunnerPlays | None:
+    """``seat``'s plays so far, each with the public state just before it: all of them, or with
+    ``blocking`` (the runner's seat) only those onto a trick that runner was winning while it
+    held every moon card taken so far. None when there are none."""
     rules = view.rules
     moon_mask = moon_cards(rules)
-    runner = threat.seat
     players = view.players
     taken = [0] * players
     played = 0
     rows: list[tuple] = []
+    read: list[bool] = []
     tricks = (*view.tricks, view.current_trick)
     for number, trick in enumerate(tricks):
         before, runner_cards_now = moon_candidate(taken, moon_mask)
+        winner, winning = trick.leader, -1
         for position, card in enumerate(trick.cards):
-            seat = (trick.leader + position) % players
-            if seat == runner:
+            player = (trick.leader + position) % players
+            if player == seat:
                 broken = not rules.must_break_hearts or bool(played & HEARTS_MASK)
                 if rules.queen_breaks_hearts and played & _QUEEN_BIT:
                     broken = True
@@ -109,32 +158,24 @@ def runner_plays(view: PlayerView) -> RunnerPlays | None:
                         played,
                     )
                 )
+                read.append(blocking is None or (before == blocking and position > 0 and winner == blocking))
+            if position == 0 or (card // 13 == trick.cards[0] // 13 and card > winning):
+                winner, winning = player, card
             played |= 1 << card
         if trick.is_complete:
             for card in trick.cards:
                 taken[trick.winner] |= 1 << card
-    if not rows:
-        return None
     later = []
     mask = 0
     for row in reversed(rows):
         mask |= 1 << row[0]
         later.append(mask)
     later.reverse()
-    columns = list(zip(*rows, strict=True))
-    return RunnerPlays(
-        runner,
-        tuple(columns[0]),
-        tuple(columns[1]),
-        tuple(columns[2]),
-        tuple(columns[3]),
-        tuple(columns[4]),
-        tuple(columns[5]),
-        tuple(columns[6]),
-        tuple(columns[7]),
-        tuple(columns[8]),
-        tuple(later),
-    )
+    kept = [(*row, held) for row, held, keep in zip(rows, later, read, strict=True) if keep]
+    if not kept:
+        return None
+    columns = list(zip(*kept, strict=True))
+    return RunnerPlays(seat, *(tuple(column) for column in columns))
 
 
 def _legal(hand: int, trick: Sequence[int], first: bool, broken: bool, rules: Rules) -> int:
@@ -159,8 +200,8 @@ def _legal(hand: int, trick: Sequence[int], first: bool, broken: bool, rules: Ru
 
 
 def mismatches(plays: RunnerPlays, hand: int, rules: Rules) -> int:
-    """How many of the runner's plays the policy would have made otherwise, had the runner
-    held ``hand`` now (and, at each play, the cards it has played since)."""
+    """How many of the seat's plays the policy would have made otherwise, had the seat held
+    ``hand`` now (and, at each play, the cards it has played since)."""
     count = 0
     moon_mask = moon_cards(rules)
     deck = rules.deck_mask
@@ -202,3 +243,8 @@ def weight_of(count: int, losers_left: int = 0, tricks_done: int = 0) -> float:
     """A deal's weight: ``count`` runner's plays the policy would have made otherwise and
     ``losers_left`` in the runner's hand of the deal, after ``tricks_done`` complete tricks."""
     return TREMBLE**count * math.exp(-loser_strength(tricks_done) * losers_left)
+
+
+def blocker_weight(count: int) -> float:
+    """A deal's weight from ``count`` blockers' plays the policy would have made otherwise."""
+    return BLOCKER_TREMBLE**count

@@ -15,7 +15,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .hand import HandState
-from .inference import TREMBLE, mismatches, runner_losers, runner_plays, weight_of
+from .inference import (
+    BLOCKER_TREMBLE,
+    TREMBLE,
+    RunnerPlays,
+    blocker_plays,
+    blocker_weight,
+    mismatches,
+    runner_losers,
+    runner_plays,
+    weight_of,
+)
 from .moon import BLOCKERS, Blocking
 from .pass_worlds import deal_for_pass, pass_room
 from .playout import playout_result
@@ -78,26 +88,13 @@ class PlayWorlds:
         self.played = view.played_cards.mask
         self.tricks_done = len(view.tricks)
         self.ceiling: float | None = None
-        if self.compiled and self.reading is not None:
-            plays = self.reading
-            tricks = np.zeros((len(plays.cards), view.players), dtype=np.int64)
-            for k, trick in enumerate(plays.tricks):
-                tricks[k, : len(trick)] = trick
-            self.reading_arrays = (
-                np.array(plays.cards, dtype=np.int64),
-                tricks,
-                np.array([len(trick) for trick in plays.tricks], dtype=np.int64),
-                np.array(plays.leaders, dtype=np.int64),
-                np.array(plays.first, dtype=np.bool_),
-                np.array(plays.broken, dtype=np.bool_),
-                np.array(plays.queen_out, dtype=np.bool_),
-                np.array(plays.runners, dtype=np.int64),
-                np.array(plays.runner_cards, dtype=np.int64),
-                np.array(plays.played, dtype=np.int64),
-                np.array(plays.later, dtype=np.int64),
-                RulesCode.of(view.rules),
-            )
+        self.blockers = blocker_plays(view)
+        """While this seat runs for the moon: the blockers' plays to read."""
+        self.weighted = self.reading is not None or bool(self.blockers and BLOCKER_TREMBLE != 1.0)
+        """Whether worlds carry weights (``weights``)."""
         if self.compiled:
+            self.reading_arrays = _plays_arrays(self.reading, view) if self.reading is not None else None
+            self.blocker_arrays = [_plays_arrays(plays, view) for plays in self.blockers]
             sampler = self.sampler
             self.arrays = (
                 np.array(sampler.cards, dtype=np.int64),
@@ -108,10 +105,13 @@ class PlayWorlds:
             )
 
     def weights(self, worlds: Sequence[Sequence[int]]) -> list[float] | None:
-        """Each world's weight from the moon runner's plays (``engine.inference``); None when
-        no runner is being read (every world counts the same)."""
-        if self.reading is None:
+        """Each world's weight from the moon runner's plays, or from the blockers' plays while
+        this seat is the runner (``engine.inference``); None when nothing is read (every world
+        counts the same)."""
+        if not self.weighted:
             return None
+        if self.reading is None:
+            return [blocker_weight(count) for count in self.blocked(worlds)]
         # With TREMBLE 1 the mismatches cannot change a weight: not counted.
         counts = self.mismatched(worlds) if TREMBLE != 1.0 else [0] * len(worlds)
         left = self.losers(worlds)
@@ -133,6 +133,20 @@ class PlayWorlds:
             return runner_mismatches(hands, runner, *self.reading_arrays).tolist()
         return [mismatches(plays, world[runner], self.rules) for world in worlds]
 
+    def blocked(self, worlds: Sequence[Sequence[int]]) -> list[int]:
+        """Per world, the blockers' plays (``blocker_plays``) the policy would have made otherwise
+        with their hands of that world; zeros when this seat is not the runner."""
+        counts = [0] * len(worlds)
+        for number, plays in enumerate(self.blockers):
+            seat = plays.runner
+            if self.compiled:
+                hands = np.array([world[seat] for world in worlds], dtype=np.int64)
+                found = runner_mismatches(hands, seat, *self.blocker_arrays[number]).tolist()
+            else:
+                found = [mismatches(plays, world[seat], self.rules) for world in worlds]
+            counts = [a + b for a, b in zip(counts, found, strict=True)]
+        return counts
+
     def losers(self, worlds: Sequence[Sequence[int]]) -> list[int]:
         plays = self.reading
         return [runner_losers(plays, world[plays.runner], self.rules, self.played) for world in worlds]
@@ -145,7 +159,7 @@ class PlayWorlds:
         weight is over that ceiling weigh their share above it. If too few are kept from
         ``THIN_POOL`` times ``count`` worlds, the rest are taken as drawn, with their weights
         (unbiased either way: every world counts its weight over the ceiling, in expectation)."""
-        if self.reading is None:
+        if not self.weighted:
             return self.next(count), None
         kept: list[list[int]] = []
         weights: list[float] = []
@@ -180,6 +194,27 @@ class PlayWorlds:
         for k in np.flatnonzero(~done):
             worlds[k] = self.sampler.careful(SplitMix64(int(states[k])))
         return worlds
+
+
+def _plays_arrays(plays: RunnerPlays, view: PlayerView) -> tuple:
+    """A seat's plays as the arrays ``engine.compiled.runner_mismatches`` reads."""
+    tricks = np.zeros((len(plays.cards), view.players), dtype=np.int64)
+    for k, trick in enumerate(plays.tricks):
+        tricks[k, : len(trick)] = trick
+    return (
+        np.array(plays.cards, dtype=np.int64),
+        tricks,
+        np.array([len(trick) for trick in plays.tricks], dtype=np.int64),
+        np.array(plays.leaders, dtype=np.int64),
+        np.array(plays.first, dtype=np.bool_),
+        np.array(plays.broken, dtype=np.bool_),
+        np.array(plays.queen_out, dtype=np.bool_),
+        np.array(plays.runners, dtype=np.int64),
+        np.array(plays.runner_cards, dtype=np.int64),
+        np.array(plays.played, dtype=np.int64),
+        np.array(plays.later, dtype=np.int64),
+        RulesCode.of(view.rules),
+    )
 
 
 def play_outcomes(

@@ -3,7 +3,15 @@ count agrees with the reference, and a runner's hand with losers weighs less, th
 longer it has come through with every point."""
 
 from engine import CARDS, Phase, Rules
-from engine.inference import TREMBLE, mismatches, runner_plays, weight_of
+from engine.inference import (
+    BLOCKER_TREMBLE,
+    TREMBLE,
+    blocker_plays,
+    blocker_weight,
+    mismatches,
+    runner_plays,
+    weight_of,
+)
 from engine.moon import moon_candidate, moon_cards
 from engine.outcomes import PlayWorlds
 from engine.policy import choose_card
@@ -35,17 +43,69 @@ def policy_card(state) -> int:
     )
 
 
-def runner_positions(count: int = 24):
-    """Hands played by the policy at every seat, stopped whenever someone is a moon runner."""
+def positions_read(count: int, read):
+    """Hands played by the policy at every seat, stopped wherever ``read`` (of the view of the
+    seat to move) finds plays to read: (state, view, what it read)."""
     found = []
     for state in moon_positions(Rules(), count, 0):
         while state.phase is Phase.PLAYING:
             view = state.view(state.to_move)
-            plays = runner_plays(view)
-            if plays is not None:
+            plays = read(view)
+            if plays:
                 found.append((state.copy(), view, plays))
             state.play(CARDS[policy_card(state)])
     return found
+
+
+def runner_positions(count: int = 24):
+    """Stopped whenever someone else is a moon runner."""
+    return positions_read(count, runner_plays)
+
+
+def self_runner_positions(count: int = 24):
+    """Stopped whenever the seat to move is itself the moon runner (and a blocker has played)."""
+    return positions_read(count, blocker_plays)
+
+
+def test_the_blockers_plays_read_are_those_onto_the_runners_winning_trick():
+    positions = self_runner_positions()
+    assert len(positions) > 30
+    for state, view, blockers in positions:
+        assert runner_plays(view) is None  # one read or the other, never both
+        for plays in blockers:
+            assert plays.runner != view.seat
+            for k, card in enumerate(plays.cards):
+                assert plays.runners[k] == view.seat and plays.runner_cards[k] >= 1
+                trick = plays.tricks[k]
+                led = trick[0] // 13
+                winning = max(c for c in trick if c // 13 == led)
+                winner = (plays.leaders[k] + trick.index(winning)) % view.players
+                assert winner == view.seat  # the runner was winning the trick then
+                assert plays.later[k] >> card & 1 and not state.hand(plays.runner).mask >> card & 1
+            # the policy at every seat: its blocking plays are explained exactly
+            assert mismatches(plays, state.hand(plays.runner).mask, view.rules) == 0
+
+
+def test_the_blockers_read_counts_the_same_compiled_and_weighs_each_play_the_policy_would_not_make():
+    spread = set()
+    for number, (_state, view, _blockers) in enumerate(self_runner_positions(12)[::2]):
+        compiled = PlayWorlds(view, number, "compiled")
+        python = PlayWorlds(view, number, "python")
+        worlds = compiled.next(40)
+        counts = compiled.blocked(worlds)
+        assert counts == python.blocked(worlds)
+        assert compiled.weights(worlds) == python.weights(worlds)
+        if BLOCKER_TREMBLE != 1.0:
+            assert compiled.weights(worlds) == [BLOCKER_TREMBLE**count for count in counts]
+        spread |= set(counts)
+    assert 0 in spread and max(spread) >= 1  # some deals explain the blockers' plays, some do not
+    assert blocker_weight(0) == 1.0 and blocker_weight(2) == BLOCKER_TREMBLE**2
+
+
+def test_no_blockers_are_read_while_another_seat_runs():
+    for _state, view, _plays in runner_positions(6):
+        assert blocker_plays(view) == []
+        assert PlayWorlds(view, 0, "compiled").blocked([[0] * view.players]) == [0]
 
 
 def test_the_policys_own_plays_are_explained_without_a_mismatch():
