@@ -31,6 +31,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from engine import Rules
+from engine.inference import blocker_plays
 from engine.threads import one_thread, playout_threads
 from trainer.coach.depth import COACH, judge
 from trainer.coach.grading import BANDS, Band, grade
@@ -68,6 +69,9 @@ def judge_one(job: tuple) -> dict:
     coach = judge(view, choice, seed=FIRST_SEED + index, depth=COACH)
     coach_seconds = time.perf_counter() - start
     g = grade(coach, choice)
+    again = reference is not None and reference.get("deep_again", False)
+    if again:
+        reference = None  # judged again (``--deep-again-when-running``)
     if reference is None:
         deep = judge(view, choice, seed=FIRST_SEED + 100_000 + index, depth=COACH.deeper(factor))
         d = grade(deep, choice)
@@ -77,6 +81,7 @@ def judge_one(job: tuple) -> dict:
             "deep_loss": d.loss,
             "deep_samples": deep.samples,
             "deep_best": str(deep.best.option),
+            "deep_again": again,
         }
     deep_band = Band(reference["deep_band"])
     low, high = g.span
@@ -178,6 +183,12 @@ def main() -> None:
         "--reference", metavar="EARLIER.json", help="take the deep verdicts from an earlier run's JSON"
     )
     parser.add_argument(
+        "--deep-again-when-running",
+        action="store_true",
+        help="with --reference: judge the deep verdict again where the deciding seat runs for the moon "
+        "(the coach reads the blockers' plays there since 2026-12-03; the earlier deep verdict did not)",
+    )
+    parser.add_argument(
         "--alone",
         action="store_true",
         help="time the coach's verdicts again one at a time, as a learner's are (the workers' times "
@@ -186,6 +197,10 @@ def main() -> None:
     args = parser.parse_args()
     points = positions(args.plays, args.passes, args.seed)
     references = earlier_deep(args.reference, points) if args.reference else [None] * len(points)
+    if args.deep_again_when_running:
+        for point, reference in zip(points, references, strict=True):
+            if reference is not None and point[0] == "play" and blocker_plays(point[1].view(point[2])):
+                reference["deep_again"] = True
     pairs = enumerate(zip(points, references, strict=True))
     jobs = [(index, point, args.factor, reference) for index, (point, reference) in pairs]
     start = time.perf_counter()
