@@ -53,7 +53,7 @@ def snapshot():
 
 
 HEAVY_FIRST = (
-    "tests/browser/test_static_site_browser.py",  # three minutes: Pyodide starts cold four times
+    "tests/browser/test_static_site_browser.py",  # minutes: Pyodide starts cold three times
     "tests/browser/test_phone_browser.py",
     "tests/test_bots.py",
     "tests/browser/test_lessons_browser.py",
