@@ -1,5 +1,6 @@
 """The static site's parts that need no browser: the project's wheel for Pyodide, each page's
-notebook as the site builds it, and the links between pages (relative in the site)."""
+notebook as the site builds it, the links between pages (relative in the site), and the
+packages resolved once for the pages that need the same ones."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import subprocess
 import sys
 import zipfile
 
+from marimo._export import offline
+
 from tests.browser.conftest import ROOT
-from trainer.site_build.build import SITE_PAGES, _site_notebook
+from trainer.site_build.build import SITE_PAGES, _resolve_each_package_set_once, _site_notebook
 from trainer.site_build.wheel import build_site_wheel
 
 
@@ -62,3 +65,42 @@ def test_links_are_relative_to_the_sites_one_folder_under_pyodide():
         "review.html",
         "lesson.html?lesson=l01_game",
     ]
+
+
+def test_pages_with_the_same_requirements_and_imports_are_resolved_once(tmp_path, monkeypatch):
+    # marimo's step that starts Pyodide in Chromium to resolve a page's packages, stood in for:
+    # its answer names the wheel at the address of the page that resolved it.
+    asked: list[str] = []
+
+    async def resolve(code: str, *, page_url: str, **where) -> dict:
+        asked.append(page_url)
+        origin = page_url.split("/assets/")[0]
+        return {"packages": {"hearts-trainer": {"file_name": f"{origin}/public/wheels/ht.whl"}}}
+
+    monkeypatch.setattr(offline, "_resolve_packages", resolve)
+    wheel = build_site_wheel(tmp_path)
+    lesson, puzzles = (
+        _site_notebook(SITE_PAGES[name], wheel, tmp_path).read_text() for name in ("lesson", "puzzles")
+    )
+    other = lesson.replace("import marimo as mo", "import marimo as mo\n    import json", 1)
+    assert other != lesson
+    where = {"package_base_url": "http://127.0.0.1:9/pyodide/", "pypi_index_url": "http://127.0.0.1:9/simple"}
+
+    def page(code: str, port: int) -> dict:
+        url = f"http://127.0.0.1:{port}/assets/offline.html"
+        steps = offline._resolve_packages(code, page_url=url, **where)
+        try:  # the stand-in never waits, so the coroutine ends at its first step
+            steps.send(None)
+        except StopIteration as done:
+            return done.value
+        raise AssertionError("the resolution waited for something")
+
+    with _resolve_each_package_set_once():
+        first = page(lesson, 1001)
+        first["packages"]["hearts-trainer"]["file_name"] = "../packages/ht.whl"  # as marimo rewrites it
+        again = page(puzzles, 1002)
+        imports_more = page(other, 1003)
+    assert asked == ["http://127.0.0.1:1001/assets/offline.html", "http://127.0.0.1:1003/assets/offline.html"]
+    assert again["packages"]["hearts-trainer"]["file_name"] == "http://127.0.0.1:1002/public/wheels/ht.whl"
+    assert imports_more["packages"]["hearts-trainer"]["file_name"].startswith("http://127.0.0.1:1003/")
+    assert offline._resolve_packages is resolve  # marimo's own step is back after the build

@@ -13,9 +13,11 @@ nothing of any other host.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import functools
 import http.server
+import json
 import os
 import pathlib
 import shutil
@@ -24,6 +26,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
+from urllib.parse import urljoin
 
 from trainer.data_files import LESSONS_DIR
 from trainer.site import PAGES, SITE_FILES
@@ -132,6 +135,61 @@ def _export_patches() -> Iterator[None]:
         BrowserType.launch = saved_launch
 
 
+def _top_level_imports(code: str) -> tuple[str, ...] | str:
+    """The modules a notebook imports, by top-level name (what Pyodide loads packages for); the
+    code itself when it does not parse."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return tuple(sorted(names))
+
+
+@contextlib.contextmanager
+def _resolve_each_package_set_once() -> Iterator[None]:
+    """marimo's offline export resolves a page's packages by starting Pyodide in Chromium, about
+    15 s a page. Pages with the same requirements and the same imports get the same answer, so
+    a build resolves them once: the answer is kept, with the address of the page that resolved
+    it (its only part that differs) swapped for the next page's. Another marimo without this
+    step: every page resolves on its own."""
+    try:
+        from marimo._export import offline
+
+        resolve = offline._resolve_packages
+        requirements_of = offline.PyProjectReader.from_script
+    except (ImportError, AttributeError):
+        yield
+        return
+    kept: dict[tuple, tuple[str, str]] = {}
+
+    async def resolve_once(code: str, **where):
+        key = (
+            where.get("package_base_url"),
+            where.get("pypi_index_url"),
+            tuple(requirements_of(code).dependencies),
+            _top_level_imports(code),
+        )
+        origin = urljoin(where["page_url"], "/")
+        if key in kept:
+            answer, resolved_at = kept[key]
+            return json.loads(answer.replace(resolved_at, origin))
+        resolution = await resolve(code, **where)
+        kept[key] = (json.dumps(resolution), origin)  # before the export rewrites it in place
+        return resolution
+
+    offline._resolve_packages = resolve_once
+    try:
+        yield
+    finally:
+        offline._resolve_packages = resolve
+
+
 def _export(notebook: pathlib.Path, out_html: pathlib.Path, mirror_url: str) -> None:
     from marimo._cli.export.commands import html_wasm
 
@@ -181,7 +239,11 @@ def build_site(
     out.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("MARIMO_SKIP_UPDATE_CHECK", "1")
     times: dict[str, float] = {}
-    with tempfile.TemporaryDirectory(prefix="hearts-site-") as folder, serve_folder(mirror) as (url, missing):
+    with (
+        tempfile.TemporaryDirectory(prefix="hearts-site-") as folder,
+        serve_folder(mirror) as (url, missing),
+        _resolve_each_package_set_once(),
+    ):
         work = pathlib.Path(folder)
         wheel = build_site_wheel(work)
         for name in pages:
