@@ -52,11 +52,24 @@ def snapshot():
     return take
 
 
+@pytest.fixture(scope="session")
+def some_puzzles():
+    """Four shipped puzzles of each kind: for tests that need puzzles to solve, not the whole
+    library (reading its 500 files takes about 10 s)."""
+    from trainer.puzzles.board import PUZZLES_DIR
+    from trainer.puzzles.format import load_files
+
+    paths = [path for kind in ("pass", "play") for path in sorted(PUZZLES_DIR.glob(f"{kind}-*.toml"))[:4]]
+    puzzles, problems = load_files(paths)
+    assert len(puzzles) == 8 and not problems, problems
+    return puzzles
+
+
 HEAVY_FIRST = (
     "tests/browser/test_static_site_browser.py",  # minutes: Pyodide starts cold three times
-    "tests/browser/test_phone_browser.py",
-    "tests/test_bots.py",
     "tests/browser/test_lessons_browser.py",
+    "tests/browser/test_phone_browser.py",
+    "tests/browser/test_table_browser.py",
     "tests/browser/test_review_browser.py",
     "tests/test_coach_facts.py",
 )

@@ -7,6 +7,7 @@ import pytest
 
 from engine import HandState, Phase, PlayerView, Rules
 from engine.bots import LEVELS, Bot, bot_acts, make_bot, play_hand_with_bots
+from engine.bots.hard import HardBot
 from engine.bots.normal import choose_moon_by_totals
 from engine.evaluator import evaluate_play
 from engine.rules import PRESETS
@@ -64,6 +65,14 @@ def test_a_bot_decides_the_same_whatever_the_hidden_hands_hold(level):
     assert len(choices) == 1
 
 
+def bot_of(level: str, seed: int) -> Bot:
+    """The level's bot; Hard on a small budget in deals (the same search, passes and the exact
+    late hands included, on fewer deals: its full budget makes a hand a table take a minute)."""
+    if level == "hard":
+        return HardBot(seed, play_samples=64, pass_samples=64, exact_samples=16)
+    return make_bot(level, seed)
+
+
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize(
     "preset", ["standard", "three_players", "five_players", "shooters_choice", "black_maria"]
@@ -72,7 +81,7 @@ def test_every_bot_passes_and_plays_legally_to_the_end(level, preset):
     rules = PRESETS[preset]
     for seed in range(1 if level == "hard" else 6):  # Hard thinks: one hand a table is seconds
         state = HandState.from_seed(seed, rules, rules.pass_direction(seed))
-        bots = {seat: make_bot(level, seed * 10 + seat) for seat in range(rules.players)}
+        bots = {seat: bot_of(level, seed * 10 + seat) for seat in range(rules.players)}
         assert all(isinstance(bot, Bot) for bot in bots.values())
         play_hand_with_bots(state, bots)
         assert state.phase is Phase.DONE

@@ -63,7 +63,7 @@ SEAT_NAME = re.compile(r"\b(?:Left|Across|Right|Seat \d)\b")
 # bonus), Black Maria (the A♠ and K♠ cost points) and Spot Hearts (hearts by pip), where
 # sentences about points could slip.
 TABLES = [
-    ("standard", ("left", "right", "across", "hold"), ("normal", "easy"), range(6)),
+    ("standard", ("left", "right", "across", "hold"), ("normal", "easy"), range(3)),
     ("three_players", ("left", "right"), ("normal", "easy"), range(3)),
     ("five_players", ("left", "right"), ("normal", "easy"), range(3)),
     ("six_players", ("left", "right"), ("normal", "easy"), range(3)),

@@ -1,7 +1,8 @@
 """Every page on a phone (390×844) and on a laptop (1280×900), in Chromium against `marimo run
-lessons/`: nothing runs off the right edge unless it sits in a box that scrolls sideways, and on
-the card table no card covers a seat's name or figures. Full-page screenshots land in
-test-artifacts/phone-*.png and test-artifacts/laptop-*.png."""
+lessons/` (each page loaded once, on the phone, then widened to the laptop's window): nothing
+runs off the right edge unless it sits in a box that scrolls sideways, and on the card table no
+card covers a seat's name or figures. Full-page screenshots land in test-artifacts/phone-*.png
+and test-artifacts/laptop-*.png."""
 
 from __future__ import annotations
 
@@ -185,38 +186,43 @@ def save_whole_page(page: Page, viewport: dict, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
-@pytest.mark.parametrize(
-    ("viewport", "size"), [(PHONE, "phone"), (LAPTOP, "laptop")], ids=["phone", "laptop"]
-)
 @pytest.mark.parametrize("name", PAGES)
-def test_the_page_fits_the_screen_and_no_card_covers_a_seat(browser, pages_url, name, viewport, size):
-    context = browser.new_context(viewport=viewport)
+def test_the_page_fits_the_screen_and_no_card_covers_a_seat(browser, pages_url, name):
+    # One load a page: drawn on the phone, then the same page turned into a laptop's window (the
+    # layout follows the window's size, as when a phone is turned or a window widened).
+    context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.set_default_timeout(WAIT)
     try:
         page.goto(signed_in(f"{pages_url}{address_of(name)}"))
         wait_until_drawn(page, name)
         page.wait_for_load_state("networkidle")
-        overflowing = page.evaluate(OVERFLOW_SCRIPT)
-        charts = [
-            mark.bounding_box() for mark in page.locator(".vega-embed canvas, .vega-embed svg.marks").all()
-        ]
-        tables = [table.evaluate(OVERLAP_SCRIPT) for table in page.locator("[data-table]").all()]
-        save_whole_page(page, viewport, f"{size}-{name}")
-
-        assert overflowing == []
-        # A chart drawn whole on the screen, not in a box the learner must scroll.
-        assert len(charts) == (REVIEW_CHARTS if name == "review" else 0)
-        for box in charts:
-            assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 1, box
-        assert len(tables) == (0 if name in ("index", "review") else 1)
-        for found in tables:
-            assert found["problems"] == []
-            assert found["labels"] >= 2 * 4, found  # a name and figures for every seat
-            if name == "l03_following":  # three cards on the trick, one beside each seat's figures
-                assert found["played"] == 3, found
+        for viewport, size in ((PHONE, "phone"), (LAPTOP, "laptop")):
+            page.set_viewport_size(viewport)
+            page.wait_for_timeout(300)  # the charts redraw at the new size
+            wait_until_drawn(page, name)
+            assert_fits(page, name, viewport, size)
     finally:
         context.close()
+
+
+def assert_fits(page: Page, name: str, viewport: dict, size: str) -> None:
+    overflowing = page.evaluate(OVERFLOW_SCRIPT)
+    charts = [mark.bounding_box() for mark in page.locator(".vega-embed canvas, .vega-embed svg.marks").all()]
+    tables = [table.evaluate(OVERLAP_SCRIPT) for table in page.locator("[data-table]").all()]
+    save_whole_page(page, viewport, f"{size}-{name}")
+
+    assert overflowing == [], size
+    # A chart drawn whole on the screen, not in a box the learner must scroll.
+    assert len(charts) == (REVIEW_CHARTS if name == "review" else 0)
+    for box in charts:
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 1, (size, box)
+    assert len(tables) == (0 if name in ("index", "review") else 1)
+    for found in tables:
+        assert found["problems"] == [], size
+        assert found["labels"] >= 2 * 4, found  # a name and figures for every seat
+        if name == "l03_following":  # three cards on the trick, one beside each seat's figures
+            assert found["played"] == 3, found
 
 
 def test_a_pass_puzzles_verdict_and_heat_map_fit_a_phone(browser, pages_url):

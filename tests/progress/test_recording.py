@@ -12,8 +12,6 @@ from trainer.lessons.runner import LessonRunner
 from trainer.progress.decisions import load_decisions, phase_of
 from trainer.progress.games import game_record, last_game, load_games, save_game
 from trainer.progress.puzzles import load_progress, save_attempt
-from trainer.puzzles.board import PUZZLES_DIR
-from trainer.puzzles.format import load_library
 from trainer.puzzles.page import open_board
 from trainer.puzzles.trainer import PuzzleTrainer
 from trainer.store import Store
@@ -31,9 +29,10 @@ def test_phases_of_the_hand() -> None:
     ]  # fmt: skip
 
 
-def test_puzzle_attempts_and_ratings_persist_and_first_tries_are_graded_decisions(store) -> None:
-    puzzles, _ = load_library(PUZZLES_DIR)
-    trainer = PuzzleTrainer(puzzles, load_progress(store), lambda a, p: save_attempt(store, a, p))
+def test_puzzle_attempts_and_ratings_persist_and_first_tries_are_graded_decisions(
+    store, some_puzzles
+) -> None:
+    trainer = PuzzleTrainer(some_puzzles, load_progress(store), lambda a, p: save_attempt(store, a, p))
     puzzle = trainer.next(kind="play")
     solved = trainer.answer(puzzle.answer.best)
     wrong = next(

@@ -14,26 +14,18 @@ from trainer.lessons.progress import Progress
 from trainer.progress.games import load_games
 from trainer.progress.puzzles import load_progress, save_attempt
 from trainer.progress.transfer import ProgressFileError, dumps, import_progress
-from trainer.puzzles.board import PUZZLES_DIR
-from trainer.puzzles.format import load_library
 from trainer.puzzles.trainer import PuzzleTrainer
 from trainer.store import Store
 
 
-@pytest.fixture(scope="module")
-def puzzles():
-    """The shipped library, read once for the module (reading 500 files takes seconds)."""
-    return load_library(PUZZLES_DIR)[0]
-
-
 @pytest.fixture
-def browser_store(tmp_path, puzzles):
+def browser_store(tmp_path, some_puzzles):
     """A store with a lesson begun, a puzzle solved and a game finished, as the site keeps them."""
     store = Store(tmp_path / "browser.sqlite3")
     progress = Progress(store)
     progress.reach("l01_game", 1, 5)
     progress.answer("l01_game", "cards", True)
-    trainer = PuzzleTrainer(puzzles, load_progress(store), lambda a, p: save_attempt(store, a, p))
+    trainer = PuzzleTrainer(some_puzzles, load_progress(store), lambda a, p: save_attempt(store, a, p))
     trainer.answer(trainer.next(kind="play").answer.best)
     record_history(store)
     return store
