@@ -337,6 +337,23 @@ def test_python_sets_up_a_position_and_bots_continue() -> None:
     assert w.table["score_rows"] == []
 
 
+def test_a_still_table_says_it_stops_after_the_learners_decision_instead_of_naming_a_bot() -> None:
+    """A puzzle's table (``autoplay=False``): the bots never move, so once the learner has passed
+    or played, the status line must not say "Waiting for the others to pass." or "Left to play."."""
+    still = "Answered: the verdict is below."
+    rules = Rules()
+    w = table(autoplay=False, still_status=still)
+    w.set_position(HandState.from_seed(5, rules, "left"))
+    assert w.table["status"] == "Choose 3 cards to pass to Left."  # the other seats are to pass too
+    w.act({"type": "pass", "cards": my_cards(w)[:3]})
+    assert w.table["phase"] == "passing" and w.table["status"] == still
+    w.set_position(HandState.from_deal(clubs_to_seat_0(rules), rules))
+    assert w.table["status"] == "Your turn: play a highlighted card."
+    w.act({"type": "play", "card": "2C"})
+    assert w.session.bot_to_act == 1 and w.table["status"] == still
+    assert w.table["to_move"] == 1  # the table still shows whose turn it would be
+
+
 def test_new_hand_follows_the_pass_cycle_and_open_seats_show_cards() -> None:
     w = table(seed=7, open_seats=[2])
     assert w.table["seats"][2]["cards"] == w.session.hand.hand(2).codes

@@ -11,6 +11,7 @@ from tests.browser.conftest import ARTIFACTS, ROOT, _serve
 from trainer.puzzles import load_puzzle
 
 T = '[data-table="puzzle"]'
+ANSWERED = "Answered: the coach's verdict is below the table."  # the table's status after an answer
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +49,8 @@ def test_a_play_puzzle_is_solved_and_the_coach_answers(browser, puzzles_url):
     page.locator(f'{T} .ht-hand .card[data-card="{best}"]').click()
     expect(page.get_by_text("✅ Solved.")).to_be_visible()
     expect(page.get_by_text(re.compile(r"Solved\. (Best|Good): "))).to_be_visible()
+    # the bots do not play on after a puzzle's answer: the table says so instead of naming one
+    expect(page.locator(f'{T} [data-role="status"]')).to_have_text(ANSWERED)
     # the figures: the learner's own expected points, the others', and the moon chance
     expect(
         page.get_by_text(re.compile(r"you take \d+\.\d points on average \(the others \d+\.\d each\)"))
@@ -66,6 +69,7 @@ def test_a_pass_puzzle_is_solved_and_a_wrong_pass_gets_the_verdict(browser, puzz
     page.locator(f'{T} [data-action="pass"]').click()
     expect(page.get_by_text("✅ Solved.")).to_be_visible()
     expect(page.get_by_text(re.compile(r"Your pass ranks 1 of \d+"))).to_be_visible()
+    expect(page.locator(f'{T} [data-role="status"]')).to_have_text(ANSWERED)
     page.screenshot(path=str(ARTIFACTS / "21-pass-puzzle-solved.png"), full_page=True)
 
     page.get_by_role("button", name="Next puzzle").click()

@@ -40,7 +40,13 @@ class PuzzleBoard:
         self.problems = library.problems
         """One message per puzzle file left out (file: field: reason)."""
         self.trainer = PuzzleTrainer(library, progress, on_attempt, seed)
-        self.widget = TableWidget(autoplay=False, practice=False, table_id="puzzle", hints=self._hint)
+        self.widget = TableWidget(
+            autoplay=False,
+            still_status="Answered: the coach's verdict is below the table.",
+            practice=False,
+            table_id="puzzle",
+            hints=self._hint,
+        )
         self.widget.on_event(self._on_event)
         self.last: Attempt | None = None
         self.error = ""

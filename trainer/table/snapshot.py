@@ -54,13 +54,15 @@ def _hand_cards(session: TableSession) -> list[dict[str, object]]:
     return cards
 
 
-def _status(session: TableSession, names: list[str]) -> str:
+def _status(session: TableSession, names: list[str], still: str | None = None) -> str:
     hand = session.hand
     if hand.phase is Phase.PASSING:
         if session.seat in hand.seats_to_pass:
             target = names[hand.pass_target(session.seat)]
             return f"Choose {session.rules.pass_count} cards to pass to {target}."
-        return "Waiting for the others to pass."
+        return still or "Waiting for the others to pass."
+    if still is not None and session.bot_to_act is not None:
+        return still  # the bots will not move: "Left to play." would say they will
     if hand.phase is Phase.DONE:
         if session.winners:
             return "Game over: " + " and ".join(names[s] for s in session.winners) + " won."
@@ -74,7 +76,14 @@ def _status(session: TableSession, names: list[str]) -> str:
     return f"{names[hand.to_move]} to play."
 
 
-def snapshot(session: TableSession, open_seats: Iterable[int] = (), levels: list[str] | None = None) -> dict:
+def snapshot(
+    session: TableSession,
+    open_seats: Iterable[int] = (),
+    levels: list[str] | None = None,
+    still: str | None = None,
+) -> dict:
+    """The table as the page draws it. ``still``: the status line while the bots are to act but
+    will not (a table that stops after the learner's decision, as a puzzle's does)."""
     hand = session.hand
     players = hand.players
     names = seat_names(players, session.seat)
@@ -106,7 +115,7 @@ def snapshot(session: TableSession, open_seats: Iterable[int] = (), levels: list
         "my_turn": hand.phase is Phase.PLAYING and hand.to_move == session.seat,
         "moon_choice": hand.phase is Phase.MOON_CHOICE and hand.to_move == session.seat,
         "to_move": hand.to_move,
-        "status": _status(session, names),
+        "status": _status(session, names, still),
         "hand": _hand_cards(session),
         "seats": seats,
         "trick": [{"seat": s, **_card(c.code)} for s, c in trick.plays],

@@ -70,12 +70,15 @@ class TableWidget(anywidget.AnyWidget):
         bot_delay: float = 0.7,
         trick_pause: float = 1.2,
         autoplay: bool = True,
+        still_status: str = "The table stops here: the others do not play on.",
         **traits: object,
     ) -> None:
         """``autoplay=False`` keeps the bots still (a puzzle: the learner's one decision is all
-        that happens)."""
+        that happens), and once the learner has decided, the status line says ``still_status``
+        instead of naming a bot to play."""
         super().__init__(**traits)
         self.autoplay = autoplay
+        self.still_status = still_status
         self.session = TableSession(rules, seed, seat, bots, hints, practice)
         self.bot_delay = bot_delay
         self.trick_pause = trick_pause
@@ -274,7 +277,8 @@ class TableWidget(anywidget.AnyWidget):
             listener(event)
 
     def _refresh(self) -> None:
-        self.table = snapshot(self.session, self.open_seats, self._levels)
+        still = None if self.autoplay else self.still_status
+        self.table = snapshot(self.session, self.open_seats, self._levels, still)
 
     # ----- the bots -----
 
