@@ -131,6 +131,13 @@ def play_hand(job: tuple[int, int]) -> list[dict]:
     ]
 
 
+def pass_as_imagined(state: HandState) -> None:
+    """The seats yet to pass pass as the evaluator imagines them (``rule_of_thumb_pass``)."""
+    while state.phase is Phase.PASSING:
+        seat = state.seats_to_pass[0]
+        state.pass_cards(seat, CardSet(rule_of_thumb_pass(state.hand(seat).mask, state.rules.pass_count)))
+
+
 def predict(job: tuple[int, dict, Blocking]) -> dict:
     """Phase 2: the evaluator's prediction for the chosen option."""
     number, decision, blocking = job
@@ -144,9 +151,7 @@ def predict(job: tuple[int, dict, Blocking]) -> dict:
         evaluation = evaluate_play(view, samples=PREDICTION["play"], seed=seed, blocking=blocking)
     value = evaluation.value_of(decision["choice"])
     after = apply(decision["state"], decision["kind"], decision["seat"], decision["choice"])
-    while after.phase is Phase.PASSING:  # seats yet to pass pass as the evaluator imagines them
-        seat = after.seats_to_pass[0]
-        after.pass_cards(seat, CardSet(rule_of_thumb_pass(after.hand(seat).mask, after.rules.pass_count)))
+    pass_as_imagined(after)
     true_deal = playout_result(after, None)
     return {
         **decision,

@@ -11,7 +11,7 @@ which hands the gap is made of. For every hand of some ``--save`` pickles of
 - whether Hard shot from it in the game's own play (Hard at every seat, passes included);
 - whether the play-out policy at every seat shoots from the same hands after Hard's passes
   (the play alone differs), and from the dealt hands after the passes the evaluator imagines
-  for the other seats (``engine.passing.rule_of_thumb_pass``: passes and play differ).
+  for the other seats (``coach_calibration.pass_as_imagined``: passes and play differ).
 
     PYTHONPATH=. .venv/bin/python benchmarks/shooter_read.py /tmp/cal990096.pickle [...] \
         [--json benchmarks/results/shooter_read.json]
@@ -23,12 +23,16 @@ import argparse
 import collections
 import json
 import pickle
+import sys
 from pathlib import Path
 
-from engine import CardSet, HandState
+sys.path.insert(0, str(Path(__file__).parent))
+
+from coach_calibration import pass_as_imagined
+
+from engine import HandState
 from engine.cards import HEARTS_MASK
 from engine.moon import losers
-from engine.passing import rule_of_thumb_pass
 from engine.playout import playout_result
 
 LOSER_GROUPS = ((0, 0), (1, 1), (2, 2), (3, 4), (5, 7), (8, 13))
@@ -57,9 +61,7 @@ def imagined_passes(state: HandState) -> HandState:
     """The dealt hands again, passed as the evaluator imagines every seat passing."""
     dealt = [state.dealt_hand(seat) for seat in range(state.players)]
     again = HandState.from_deal(dealt, state.rules, state.pass_direction)
-    while again.seats_to_pass:
-        seat = again.seats_to_pass[0]
-        again.pass_cards(seat, CardSet(rule_of_thumb_pass(again.hand(seat).mask, again.rules.pass_count)))
+    pass_as_imagined(again)
     return again
 
 

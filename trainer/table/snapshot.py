@@ -56,13 +56,13 @@ def _hand_cards(session: TableSession) -> list[dict[str, object]]:
 
 def _status(session: TableSession, names: list[str], still: str | None = None) -> str:
     hand = session.hand
-    if hand.phase is Phase.PASSING:
-        if session.seat in hand.seats_to_pass:
-            target = names[hand.pass_target(session.seat)]
-            return f"Choose {session.rules.pass_count} cards to pass to {target}."
-        return still or "Waiting for the others to pass."
+    if hand.phase is Phase.PASSING and session.seat in hand.seats_to_pass:
+        target = names[hand.pass_target(session.seat)]
+        return f"Choose {session.rules.pass_count} cards to pass to {target}."
     if still is not None and session.bot_to_act is not None:
         return still  # the bots will not move: "Left to play." would say they will
+    if hand.phase is Phase.PASSING:
+        return "Waiting for the others to pass."
     if hand.phase is Phase.DONE:
         if session.winners:
             return "Game over: " + " and ".join(names[s] for s in session.winners) + " won."
