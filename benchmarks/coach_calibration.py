@@ -60,8 +60,8 @@ from pathlib import Path
 from engine import CardSet, HandState, Phase, Rules
 from engine.bots import make_bot
 from engine.evaluator import evaluate_pass, evaluate_play
-from engine.moon import BLOCKERS, Blocking, moon_cards
-from engine.passing import imagined_pass
+from engine.moon import BLOCKERS, Blocking
+from engine.passing import rule_of_thumb_pass
 from engine.playout import playout_result
 
 FIRST_SEED = 910_000
@@ -132,15 +132,10 @@ def play_hand(job: tuple[int, int]) -> list[dict]:
 
 
 def pass_as_imagined(state: HandState) -> None:
-    """The seats yet to pass pass as the evaluator imagines them (``imagined_pass``)."""
-    rules = state.rules
-    moon = bool(moon_cards(rules))
+    """The seats yet to pass pass as the evaluator imagines them (``rule_of_thumb_pass``)."""
     while state.phase is Phase.PASSING:
         seat = state.seats_to_pass[0]
-        hand = state.hand(seat).mask
-        state.pass_cards(
-            seat, CardSet(imagined_pass(hand, rules.pass_count, rules.deck_mask, rules.players, moon))
-        )
+        state.pass_cards(seat, CardSet(rule_of_thumb_pass(state.hand(seat).mask, state.rules.pass_count)))
 
 
 def predict(job: tuple[int, dict, Blocking]) -> dict:

@@ -13,10 +13,10 @@ with a pass in some ``--save`` pickles of ``coach_calibration.py``:
 - the hands left after the pass that a shooter could run: losers (``engine.moon.losers``, against
   every card it does not hold) after the hand's three best discards, at most ``CAPABLE``;
 - how often the play-out policy at every seat shoots after each kind of pass on the same dealt
-  hands: Hard's; the rule of thumb's; the evaluator's imagined passes
-  (``engine.passing.imagined_pass``: the rule of thumb's, except that a hand left with at most
-  ``KEEP_MOON`` losers after its three best discards passes those), with ``KEEP_MOON`` fitted
-  here (other values beside it); and passes drawn from a card-choice model fitted to Hard's
+  hands: Hard's; the rule of thumb's; the rule of thumb's, except that a hand left with at most
+  ``KEEP_MOON`` losers after its three best discards passes those (``keeping_pass``, the
+  candidate for the evaluator's imagined passes), with ``KEEP_MOON`` fitted here (other values
+  beside it); and passes drawn from a card-choice model fitted to Hard's
   passes (a conditional logit on suit, rank, suit length, the Q♠ and its guards, high hearts;
   its log-likelihood is reported on hands held out of the fit): no weighting of single cards
   reproduces Hard's moons, because Hard keeps a hand's high cards when the hand can run and
@@ -45,13 +45,17 @@ from shooter_read import hands_of
 
 from engine import CardSet, HandState
 from engine.cards import SUIT_MASKS
-from engine.passing import KEEP_MOON, best_discards, imagined_pass, rule_of_thumb_pass
+from engine.moon import losers
+from engine.passing import rule_of_thumb_pass
 from engine.playout import playout_result
 from engine.rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES
 
 DECK = (1 << 52) - 1
 CAPABLE = 4
 """Losers after the three best discards at most this: a hand a shooter could well run."""
+KEEP_MOON = 6
+"""A hand left with at most this many losers after its three best discards keeps them (passes
+those discards): the value whose passes match Hard's moons here."""
 KEEPS = (4, 5, 6, 7, 8)
 """``KEEP_MOON`` values tried."""
 DRAWS = 4
@@ -60,8 +64,27 @@ SUITS = "♣♦♠♥"
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
-def keeping_pass(hand: int, count: int, keep: int) -> int:
-    """``engine.passing.imagined_pass`` with ``keep`` in place of ``KEEP_MOON``."""
+def best_discards(hand: int, count: int, deck: int = DECK, players: int = 4) -> tuple[int, int]:
+    """(losers left, the cards discarded) when ``hand`` gives away ``count`` cards the way a
+    shooter would: each time the card whose loss leaves the fewest losers (``engine.moon.losers``,
+    against every card of ``deck`` it does not hold), the lowest-ranked such card."""
+    discarded = 0
+    for _ in range(count):
+        best, fewest = -1, 1 << 30
+        for card in range(52):
+            if hand >> card & 1:
+                rest = hand & ~(1 << card)
+                left = losers(rest, deck & ~rest, players)
+                if left < fewest or (left == fewest and card % 13 < best % 13):
+                    best, fewest = card, left
+        hand &= ~(1 << best)
+        discarded |= 1 << best
+    return losers(hand, deck & ~hand, players), discarded
+
+
+def keeping_pass(hand: int, count: int, keep: int = KEEP_MOON) -> int:
+    """The rule of thumb, except that a hand left with at most ``keep`` losers after its best
+    discards passes those discards (it keeps a hand that can run for the moon)."""
     left, discarded = best_discards(hand, count)
     return discarded if left <= keep else rule_of_thumb_pass(hand, count)
 
@@ -191,14 +214,12 @@ def read(paths: list[str]) -> dict:
     kinds = {
         "Hard": None,
         "rule of thumb": lambda seat, hand: rule_of_thumb_pass(hand, count),
-        f"as imagined (KEEP_MOON {KEEP_MOON})": lambda seat, hand: imagined_pass(hand, count),
+        f"keeping a hand that can run (KEEP_MOON {KEEP_MOON})": lambda seat, hand: keeping_pass(hand, count),
         "drawn from the fitted model": lambda seat, hand: drawn_pass(hand, count, weights, rng),
     }
     for keep in KEEPS:
         if keep != KEEP_MOON:
-            kinds[f"as imagined with KEEP_MOON {keep}"] = lambda seat, hand, k=keep: keeping_pass(
-                hand, count, k
-            )
+            kinds[f"keeping, with KEEP_MOON {keep}"] = lambda seat, hand, k=keep: keeping_pass(hand, count, k)
     moons = {kind: [0, 0] for kind in kinds}
     capable = {kind: [0, 0] for kind in kinds}
     for _name, dealt, hard in hands:
@@ -259,10 +280,10 @@ def main() -> None:
         )
     print(f"\nhands a shooter could run after the pass (losers after three best discards <= {CAPABLE}):")
     for kind, share in found["capable_after_pass"].items():
-        print(f"  {kind:40s} {share:.1%}")
+        print(f"  {kind:42s} {share:.1%}")
     print("\nthe policy at every seat shoots, per hand, after:")
     for kind, row in found["policy_moons_per_hand"].items():
-        print(f"  {kind:40s} {row['moons']:4d} of {row['hands']:5d}  {row['rate']:.1%}")
+        print(f"  {kind:42s} {row['moons']:4d} of {row['hands']:5d}  {row['rate']:.1%}")
     model = found["fitted_model"]
     held_out, training = model["held_out_log_likelihood_per_pass"], model["training_log_likelihood_per_pass"]
     print(

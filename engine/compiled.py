@@ -20,7 +20,6 @@ from numba import njit
 
 from .cards import HEARTS_MASK, SUIT_MASKS, Suit
 from .moon import BLOCKERS, IMPOSSIBLE, NOBODY, Blocking, moon_cards
-from .passing import KEEP_MOON
 from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, Rules
 
 __all__ = ["RulesCode", "deal_for_pass", "quick_worlds", "run_policy", "runner_mismatches"]
@@ -35,7 +34,6 @@ _HIGH_SPADES = (1 << _ACE_OF_SPADES) | (1 << _KING_OF_SPADES)
 _SPADES = int(SUIT_MASKS[Suit.SPADES])
 _LOW_SPADES = int(SUIT_MASKS[Suit.SPADES]) & ((1 << _QUEEN) - 1)
 _SEGMENT = (1 << 13) - 1
-_KEEP_MOON = int(KEEP_MOON)
 _SUIT_MASKS = np.array(SUIT_MASKS, dtype=np.int64)
 
 
@@ -442,42 +440,11 @@ def _rule_of_thumb_pass(hand: int, count: int) -> int:
 
 
 @njit(cache=True)
-def _imagined_pass(hand: int, count: int, deck: int, players: int, moon: bool) -> int:
-    """``engine.passing.imagined_pass`` (with ``best_discards``)."""
-    if moon:
-        left = hand
-        discarded = 0
-        for _ in range(count):
-            best = -1
-            fewest = 1 << 30
-            for card in range(52):
-                if left >> card & 1:
-                    rest = left & ~(1 << card)
-                    lost = _losers(rest, deck & ~rest, players)
-                    if lost < fewest or (lost == fewest and card % 13 < best % 13):
-                        best = card
-                        fewest = lost
-            left &= ~(1 << best)
-            discarded |= 1 << best
-        if _losers(left, deck & ~left, players) <= _KEEP_MOON:
-            return discarded
-    return _rule_of_thumb_pass(hand, count)
-
-
-@njit(cache=True)
 def deal_for_pass(
-    unseen: np.ndarray,
-    room: np.ndarray,
-    own: int,
-    seat: int,
-    pass_count: int,
-    seed: int,
-    deals: int,
-    deck: int,
-    moon: bool,
+    unseen: np.ndarray, room: np.ndarray, own: int, seat: int, pass_count: int, seed: int, deals: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """``engine.pass_worlds.deal_for_pass``: ``deals`` imagined deals (every seat's hand) and
-    the others' imagined passes, from one SplitMix64 stream."""
+    the others' rule-of-thumb passes, from one SplitMix64 stream."""
     players = room.shape[0]
     hands = np.zeros((deals, players), dtype=np.int64)
     passes = np.zeros((deals, players), dtype=np.int64)
@@ -498,7 +465,7 @@ def deal_for_pass(
                 mask |= 1 << cards[position]
                 position += 1
             hands[deal, other] = mask
-            passes[deal, other] = _imagined_pass(mask, pass_count, deck, players, moon)
+            passes[deal, other] = _rule_of_thumb_pass(mask, pass_count)
     return hands, passes
 
 

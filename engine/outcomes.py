@@ -26,7 +26,7 @@ from .inference import (
     runner_plays,
     weight_of,
 )
-from .moon import BLOCKERS, Blocking, moon_cards
+from .moon import BLOCKERS, Blocking
 from .pass_worlds import deal_for_pass, pass_room
 from .playout import playout_result
 from .rng import SplitMix64
@@ -295,8 +295,6 @@ def pass_deals(view: PlayerView, seed: int, deals: int, how: str) -> tuple:
             view.rules.pass_count,
             np.uint64(seed),
             deals,
-            view.rules.deck_mask,
-            bool(moon_cards(view.rules)),
         )
     return deal_for_pass(view, seed, deals)
 

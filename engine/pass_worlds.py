@@ -1,18 +1,16 @@
 """Imagined deals for a pass decision, and the other seats' passes in them.
 
 Before the pass a seat knows only its own hand, so every deal of the other cards is equally
-likely: a shuffle. The other seats pass by the rule of thumb, except that a hand that could run
-for the moon keeps it (``engine.passing.imagined_pass``). Deals come from the project's
-SplitMix64 stream (``engine.rng``) so that the compiled path (``engine.compiled.deal_for_pass``)
-draws exactly the same deals as this reference: a pass verdict does not depend on whether numba
-is installed.
+likely: a shuffle. The other seats pass by the rule of thumb (``engine.passing``). Deals come
+from the project's SplitMix64 stream (``engine.rng``) so that the compiled path
+(``engine.compiled.deal_for_pass``) draws exactly the same deals as this reference: a pass
+verdict does not depend on whether numba is installed.
 """
 
 from __future__ import annotations
 
 from .cards import iter_mask
-from .moon import moon_cards
-from .passing import imagined_pass
+from .passing import rule_of_thumb_pass
 from .rng import SplitMix64
 from .view import PlayerView
 
@@ -34,7 +32,6 @@ def deal_for_pass(view: PlayerView, seed: int, deals: int) -> tuple[list[list[in
     stream = SplitMix64(seed)
     own = view.hand.mask
     count = view.rules.pass_count
-    deck, players, moon = view.rules.deck_mask, view.players, bool(moon_cards(view.rules))
     hands, passes = [], []
     for _ in range(deals):
         stream.shuffle(cards)
@@ -50,7 +47,7 @@ def deal_for_pass(view: PlayerView, seed: int, deals: int) -> tuple[list[list[in
                 mask |= 1 << card
             position += size
             hand_row.append(mask)
-            pass_row.append(imagined_pass(mask, count, deck, players, moon))
+            pass_row.append(rule_of_thumb_pass(mask, count))
         hands.append(hand_row)
         passes.append(pass_row)
     return hands, passes

@@ -138,7 +138,6 @@ def test_the_compiled_pass_deals_and_the_others_passes_match_the_reference():
     import numpy as np
 
     from engine.compiled import deal_for_pass as compiled
-    from engine.moon import moon_cards
     from engine.pass_worlds import deal_for_pass, pass_room
     from engine.rules import PRESETS
 
@@ -155,7 +154,5 @@ def test_the_compiled_pass_deals_and_the_others_passes_match_the_reference():
             rules.pass_count,
             np.uint64(2**64 - 5),
             60,
-            rules.deck_mask,
-            bool(moon_cards(rules)),
         )
         assert (hands.tolist(), passes.tolist()) == deal_for_pass(view, 2**64 - 5, 60), name
