@@ -4,8 +4,8 @@ does to the moon.
 The calibration (``coach_calibration.py``) finds the evaluator expecting about a tenth of the
 moons Hard x4 makes from the other seats, at the pass and in the first tricks alike, while the
 play-out policy on the true deal makes most of them (``shooter_read.py``: after Hard's passes).
-So the imagined deals lack moon hands the true deals have. Before the first trick the only thing
-between a shuffled deal and the true one is the pass; this script measures it, on every hand
+So the imagined deals lack moon hands the true deals have. Before the first card is played, what
+stands between a shuffled deal and the true one is the pass; this script measures it, on every hand
 with a pass in some ``--save`` pickles of ``coach_calibration.py``:
 
 - each card's pass rate by suit and rank: Hard's, and the rule of thumb's on the same hands
@@ -18,9 +18,9 @@ with a pass in some ``--save`` pickles of ``coach_calibration.py``:
   candidate for the evaluator's imagined passes), with ``KEEP_MOON`` fitted here (other values
   beside it); and passes drawn from a card-choice model fitted to Hard's
   passes (a conditional logit on suit, rank, suit length, the Q♠ and its guards, high hearts;
-  its log-likelihood is reported on hands held out of the fit): no weighting of single cards
-  reproduces Hard's moons, because Hard keeps a hand's high cards when the hand can run and
-  passes them when it cannot.
+  its log-likelihood is reported on hands held out of the fit). Measured: no weighting of single
+  cards reproduces Hard's moons, and keeping a hand that can run does: what Hard passes depends
+  on the whole hand.
 
     PYTHONPATH=. .venv/bin/python benchmarks/pass_read.py /tmp/rep/*.pickle \
         [--json benchmarks/results/pass_read.json]
