@@ -206,13 +206,13 @@ def read(paths: list[str]) -> dict:
     train = [(f, c) for n, f, c in examples if n not in held_out]
     test = [(f, c) for n, f, c in examples if n in held_out]
     trained = fit(train)
-    uniform = -math.log(math.comb(13, 3))
     weights = fit([(f, c) for _, f, c in examples])
 
     rng = random.Random(2026)
-    count = hands[0][1].rules.pass_count if hands else 3
+    count = hands[0][1].rules.pass_count
+    uniform = -math.log(math.comb(len(examples[0][1]), count))  # every pass of the hand alike
     kinds = {
-        "Hard": None,
+        "Hard": None,  # each hand's own passes
         "rule of thumb": lambda seat, hand: rule_of_thumb_pass(hand, count),
         f"keeping a hand that can run (KEEP_MOON {KEEP_MOON})": lambda seat, hand: keeping_pass(hand, count),
         "drawn from the fitted model": lambda seat, hand: drawn_pass(hand, count, weights, rng),
@@ -226,9 +226,7 @@ def read(paths: list[str]) -> dict:
         for kind, chooser in kinds.items():
             draws = DRAWS if kind == "drawn from the fitted model" else 1
             for _ in range(draws):
-                state = passed_state(
-                    dealt, (lambda seat, hand, h=hard: h[seat]) if chooser is None else chooser
-                )
+                state = passed_state(dealt, chooser or (lambda seat, hand, h=hard: h[seat]))
                 for seat in range(state.players):
                     capable[kind][0] += best_discards(state.hand(seat).mask, count)[0] <= CAPABLE
                     capable[kind][1] += 1

@@ -10,9 +10,7 @@ from engine.passing import rule_of_thumb_pass
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-from pass_read import KEEP_MOON, best_discards, keeping_pass
-
-DECK = (1 << 52) - 1
+from pass_read import DECK, KEEP_MOON, best_discards, keeping_pass
 
 
 def test_a_hand_that_can_run_keeps_its_high_hearts_where_the_rule_of_thumb_gives_them_away():
