@@ -4,7 +4,10 @@
    turn); every decision is kept with the position before it and the option Hard chose.
 2. For each decision the evaluator, from the deciding seat's view only and with its own seed,
    predicts the outcome of the chosen option: every seat's chance of shooting the moon and every
-   seat's expected points for the hand.
+   seat's expected points for the hand. The prediction is the option's forecast
+   (``engine.calibration``) where the evaluator gives one, and the play-outs' own figures are
+   kept beside it (``raw_moon``, ``raw_points``: ``fit_calibration.py`` fits the map on them);
+   positions to continue (3.) are chosen by the play-outs' figures.
 3. What happened: the game's own continuation, and for positions where some seat's predicted
    moon chance is at least ``--moon-floor`` (at most ``--per-hand`` of them a hand, chosen at
    random, and a random share of the rest) ``--continuations`` more continuations from the
@@ -20,6 +23,9 @@
 Phases 1 and 3 do not depend on the evaluator, so ``--save`` keeps their outcomes and ``--load``
 predicts them again with other play-out blockers (``--blocking RUN,GUARD,CHEAP``): that is how
 the blockers of ``engine.moon`` are chosen. Report figures from hands not used to choose them.
+``--load`` takes several runs (pooled) and, with ``--save``, keeps them as predicted again (the
+pickle names the model that played them, ``played_by``: such a run is kept, ``--saved --keep``,
+only under that model).
 
 The standard errors shrink only with more hands, and a run of 60 hands takes most of an hour on
 two cores. So ``--keep`` files a run's predictions and outcomes (no positions: a small gzip of
@@ -33,7 +39,7 @@ every seat but the shooter) and the points taken in hands without a moon. A gap 
 is a moon gap; a gap in the second is how the play goes.
 
     PYTHONPATH=. .venv/bin/python benchmarks/coach_calibration.py [--hands 200] [--workers 2]
-        [--continuations 8] [--per-hand 3] [--save rows.pickle | --load rows.pickle]
+        [--continuations 8] [--per-hand 3] [--save rows.pickle | --load rows.pickle ...]
         [--keep] [--pool] [--replay KEPT --save rows.pickle]
         [--json benchmarks/results/coach_calibration.json]
 
@@ -153,10 +159,15 @@ def predict(job: tuple[int, dict, Blocking]) -> dict:
     after = apply(decision["state"], decision["kind"], decision["seat"], decision["choice"])
     pass_as_imagined(after)
     true_deal = playout_result(after, None)
+    # The evaluator's prediction is its forecast (calibrated) where it gives one; the play-outs'
+    # own figures are kept beside it (``benchmarks/fit_calibration.py`` fits the map on them).
+    forecast = value.forecast
     return {
         **decision,
-        "moon": list(value.moon_by_seat),
-        "points": list(value.seat_points),
+        "moon": list(value.moon_by_seat if forecast is None else forecast.moon_by_seat),
+        "points": list(value.seat_points if forecast is None else forecast.seat_points),
+        "raw_moon": list(value.moon_by_seat),
+        "raw_points": list(value.seat_points),
         "method": evaluation.method,
         "policy_shooter": -1 if true_deal.shooter is None else true_deal.shooter,
     }
@@ -328,6 +339,14 @@ def compact(row: dict) -> dict:
         "choice": str(row["choice"]),
         "moon": [round(chance, 6) for chance in row["moon"]],
         "points": [round(points, 4) for points in row["points"]],
+        **(
+            {
+                "raw_moon": [round(chance, 6) for chance in row["raw_moon"]],
+                "raw_points": [round(points, 4) for points in row["raw_points"]],
+            }
+            if "raw_moon" in row
+            else {}
+        ),
         "outcomes": [[list(scores), shooter] for scores, shooter in row["outcomes"]],
         "policy_shooter": row.get("policy_shooter"),
     }
@@ -439,7 +458,7 @@ def collect(args: argparse.Namespace, pool: Pool, blocking: Blocking, start: flo
     candidates: dict[int, list[int]] = {}
     jobs = []
     for number, row in enumerate(predicted):
-        if max(row["moon"]) >= args.moon_floor:
+        if max(row["raw_moon"]) >= args.moon_floor:  # chosen as before the forecasts
             candidates.setdefault(row["hand"], []).append(number)
         elif rng.random() < args.others:
             jobs.append((number, row, args.continuations))
@@ -506,7 +525,9 @@ def main() -> None:
     parser.add_argument("--others", type=float, default=0.02, help="share of other positions continued")
     parser.add_argument("--blocking", type=parse_blocking, default=BLOCKERS, metavar="RUN,GUARD,CHEAP")
     parser.add_argument("--save", metavar="PATH", help="keep the decisions and outcomes (pickle)")
-    parser.add_argument("--load", metavar="PATH", help="predict saved decisions and outcomes again")
+    parser.add_argument(
+        "--load", metavar="PATH", nargs="+", help="predict saved decisions and outcomes again (runs pooled)"
+    )
     parser.add_argument(
         "--saved", metavar="PATH", help="a --save run as it was predicted (to --keep it, or report it again)"
     )
@@ -548,7 +569,7 @@ def main() -> None:
         saved = pickle.loads(Path(args.saved).read_bytes())
         args.hands, args.seed, args.continuations = saved["hands"], saved["seed"], saved["continuations"]
         rows = saved["rows"]
-        if args.keep and saved.get("model") != fingerprint:
+        if args.keep and saved.get("played_by", saved.get("model")) != fingerprint:
             parser.error(
                 f"--keep: {args.saved} was played and predicted by model {saved.get('model')}, "
                 f"not by the engine here ({fingerprint}); its rows would count for the wrong model"
@@ -556,10 +577,14 @@ def main() -> None:
     elif args.load or args.hands > 0:
         with Pool(args.workers) as pool:
             if args.load:
-                saved = pickle.loads(Path(args.load).read_bytes())
-                args.hands, args.seed = saved["hands"], saved["seed"]
-                args.continuations = saved["continuations"]
-                chosen = [r for r in saved["rows"] if args.hand_from <= r["hand"] < args.hand_to]
+                chosen, played_by = [], set()
+                for path in args.load:
+                    saved = pickle.loads(Path(path).read_bytes())
+                    chosen += [r for r in saved["rows"] if args.hand_from <= r["hand"] < args.hand_to]
+                    played_by.add(saved.get("played_by", saved.get("model")))
+                if len(args.load) == 1:
+                    args.hands, args.seed = saved["hands"], saved["seed"]
+                    args.continuations = saved["continuations"]
                 if args.continued_only:
                     chosen = [r for r in chosen if len(r["outcomes"]) > 1]
                 jobs = [(n, r, args.blocking) for n, r in enumerate(chosen)]
@@ -568,9 +593,15 @@ def main() -> None:
                     for r, old in zip(pool.imap(predict, jobs, chunksize=8), chosen, strict=True)
                 ]
                 print(
-                    f"predicted {len(rows)} saved decisions again, {time.perf_counter() - start:.0f} s",
+                    f"predicted {len(rows)} saved decisions of {len(args.load)} run(s) again, "
+                    f"{time.perf_counter() - start:.0f} s",
                     flush=True,
                 )
+                if args.save:  # the runs as this model predicts them (Hard's games as they were)
+                    again = {"model": fingerprint, "hands": args.hands, "seed": args.seed}
+                    played = played_by.pop() if len(played_by) == 1 else sorted(map(str, played_by))
+                    again.update({"continuations": args.continuations, "rows": rows, "played_by": played})
+                    Path(args.save).write_bytes(pickle.dumps(again))
             else:
                 rows = collect(args, pool, args.blocking, start)
                 if args.save:

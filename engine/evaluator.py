@@ -8,7 +8,8 @@ seats' average, their difference (what wins games, and what makes a moon worth i
 ranking key, lower is better), its standard error, each seat's chance of shooting the moon, and
 the expected loss against the best option with its standard error and interval. Every option
 is played in the same imagined deals, so the losses are paired comparisons and much tighter
-than the values.
+than the values. Beside them, each option's *forecast* (``Forecast``): the moon chances and
+points to expect against strong players, the play-outs' mapped by ``engine.calibration``.
 
 A verdict is a function of the position, the seed and the budget in deals. Asked to *judge*
 one option against band ``limits``, the evaluator keeps adding rounds of deals until the
@@ -32,6 +33,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from .calibration import Calibration, calibration_for
 from .cards import Card, CardSet, iter_mask, to_card
 from .hand import Phase
 from .moon import BLOCKERS, Blocking
@@ -48,6 +50,7 @@ __all__ = [
     "PASS_STAGES",
     "ROUND",
     "Evaluation",
+    "Forecast",
     "OptionValue",
     "Z",
     "evaluate_pass",
@@ -69,6 +72,37 @@ EXACT_CARDS = 5
 PASS_STAGES = ((128, 48), (512, 12), (1024, 4))
 """Successive halving for passes: every pass is played on 128 imagined deals, the best 48 on 512
 more, the best 12 on 1,024 more; the best 4 are the finalists, valued afresh."""
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """What an option is expected to give against strong players: the play-outs' moon chances and
+    points mapped onto what Hard x4 made of such positions (``engine.calibration``). The option's
+    value and loss stay the play-outs' (paired on the same deals); this is the outcome to expect."""
+
+    moon_by_seat: tuple[float, ...]
+    seat_points: tuple[float, ...]
+    seat: int
+
+    @property
+    def points(self) -> float:
+        return self.seat_points[self.seat]
+
+    @property
+    def others(self) -> float:
+        return (sum(self.seat_points) - self.points) / (len(self.seat_points) - 1)
+
+    @property
+    def difference(self) -> float:
+        return self.points - self.others
+
+    @property
+    def moon_for(self) -> float:
+        return self.moon_by_seat[self.seat]
+
+    @property
+    def moon_against(self) -> float:
+        return sum(self.moon_by_seat) - self.moon_for
 
 
 @dataclass(frozen=True)
@@ -100,6 +134,8 @@ class OptionValue:
     """The interval of ``loss``: ``Z`` standard errors either side of the paired loss against
     each rival, widest. The judged option and the best are compared with every option valued
     on their deals, the others with the best only."""
+    forecast: Forecast | None = None
+    """The outcome to expect against strong players, where ``engine.calibration`` applies."""
 
 
 @dataclass(frozen=True)
@@ -152,9 +188,10 @@ class _Tally:
     deal's weight (1, unless a moon runner's plays are being read: ``engine.inference``); and
     per option, every seat's points and moons, weighted and summed."""
 
-    def __init__(self, count: int, players: int, seat: int) -> None:
+    def __init__(self, count: int, players: int, seat: int, calibration: Calibration | None = None) -> None:
         self.players = players
         self.seat = seat
+        self.calibration = calibration
         self.differences: list[list[float]] = [[] for _ in range(count)]
         self.weights: list[list[float]] = [[] for _ in range(count)]
         self.points = [[0.0] * players for _ in range(count)]
@@ -370,6 +407,9 @@ def _value(
     points = tuple(total / weight for total in tally.points[index])
     moons = tuple(moon / weight for moon in tally.moons[index])
     own = points[seat]
+    forecast = None
+    if tally.calibration is not None:
+        forecast = Forecast(*tally.calibration.predict(moons, points), seat)
     return OptionValue(
         option=option,
         points=own,
@@ -385,7 +425,14 @@ def _value(
         moon_by_seat=moons,
         loss_low=loss[2],
         loss_high=loss[3],
+        forecast=forecast,
     )
+
+
+def _calibration(view: PlayerView, kind: str, blocking: Blocking) -> Calibration | None:
+    """The map onto Hard x4's outcomes (``engine.calibration``) where it was fitted: these rules,
+    and play-outs with the standard blockers."""
+    return calibration_for(view, kind) if blocking == BLOCKERS else None
 
 
 def _next_round(done: int, budget: int, minimum: int) -> int:
@@ -456,7 +503,7 @@ def evaluate_play(
     cards = [int(card) for card in options]
     everyone = range(len(options))
     judged = None if judge is None else options.index(_as_option("play", judge))
-    tally = _Tally(len(options), view.players, view.seat)
+    tally = _Tally(len(options), view.players, view.seat, _calibration(view, "play", blocking))
     pairs = None if judged is None else _Pairs(tally, judged, everyone)
     done = 0
     decided = judged is None
@@ -551,7 +598,8 @@ def evaluate_pass(
     forced = {candidates.index(CardSet(option).mask) for option in include}
     if judged is not None:
         forced.add(judged)
-    screen = _Tally(len(candidates), view.players, view.seat)
+    calibration = _calibration(view, "pass", blocking)
+    screen = _Tally(len(candidates), view.players, view.seat, calibration)
     reached = [0] * len(candidates)
     alive = list(range(len(candidates)))
     total = sum(deals for deals, _ in stages) + samples
@@ -568,7 +616,7 @@ def evaluate_pass(
         for index in alive:
             reached[index] += 1
     finalists = sorted(set(alive) | forced)
-    final = _Tally(len(candidates), view.players, view.seat)
+    final = _Tally(len(candidates), view.players, view.seat, calibration)
     pairs = None if judged is None else _Pairs(final, judged, finalists)
     fresh = 0
     decided = judged is None

@@ -11,8 +11,10 @@ lower is better for the learner):
 - **lost per hand**: the sum of expected losses over the decisions, divided by the hands played.
 - **key moments**: the decisions that cost most (inaccuracy or worse), largest loss first.
 - **luck and skill**, per hand: *cards* is what the hand was expected to give with best play,
-  valued at the learner's first decision (the best option's expected score difference; a bad
-  hand is positive); *decisions* is the sum of the expected losses (skill); *luck* is the rest,
+  valued at the learner's first decision (the best option's expected score difference against
+  strong players, its ``forecast``: the play-outs' figures miss most of the moons strong players
+  make, so luck would lean one way; a bad hand is positive); *decisions* is the sum of the
+  expected losses (skill); *luck* is the rest,
   ``result - cards - decisions``: how the hidden cards and the others' play fell. The hand's
   *result* is the learner's points minus the others' average, so the three add up exactly.
 """
@@ -316,7 +318,8 @@ def review_hands(
         for number, (_action_index, state, choice, real) in enumerate(points):
             evaluation = next(evaluations)
             if number == 0:
-                cards, expected_points = evaluation.best.difference, evaluation.best.points
+                expected = evaluation.best.forecast or evaluation.best
+                cards, expected_points = expected.difference, expected.points
             if real:
                 decision = graded_decision(
                     state, seat, choice, evaluation, source="game", game_id=game_id, hand_index=hand_index

@@ -108,9 +108,10 @@ def review_markdown(review: GameReview) -> str:
         f"{review.decisions} decisions: {bands['best'] + bands['good']} best or good, "
         f"{bands['inaccuracy']} inaccuracies, {bands['mistake']} mistakes, {bands['blunder']} blunders.",
         "",
-        "**Luck and skill.** *Cards*: what your hand was expected to score with best play (above 0 is a "
-        "bad hand). *Decisions*: expected points your choices lost. *Luck*: how the hidden cards and the "
-        "others' play fell. They add up to the *result*: your points minus the others' average.",
+        "**Luck and skill.** *Cards*: what your hand was expected to score with best play against "
+        "strong players (above 0 is a bad hand). *Decisions*: expected points your choices lost. "
+        "*Luck*: how the hidden cards and the others' play fell. They add up to the *result*: your points "
+        "minus the others' average.",
         "",
         "| hand | pass | your points | cards | decisions | luck | result |",
         "|---:|:---|---:|---:|---:|---:|---:|",

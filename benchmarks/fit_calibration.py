@@ -1,0 +1,356 @@
+"""Fit the map of ``engine.calibration`` on calibration runs, and say how well it holds out.
+
+Reads the ``--save`` pickles of ``coach_calibration.py`` runs (or of ``--replay`` of kept runs):
+every decision's position, the play-outs' prediction for the option Hard chose (each seat's moon
+chance and expected points, raw: the engine that made them must not have calibrated them) and
+Hard x4's outcomes. Fits
+
+- per moon group (``engine.calibration._moon_group``) a logistic regression of "this seat shot"
+  on the log-odds of its predicted chance and the trick (Newton's method, a light ridge towards
+  the identity), each outcome one observation;
+- per kind and whose, in the hands without a moon, a logistic regression of the share of the
+  points still out that the seat took on the log-odds of the share the play-outs predicted.
+
+Then holds out each run in turn (fitted on the others) and prints the calibration tables of the
+held-out predictions, raw and calibrated, as ``coach_calibration.py`` does. ``--write`` writes
+the map fitted on every run to ``engine/calibration_map.py``; ``--held-out`` runs (fresh hands,
+never fitted on) are reported under that map.
+
+    PYTHONPATH=. .venv/bin/python benchmarks/fit_calibration.py RUN.pickle ... [--write]
+        [--held-out RUN.pickle ...] [--save-data FIT.json.gz] [--save-held-out TEST.json.gz]
+        [--json benchmarks/results/calibration_fit.json]
+
+The data files keep each decision's raw prediction, outcomes and what the map reads of the
+position (``engine.calibration.Situation``), without the position: the map can be fitted again
+from them alone (``fit_calibration.py FIT.json.gz --held-out TEST.json.gz``), whatever the engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import gzip
+import json
+import pickle
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import coach_calibration as calibration
+
+from engine.calibration import (
+    MOON_VALUE,
+    Calibration,
+    Situation,
+    _logit,
+    _moon_group,
+    quiet_points,
+    situation,
+)
+
+MOON_GROUPS = (
+    "pass own",
+    "pass other",
+    "play own open",
+    "play own running",
+    "play other open",
+    "play other running",
+)
+QUIET_GROUPS = ("pass own", "pass other", "play own", "play other")
+RIDGE = 1.0
+MAP_FILE = Path(__file__).resolve().parent.parent / "engine" / "calibration_map.py"
+
+
+def pairs_of(path: str) -> list[dict]:
+    """One entry a (decision, seat): the run, the decision, the situation, the raw prediction and
+    the outcomes; from a run's pickle or from a data file of ``--save-data`` (its runs kept apart)."""
+    if path.endswith(".json.gz"):
+        data = json.loads(gzip.decompress(Path(path).read_bytes()))
+        decisions = [(f"{path}:{row['run']}", row, Situation(**row["where"])) for row in data["rows"]]
+    else:
+        with open(path, "rb") as file:
+            saved = pickle.load(file)
+        decisions = []
+        for row in saved["rows"]:
+            # the play-outs' own prediction (pickles predicted before the forecasts hold only that)
+            compact = {
+                "hand": row["seed"],
+                "kind": row["kind"],
+                "seat": row["seat"],
+                "moon": list(row.get("raw_moon", row["moon"])),
+                "points": list(row.get("raw_points", row["points"])),
+                "outcomes": [(list(scores), shooter) for scores, shooter in row["outcomes"]],
+            }
+            decisions.append((path, compact, situation(row["state"].view(row["seat"]), row["kind"])))
+    pairs = []
+    for number, (run, row, where) in enumerate(decisions):
+        for seat in range(len(row["moon"])):
+            pairs.append({"run": run, "decision": number, "row": row, "where": where, "seat": seat})
+    return pairs
+
+
+def save_data(pairs: list[dict], target: str) -> None:
+    """The decisions behind ``pairs`` as a data file ``pairs_of`` reads: no positions, so it does
+    not depend on the engine's classes, and the map can be fitted again from it alone."""
+    rows, seen = [], set()
+    for pair in pairs:
+        if (pair["run"], pair["decision"]) in seen:
+            continue
+        seen.add((pair["run"], pair["decision"]))
+        row = pair["row"]
+        rows.append(
+            {
+                "run": Path(pair["run"].split(":")[-1]).name,
+                "hand": row["hand"],
+                "kind": row["kind"],
+                "seat": row["seat"],
+                "moon": [round(chance, 6) for chance in row["moon"]],
+                "points": [round(points, 4) for points in row["points"]],
+                "outcomes": [[list(scores), shooter] for scores, shooter in row["outcomes"]],
+                "where": dataclasses.asdict(pair["where"]),
+            }
+        )
+    blob = json.dumps({"date": datetime.date.today().isoformat(), "rows": rows}, separators=(",", ":"))
+    Path(target).write_bytes(gzip.compress(blob.encode(), mtime=0))
+
+
+def _moon_features(pair: dict) -> tuple[int, list[float]] | None:
+    where, seat = pair["where"], pair["seat"]
+    if where.runner not in (-1, seat):
+        return None  # no moon possible: the map keeps 0
+    group = MOON_GROUPS.index(_moon_group(where, seat))
+    return group, [1.0, _logit(pair["row"]["moon"][seat]), where.trick / 13]
+
+
+def fit_moon(pairs: list[dict]) -> dict[str, tuple[float, float, float]]:
+    """Per group (intercept, slope on the log-odds, slope on trick / 13)."""
+    width = 3
+    design, trials, hits = [], [], []
+    for pair in pairs:
+        features = _moon_features(pair)
+        if features is None:
+            continue
+        group, values = features
+        line = [0.0] * (width * len(MOON_GROUPS))
+        line[width * group : width * group + width] = values
+        outcomes = pair["row"]["outcomes"]
+        design.append(line)
+        trials.append(len(outcomes))
+        hits.append(sum(1 for _, shooter in outcomes if shooter == pair["seat"]))
+    w = _logistic(np.array(design), np.array(trials, float), np.array(hits, float), width)
+    return {
+        name: tuple(round(float(v), 4) for v in w[width * g : width * (g + 1)])
+        for g, name in enumerate(MOON_GROUPS)
+    }
+
+
+def _logistic(x: np.ndarray, n: np.ndarray, y: np.ndarray, width: int) -> np.ndarray:
+    """Weights of a logistic regression of ``y`` successes in ``n`` trials (``y`` may be a
+    fraction of ``n``: a share), by Newton's method with a light ridge towards the identity (the
+    second feature of each block of ``width`` is the log-odds of the prediction)."""
+    prior = np.zeros(x.shape[1])
+    prior[1::width] = 1.0  # the identity: log-odds in, log-odds out
+    w = prior.copy()
+
+    def loss(w: np.ndarray) -> float:
+        eta = x @ w
+        return float(np.sum(n * np.logaddexp(0, eta) - y * eta) + 0.5 * RIDGE * np.sum((w - prior) ** 2))
+
+    current = loss(w)
+    for _ in range(200):
+        mu = 1 / (1 + np.exp(-np.clip(x @ w, -30, 30)))
+        gradient = x.T @ (y - n * mu) - RIDGE * (w - prior)
+        hessian = (x * (n * mu * (1 - mu))[:, None]).T @ x + RIDGE * np.eye(len(w))
+        step, size = np.linalg.solve(hessian, gradient), 1.0
+        while loss(w + size * step) > current and size > 1e-6:
+            size /= 2
+        w = w + size * step
+        new = loss(w)
+        if current - new < 1e-9:
+            break
+        current = new
+    return w
+
+
+def _quiet(pair: dict) -> float:
+    row, seat = pair["row"], pair["seat"]
+    total = sum(row["moon"])
+    return quiet_points(row["points"][seat], total - row["moon"][seat], total)
+
+
+def fit_quiet(pairs: list[dict]) -> dict[str, tuple[float, float]]:
+    """Per kind and whose (intercept, slope on the log-odds): in hands without a moon, the share
+    of the points still out that a seat takes, realised against predicted (a logistic
+    regression on shares, each position weighted by the points still out)."""
+    design, trials, shares = [], [], []
+    for pair in pairs:
+        where, seat = pair["where"], pair["seat"]
+        quiet = [scores[seat] for scores, shooter in pair["row"]["outcomes"] if shooter == -1]
+        if not quiet or where.outstanding == 0:
+            continue
+        whose = "own" if seat == where.seat else "other"
+        group = QUIET_GROUPS.index(f"{where.kind} {whose}")
+        predicted = (_quiet(pair) - where.taken[seat]) / where.outstanding
+        realised = (sum(quiet) / len(quiet) - where.taken[seat]) / where.outstanding
+        line = [0.0] * (2 * len(QUIET_GROUPS))
+        line[2 * group : 2 * group + 2] = [1.0, _logit(predicted)]
+        weight = len(quiet) * where.outstanding / MOON_VALUE
+        design.append(line)
+        trials.append(weight)
+        shares.append(weight * min(max(realised, 0.0), 1.0))
+    w = _logistic(np.array(design), np.array(trials), np.array(shares), 2)
+    return {
+        name: (round(float(w[2 * g]), 4), round(float(w[2 * g + 1]), 4))
+        for g, name in enumerate(QUIET_GROUPS)
+    }
+
+
+def predicted_rows(pairs: list[dict], moon: dict | None, quiet: dict | None) -> list[dict]:
+    """Compact rows (as ``coach_calibration.table`` reads them), calibrated by ``moon`` and
+    ``quiet`` (raw when None)."""
+    import engine.calibration as module
+
+    rows = {}
+    for pair in pairs:
+        rows.setdefault((pair["run"], pair["decision"]), pair)
+    compact = []
+    saved = module.MOON, module.QUIET
+    try:
+        if moon is not None:
+            module.MOON, module.QUIET = moon, quiet
+        for pair in rows.values():
+            row = pair["row"]
+            moons, points = row["moon"], row["points"]
+            if moon is not None:
+                moons, points = Calibration(pair["where"]).predict(moons, points)
+            compact.append(
+                {
+                    "hand": row["hand"],
+                    "kind": row["kind"],
+                    "seat": row["seat"],
+                    "moon": list(moons),
+                    "points": list(points),
+                    "outcomes": row["outcomes"],
+                }
+            )
+    finally:
+        module.MOON, module.QUIET = saved
+    return compact
+
+
+def tables(rows: list[dict]) -> dict:
+    moon = calibration.table(rows, "moon", calibration.MOON_BUCKETS)
+    points = calibration.table(rows, "points", calibration.POINT_BUCKETS)
+    return {"moon_table": moon, "points_table": points}
+
+
+def summary(label: str, result: dict) -> None:
+    moon, points = result["moon_table"], result["points_table"]
+    print(f"\n{label}")
+    calibration.print_table("Moon chance per (position, seat)", moon, True)
+    calibration.print_table("Points per (position, seat)", points, False)
+    above = [max(r["error"], r["clustered_error"]) for r in moon if r["bucket"][0] >= 0.05]
+    print(
+        f"moon: {sum(r['within_2_se'] for r in moon)} of {len(moon)} buckets within 2 SE; "
+        f"points: {sum(r['within_2_se'] for r in points)} of {len(points)}; "
+        f"SE above 5%: {', '.join(f'{100 * e:.1f}' for e in above)} pp"
+    )
+
+
+def write_map(moon: dict, quiet: dict, runs: list[str], hands: int, data: str | None = None) -> None:
+    kept = textwrap.wrap(f"Their decisions: {data}.", 100) if data else []
+    lines = [
+        '"""The fitted map of ``engine.calibration``, written by ``benchmarks/fit_calibration.py``.',
+        "",
+        f"Fitted on {hands} hands of {len(runs)} calibration runs ({datetime.date.today().isoformat()}):",
+        *textwrap.wrap(", ".join(runs) + ".", 100),
+        *kept,
+        '"""',
+        "",
+        "MOON = {",
+        *(f'    "{name}": {values!r},' for name, values in moon.items()),
+        "}",
+        '"""Per group: (intercept, slope on the predicted chance\'s log-odds, slope on trick / 13)."""',
+        "",
+        "QUIET = {",
+        *(f'    "{name}": {values!r},' for name, values in quiet.items()),
+        "}",
+        '"""Per kind and whose, hands without a moon: (intercept, slope on the log-odds) of the share of',
+        '    the points still out that the seat takes."""',
+        "",
+    ]
+    MAP_FILE.write_text("\n".join(lines), encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "runs", nargs="+", help="--save pickles of coach_calibration.py runs, or data files of --save-data"
+    )
+    parser.add_argument(
+        "--write", action="store_true", help=f"write the map fitted on every run to {MAP_FILE}"
+    )
+    parser.add_argument(
+        "--held-out",
+        nargs="+",
+        default=[],
+        metavar="RUN",
+        help="runs not fitted on: their tables under the map fitted on every run given before",
+    )
+    parser.add_argument("--save-data", metavar="PATH", help="keep the fitted runs' decisions (.json.gz)")
+    parser.add_argument("--save-held-out", metavar="PATH", help="keep the held-out runs' decisions")
+    parser.add_argument("--json", metavar="PATH")
+    args = parser.parse_args()
+    start = time.perf_counter()
+    everything = [pair for run in args.runs for pair in pairs_of(run)]
+    by_run: dict[str, list[dict]] = {}
+    for pair in everything:
+        by_run.setdefault(pair["run"], []).append(pair)
+    hands = len({(pair["run"], pair["row"]["hand"]) for pair in everything})
+    raw, held_out = [], []
+    for run, pairs in by_run.items():
+        rest = [pair for other, more in by_run.items() if other != run for pair in more]
+        raw += predicted_rows(pairs, None, None)
+        held_out += predicted_rows(pairs, fit_moon(rest), fit_quiet(rest))
+    moon, quiet = fit_moon(everything), fit_quiet(everything)
+    results = {
+        "runs": sorted(Path(run.split(":")[-1]).name for run in by_run),
+        "hands": hands,
+        "raw": tables(raw),
+        "held_out": tables(held_out),
+        "moon_map": moon,
+        "quiet_map": quiet,
+    }
+    summary("The play-outs' predictions (raw)", results["raw"])
+    summary("Calibrated, each run held out (the map fitted on the other runs)", results["held_out"])
+    if args.held_out:
+        test = [pair for run in args.held_out for pair in pairs_of(run)]
+        results["test_runs"] = sorted({Path(pair["run"].split(":")[-1]).name for pair in test})
+        if args.save_held_out:
+            save_data(test, args.save_held_out)
+        results["test_hands"] = len({(pair["run"], pair["row"]["hand"]) for pair in test})
+        results["test_raw"] = tables(predicted_rows(test, None, None))
+        results["test"] = tables(predicted_rows(test, moon, quiet))
+        summary(
+            f"Held-out runs ({results['test_hands']} hands), the play-outs' predictions", results["test_raw"]
+        )
+        summary("Held-out runs, calibrated by the map fitted on every run above", results["test"])
+    print(f"\nmap on all {hands} hands: moon {moon}\nquiet {quiet}\n{time.perf_counter() - start:.0f} s")
+    if args.write:
+        data = args.save_data or ", ".join(run for run in args.runs if run.endswith(".json.gz"))
+        write_map(moon, quiet, results["runs"], hands, data or None)
+    if args.save_data:
+        save_data(everything, args.save_data)
+    if args.json:
+        results["date"] = datetime.date.today().isoformat()
+        Path(args.json).write_text(json.dumps(results, indent=1, default=float) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,153 @@
+"""What the play-outs predict, mapped onto what strong players make of the same positions.
+
+The play-out policy is not Hard: on the hands of ``benchmarks/coach_calibration.py`` (Hard at
+every seat, each decision's chosen option predicted from the deciding seat's view and played on
+from the true deal by Hard x4), the play-outs expect other seats' moons far too rarely (0.1% where
+Hard x4 make 3.6%) and the deciding seat's own moon too often (a seat that has taken every point
+card so far and is given 53% makes it in 10%). This module maps each seat's predicted moon chance
+and expected points onto the realised ones, with a map fitted on those hands
+(``benchmarks/fit_calibration.py`` writes ``engine/calibration_map.py``):
+
+- moon chance: a logistic curve in the log-odds of the predicted chance and the trick, one per
+  kind of decision (pass, play), whose moon (the deciding seat's or another's) and, in play,
+  whether that seat is running (has taken every moon card so far). A seat that can no longer
+  shoot (another has taken a moon card) keeps 0;
+- points: of the hands without a moon, the share of the points still out that a seat takes, a
+  logistic curve in the log-odds of the share predicted, per kind and whose (so what is certain
+  stays certain: points taken are kept, and none are added once every point card is taken);
+  then the moons added back (standard scoring: 26 to every seat but the shooter). A moon already
+  made keeps its 1.
+
+The map is fitted for the table it was measured at: four players and standard scoring. At other
+tables (``applies``) predictions are left as the play-outs give them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from .calibration_map import MOON, QUIET
+from .moon import NOBODY, moon_candidate, moon_cards, taken_masks
+from .rules import Rules
+from .view import PlayerView
+
+__all__ = ["FLOOR", "Calibration", "applies", "calibration_for", "situation"]
+
+FLOOR = 1 / 2048
+"""Predicted chances are read as at least this (and at most 1 minus it): a chance of exactly 0
+from a few hundred deals is not a certainty, and the log-odds need a finite value."""
+
+MOON_VALUE = 26
+"""What a moon adds to every other seat under the scoring the map was fitted for."""
+
+_FITTED = Rules()
+
+
+def applies(rules: Rules) -> bool:
+    """Whether the map was fitted for hands played by these rules: every rule of a hand as in
+    ``Rules()`` (the game's target, its ties and whether a hold hand is played do not bear on one
+    hand's play)."""
+    return replace(rules, target=_FITTED.target, ties=_FITTED.ties, hold_hand=_FITTED.hold_hand) == _FITTED
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What the map reads of a position besides the predictions."""
+
+    kind: str
+    """"pass" or "play"."""
+    seat: int
+    """The deciding seat."""
+    trick: int
+    """The trick being played, 1 to 13 (0 for a pass)."""
+    runner: int
+    """The seat that has taken every moon card so far; ``engine.moon.NOBODY`` when none has been
+    taken, ``engine.moon.IMPOSSIBLE`` when two seats have."""
+    taken: tuple[int, ...] = (0, 0, 0, 0)
+    """Points every seat has taken so far."""
+    outstanding: int = MOON_VALUE
+    """Points not taken yet."""
+
+
+def situation(view: PlayerView, kind: str) -> Situation:
+    if kind == "pass":
+        return Situation("pass", view.seat, 0, NOBODY, (0,) * view.players, view.rules.moon_value)
+    runner, _ = moon_candidate(taken_masks(view), moon_cards(view.rules))
+    taken = tuple(view.points_taken)
+    outstanding = view.rules.moon_value - sum(taken)
+    return Situation("play", view.seat, len(view.tricks) + 1, runner, taken, outstanding)
+
+
+def _logit(chance: float) -> float:
+    chance = min(max(chance, FLOOR), 1.0 - FLOOR)
+    return math.log(chance / (1.0 - chance))
+
+
+def _moon_group(where: Situation, seat: int) -> str:
+    whose = "own" if seat == where.seat else "other"
+    if where.kind == "pass":
+        return f"pass {whose}"
+    return f"play {whose} {'running' if where.runner == seat else 'open'}"
+
+
+@dataclass(frozen=True)
+class Calibration:
+    where: Situation
+
+    def moons(self, predicted: Sequence[float]) -> tuple[float, ...]:
+        """Every seat's moon chance, calibrated."""
+        if self.where.runner >= 0 and self.where.outstanding == 0:
+            return tuple(predicted)  # the runner has taken every point: the moon is made
+        chances = []
+        for seat, chance in enumerate(predicted):
+            if self.where.runner not in (NOBODY, seat):
+                chances.append(0.0)  # another seat has taken a moon card: no moon for this one
+                continue
+            intercept, slope, per_trick = MOON[_moon_group(self.where, seat)]
+            log_odds = intercept + slope * _logit(chance) + per_trick * self.where.trick / 13
+            chances.append(1.0 / (1.0 + math.exp(-log_odds)))
+        total = sum(chances)
+        return tuple(c / total for c in chances) if total > 1.0 else tuple(chances)
+
+    def predict(
+        self, moons: Sequence[float], points: Sequence[float]
+    ) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """(moon chances, expected points) of every seat, calibrated, from the play-outs'."""
+        players = len(points)
+        moon_total = sum(moons)
+        calibrated = self.moons(moons)
+        calibrated_total = sum(calibrated)
+        expected = []
+        where = self.where
+        for seat in range(players):
+            quiet = quiet_points(points[seat], moon_total - moons[seat], moon_total)
+            whose = "own" if seat == where.seat else "other"
+            if where.outstanding > 0:
+                intercept, slope = QUIET[f"{where.kind} {whose}"]
+                share = (quiet - where.taken[seat]) / where.outstanding
+                log_odds = intercept + slope * _logit(share)
+                quiet = where.taken[seat] + where.outstanding / (1.0 + math.exp(-log_odds))
+            else:
+                quiet = where.taken[seat]
+            others_moons = calibrated_total - calibrated[seat]
+            expected.append((1.0 - calibrated_total) * quiet + MOON_VALUE * others_moons)
+        return calibrated, tuple(expected)
+
+
+QUIET_UNKNOWN = MOON_VALUE / 4
+"""Expected points of a hand without a moon when the play-outs saw (almost) none: a fair share."""
+
+
+def quiet_points(points: float, others_moons: float, moon_total: float) -> float:
+    """A seat's expected points in the hands without a moon, from its expected points, other
+    seats' moon chances and every seat's: the shooter scores 0 and the others ``MOON_VALUE``."""
+    if moon_total > 1.0 - 1e-3:
+        return QUIET_UNKNOWN
+    return (points - MOON_VALUE * others_moons) / (1.0 - moon_total)
+
+
+def calibration_for(view: PlayerView, kind: str) -> Calibration | None:
+    """The calibration of ``view``'s decision, or None at a table the map was not fitted for."""
+    return Calibration(situation(view, kind)) if applies(view.rules) else None

@@ -1,0 +1,229 @@
+"""The forecast: the play-outs' moon chances and points mapped onto what Hard x4 make of them.
+
+It must keep what is certain (a seat that can no longer shoot has no moon chance), keep the
+order of what is not (a likelier moon by the play-outs stays likelier), add up (the points are
+the moons' 26s plus the hands without a moon), never touch a verdict, and stay out of tables it
+was not fitted for.
+"""
+
+import dataclasses
+import math
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+import engine.evaluator as evaluator
+from engine import HandState, Rules
+from engine.calibration import (
+    FLOOR,
+    MOON_VALUE,
+    Calibration,
+    Situation,
+    _logit,
+    applies,
+    calibration_for,
+    quiet_points,
+    situation,
+)
+from engine.calibration_map import MOON, QUIET
+from engine.moon import IMPOSSIBLE, NOBODY, STRONG_BLOCKERS, moon_candidate, moon_cards, taken_masks
+from engine.rules import PRESETS
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+import fit_calibration
+
+
+def playing_until(condition, seeds=range(300)) -> HandState:
+    """A hold hand played by the last legal card until ``condition(state)``."""
+    for seed in seeds:
+        state = HandState.from_seed(seed, Rules(), "hold")
+        while not state.is_over:
+            if condition(state):
+                return state
+            state.play(state.legal_cards()[-1])
+    raise AssertionError("no such position")
+
+
+def runner_of(state: HandState) -> int:
+    view = state.view(state.to_move)
+    return moon_candidate(taken_masks(view), moon_cards(view.rules))[0]
+
+
+def test_the_map_is_fitted_for_the_standard_table_only():
+    assert applies(Rules())
+    assert applies(Rules(target=50)) and applies(Rules(hold_hand=False))
+    assert not applies(Rules(players=3))
+    for name, rules in PRESETS.items():
+        scoring = dataclasses.replace(rules, target=100, ties=Rules().ties, hold_hand=True)
+        assert applies(rules) == (scoring == Rules()), name
+    three = HandState.from_seed(1, Rules(players=3), "left")
+    assert calibration_for(three.view(0), "pass") is None
+
+
+def test_a_seat_that_can_no_longer_shoot_keeps_no_moon_chance():
+    state = playing_until(lambda s: runner_of(s) >= 0 and len(s.current_trick.cards) == 0)
+    runner = runner_of(state)
+    view = state.view(state.to_move)
+    where = situation(view, "play")
+    assert where.runner == runner and where.trick == len(view.tricks) + 1
+    moons, _ = Calibration(where).predict([0.3] * 4, [6.5] * 4)
+    for seat, chance in enumerate(moons):
+        assert (chance == 0.0) == (seat != runner), (seat, runner, moons)
+    # two seats with moon cards: nobody can shoot any more
+    state = playing_until(lambda s: runner_of(s) == IMPOSSIBLE)
+    moons, _ = Calibration(situation(state.view(state.to_move), "play")).predict([0.2] * 4, [6.5] * 4)
+    assert moons == (0.0, 0.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("kind, trick, runner", [("pass", 0, NOBODY), ("play", 1, NOBODY), ("play", 7, 2)])
+def test_a_likelier_moon_by_the_play_outs_stays_likelier_and_chances_stay_chances(kind, trick, runner):
+    where = Situation(kind, 0, trick, runner)
+    grid = [0.0, FLOOR, 0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.99, 1.0]
+    for seat in range(4):
+        if runner not in (NOBODY, seat):
+            continue
+        mapped = [Calibration(where).moons([p if s == seat else 0.0 for s in range(4)])[seat] for p in grid]
+        assert all(0.0 <= c <= 1.0 for c in mapped)
+        assert mapped == sorted(mapped), (seat, mapped)
+    rng = random.Random(5)
+    for _ in range(200):
+        moons = Calibration(where).moons([rng.random() for _ in range(4)])
+        assert sum(moons) <= 1.0 + 1e-12
+
+
+def test_the_points_are_the_moons_26s_plus_the_hands_without_a_moon():
+    rng = random.Random(8)
+    for _ in range(300):
+        seat = rng.randrange(4)
+        taken = [rng.choice([0, 0, 1, 2, 3]) for _ in range(4)]
+        if rng.random() < 0.5:
+            taken[rng.randrange(4)] += 13  # the Q♠
+        outstanding = MOON_VALUE - sum(taken)
+        where = Situation(
+            rng.choice(["pass", "play"]), seat, rng.randrange(1, 13), IMPOSSIBLE, tuple(taken), outstanding
+        )
+        shares = [0.0] * 4  # two seats have points: no moon
+        quiet = [taken[s] + rng.uniform(0, outstanding) for s in range(4)]
+        for s in range(4):  # the play-outs' points split back into their two parts
+            assert quiet_points(quiet[s], 0.0, 0.0) == pytest.approx(quiet[s])
+        moons, expected = Calibration(where).predict(shares, quiet)
+        assert moons == (0.0,) * 4
+        for s in range(4):
+            whose = "own" if s == seat else "other"
+            intercept, slope = QUIET[f"{where.kind} {whose}"]
+            share = 1 / (1 + math.exp(-(intercept + slope * _logit((quiet[s] - taken[s]) / outstanding))))
+            assert expected[s] == pytest.approx(taken[s] + outstanding * share)
+            assert taken[s] <= expected[s] <= taken[s] + outstanding  # never less than is certain
+    # with moons, each seat's 26 from the others' calibrated chances
+    where = Situation("pass", 1, 0, NOBODY)
+    shares = [0.01, 0.002, 0.0, 0.03]
+    points = [6.0, 5.0, 7.0, 6.5]
+    moons, expected = Calibration(where).predict(shares, points)
+    for s in range(4):
+        quiet = quiet_points(points[s], sum(shares) - shares[s], sum(shares))
+        assert (1 - sum(shares)) * quiet + MOON_VALUE * (sum(shares) - shares[s]) == pytest.approx(points[s])
+        whose = "own" if s == 1 else "other"
+        intercept, slope = QUIET[f"pass {whose}"]
+        mapped = MOON_VALUE / (1 + math.exp(-(intercept + slope * _logit(quiet / MOON_VALUE))))
+        assert expected[s] == pytest.approx((1 - sum(moons)) * mapped + MOON_VALUE * (sum(moons) - moons[s]))
+
+
+def test_what_is_settled_stays_settled():
+    # every point card taken by one seat: the moon is made, and nothing is left to take
+    where = Situation("play", 0, 12, 2, (0, 0, 26, 0), 0)
+    moons, expected = Calibration(where).predict([0.0, 0.0, 1.0, 0.0], [26.0, 26.0, 0.0, 26.0])
+    assert moons == (0.0, 0.0, 1.0, 0.0) and expected == pytest.approx((26.0, 26.0, 0.0, 26.0))
+    # every point card taken, by two seats: no moon, and the points are what was taken
+    where = Situation("play", 0, 11, IMPOSSIBLE, (0, 13, 13, 0), 0)
+    moons, expected = Calibration(where).predict([0.0] * 4, [0.0, 13.0, 13.0, 0.0])
+    assert moons == (0.0,) * 4 and expected == pytest.approx((0.0, 13.0, 13.0, 0.0))
+
+
+def test_the_forecast_never_changes_a_verdict(monkeypatch):
+    state = playing_until(lambda s: len(s.tricks) == 2 and len(s.legal_cards()) > 2)
+    view = state.view(state.to_move)
+    with_forecast = evaluator.evaluate_play(view, samples=128, seed=3)
+    assert all(value.forecast is not None for value in with_forecast.options)
+    monkeypatch.setattr(evaluator, "calibration_for", lambda view, kind: None)
+    without = evaluator.evaluate_play(view, samples=128, seed=3)
+    assert [dataclasses.replace(v, forecast=None) for v in with_forecast.options] == list(without.options)
+    assert all(value.forecast is None for value in without.options)
+
+
+def test_the_forecast_is_left_out_where_the_map_was_not_fitted():
+    passing = HandState.from_seed(4, Rules(), "left")
+    view = passing.view(0)
+    fitted = evaluator.evaluate_pass(view, samples=64, stages=((16, 4),), seed=1)
+    strong = evaluator.evaluate_pass(view, samples=64, stages=((16, 4),), seed=1, blocking=STRONG_BLOCKERS)
+    assert fitted.best.forecast is not None and strong.best.forecast is None
+    three = HandState.from_seed(4, Rules(players=3), "left")
+    assert evaluator.evaluate_pass(three.view(0), samples=64, stages=((16, 4),), seed=1).best.forecast is None
+    # at the pass the forecast expects the others' moons Hard x4 make: far above the play-outs'
+    assert fitted.best.forecast.moon_against > fitted.best.moon_against
+
+
+def synthetic_pairs(truth: dict, count: int, seed: int) -> list[dict]:
+    """Pairs as ``fit_calibration.pairs_of`` makes them, with outcomes drawn from ``truth``."""
+    rng = random.Random(seed)
+    pairs = []
+    for number in range(count):
+        kind = rng.choice(["pass", "play"])
+        trick = 0 if kind == "pass" else rng.randrange(1, 14)
+        runner = NOBODY if kind == "pass" else rng.choice([NOBODY, NOBODY, 0, 1])
+        where = Situation(kind, 0, trick, runner)
+        moons = [rng.random() ** 3 / 2 for _ in range(4)]
+        chances = []
+        for seat in range(4):
+            a, b, c = truth[fit_calibration._moon_group(where, seat)]
+            eta = a + b * fit_calibration._logit(moons[seat]) + c * trick / 13
+            chances.append(0.0 if runner not in (NOBODY, seat) else 1 / (1 + math.exp(-eta)))
+        outcomes = []
+        for _ in range(rng.choice([1, 1, 4])):  # at most one shooter a hand
+            draw, shooter = rng.random(), -1
+            for seat, chance in enumerate(chances):
+                if draw < chance:
+                    shooter = seat
+                    break
+                draw -= chance
+            outcomes.append(([0, 0, 0, 0], shooter))
+        row = {
+            "hand": number,
+            "kind": kind,
+            "seat": 0,
+            "moon": moons,
+            "points": [6.5] * 4,
+            "outcomes": outcomes,
+        }
+        pairs += [{"run": "x", "decision": number, "row": row, "where": where, "seat": s} for s in range(4)]
+    return pairs
+
+
+def test_the_fit_finds_a_known_map_and_writes_it_for_the_engine(tmp_path, monkeypatch):
+    truth = {group: (-1.5, 0.5, 1.0) for group in fit_calibration.MOON_GROUPS}
+    fitted = fit_calibration.fit_moon(synthetic_pairs(truth, 24000, 1))
+    for group in ("pass other", "play other open", "play own open"):
+        a, b, c = fitted[group]
+        assert abs(a - -1.5) < 0.3 and abs(b - 0.5) < 0.07, (group, fitted[group])
+        if group.startswith("play"):  # at the pass the trick is always 0: no slope to find
+            assert abs(c - 1.0) < 0.45, (group, fitted[group])
+    target = tmp_path / "calibration_map.py"
+    monkeypatch.setattr(fit_calibration, "MAP_FILE", target)
+    fit_calibration.write_map(fitted, QUIET, ["run.pickle"], 10)
+    written: dict = {}
+    exec(target.read_text(encoding="utf-8"), written)
+    assert written["MOON"] == fitted and written["QUIET"] == QUIET
+    assert set(MOON) == set(fit_calibration.MOON_GROUPS)
+
+
+def test_the_engine_s_map_is_the_one_fitted_on_the_kept_decisions():
+    results = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
+    pairs = [
+        pair
+        for name in ("calibration_fit_data.json.gz", "calibration_test_data.json.gz")
+        for pair in fit_calibration.pairs_of(str(results / name))
+    ]
+    assert fit_calibration.fit_moon(pairs) == MOON
+    assert fit_calibration.fit_quiet(pairs) == QUIET
