@@ -214,33 +214,25 @@ def fit_quiet(pairs: list[dict]) -> dict[str, tuple[float, float]]:
 def predicted_rows(pairs: list[dict], moon: dict | None, quiet: dict | None) -> list[dict]:
     """Compact rows (as ``coach_calibration.table`` reads them), calibrated by ``moon`` and
     ``quiet`` (raw when None)."""
-    import engine.calibration as module
-
     rows = {}
     for pair in pairs:
         rows.setdefault((pair["run"], pair["decision"]), pair)
     compact = []
-    saved = module.MOON, module.QUIET
-    try:
+    for pair in rows.values():
+        row = pair["row"]
+        moons, points = row["moon"], row["points"]
         if moon is not None:
-            module.MOON, module.QUIET = moon, quiet
-        for pair in rows.values():
-            row = pair["row"]
-            moons, points = row["moon"], row["points"]
-            if moon is not None:
-                moons, points = Calibration(pair["where"]).predict(moons, points)
-            compact.append(
-                {
-                    "hand": row["hand"],
-                    "kind": row["kind"],
-                    "seat": row["seat"],
-                    "moon": list(moons),
-                    "points": list(points),
-                    "outcomes": row["outcomes"],
-                }
-            )
-    finally:
-        module.MOON, module.QUIET = saved
+            moons, points = Calibration(pair["where"], moon, quiet).predict(moons, points)
+        compact.append(
+            {
+                "hand": row["hand"],
+                "kind": row["kind"],
+                "seat": row["seat"],
+                "moon": list(moons),
+                "points": list(points),
+                "outcomes": row["outcomes"],
+            }
+        )
     return compact
 
 

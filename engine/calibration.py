@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from .calibration_map import MOON, QUIET
 from .moon import NOBODY, moon_candidate, moon_cards, taken_masks
@@ -95,6 +95,9 @@ def _moon_group(where: Situation, seat: int) -> str:
 @dataclass(frozen=True)
 class Calibration:
     where: Situation
+    moon_map: dict = field(default_factory=lambda: MOON)
+    """``engine.calibration_map.MOON`` unless a fit under test gives its own."""
+    quiet_map: dict = field(default_factory=lambda: QUIET)
 
     def moons(self, predicted: Sequence[float]) -> tuple[float, ...]:
         """Every seat's moon chance, calibrated."""
@@ -105,7 +108,7 @@ class Calibration:
             if self.where.runner not in (NOBODY, seat):
                 chances.append(0.0)  # another seat has taken a moon card: no moon for this one
                 continue
-            intercept, slope, per_trick = MOON[_moon_group(self.where, seat)]
+            intercept, slope, per_trick = self.moon_map[_moon_group(self.where, seat)]
             log_odds = intercept + slope * _logit(chance) + per_trick * self.where.trick / 13
             chances.append(1.0 / (1.0 + math.exp(-log_odds)))
         total = sum(chances)
@@ -125,7 +128,7 @@ class Calibration:
             quiet = quiet_points(points[seat], moon_total - moons[seat], moon_total)
             whose = "own" if seat == where.seat else "other"
             if where.outstanding > 0:
-                intercept, slope = QUIET[f"{where.kind} {whose}"]
+                intercept, slope = self.quiet_map[f"{where.kind} {whose}"]
                 share = (quiet - where.taken[seat]) / where.outstanding
                 log_odds = intercept + slope * _logit(share)
                 quiet = where.taken[seat] + where.outstanding / (1.0 + math.exp(-log_odds))
