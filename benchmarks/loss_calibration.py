@@ -15,6 +15,8 @@ games (the ``--save`` pickles of ``coach_calibration.py``, or its ``--replay`` o
 3. realised loss = the deciding seat's score less the others' average after the option, minus
    the same after the best; against it, the predicted loss (the play-outs', paired on the same
    imagined deals: the verdict's) and the forecasts' difference (``engine.calibration``).
+   With ``--measure forecast`` the evaluator ranks options and measures the verdict's loss by
+   the forecast, as the coach does (``trainer.coach.depth.Depth.measure``).
 
 Tables by the verdict's loss, with standard errors clustered by hand, and the least-squares slope
 of realised on predicted loss through the origin (1: the losses are true on average; below 1:
@@ -42,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from coach_calibration import apply, play_to_end
 
-from engine.evaluator import evaluate_pass, evaluate_play
+from engine.evaluator import MEASURES, evaluate_pass, evaluate_play
 
 LOSS_BUCKETS = (-100.0, 1.0, 2.5, 6.0, 100.0)
 SEED = 4_400_000
@@ -54,16 +56,16 @@ def _difference(scores: list[int], seat: int) -> float:
     return scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)
 
 
-def judge(job: tuple[int, dict, int, float, float, int]) -> dict | None:
+def judge(job: tuple[int, dict, int, float, float, int, str]) -> dict | None:
     """Steps 1-3 for one decision (None when no option loses within the range)."""
-    number, row, deals, low, high, continuations = job
+    number, row, deals, low, high, continuations, measure = job
     state, seat, kind = row["state"], row["seat"], row["kind"]
     view = state.view(seat)
     seed = SEED + number
     if kind == "pass":
-        evaluation = evaluate_pass(view, samples=deals, seed=seed)
+        evaluation = evaluate_pass(view, samples=deals, seed=seed, measure=measure)
     else:
-        evaluation = evaluate_play(view, samples=deals, seed=seed)
+        evaluation = evaluate_play(view, samples=deals, seed=seed, measure=measure)
     best = evaluation.best
     within = [value for value in evaluation.options[1:] if low <= value.loss <= high]
     if not within:
@@ -73,9 +75,11 @@ def judge(job: tuple[int, dict, int, float, float, int]) -> dict | None:
     # a best chosen on the same deals) has a loss flattered by the choice of the best; the coach
     # values the learner's option on fresh deals too.
     if kind == "pass":
-        again = evaluate_pass(view, samples=deals, seed=seed + FRESH, only=[best.option, other.option])
+        again = evaluate_pass(
+            view, samples=deals, seed=seed + FRESH, only=[best.option, other.option], measure=measure
+        )
     else:
-        again = evaluate_play(view, samples=deals, seed=seed + FRESH)
+        again = evaluate_play(view, samples=deals, seed=seed + FRESH, measure=measure)
     fresh_best, fresh_other = again.value_of(best.option), again.value_of(other.option)
     realised = []
     for k in range(continuations):
@@ -180,6 +184,12 @@ def main() -> None:
     )
     parser.add_argument("--hands", type=int, default=10**9, help="at most this many hands a run")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--measure",
+        choices=MEASURES,
+        default="playout",
+        help="what the evaluator ranks and measures losses by (the coach: forecast)",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
@@ -198,7 +208,10 @@ def main() -> None:
                 pool = passes if passes and rng.random() < args.passes else plays
                 if pool:
                     jobs.append(pool.pop(rng.randrange(len(pool))))
-    work = [(n, row, args.deals, args.low, args.high, args.continuations) for n, row in enumerate(jobs)]
+    work = [
+        (n, row, args.deals, args.low, args.high, args.continuations, args.measure)
+        for n, row in enumerate(jobs)
+    ]
     with Pool(args.workers) as pool:
         results = [r for r in pool.imap_unordered(judge, work) if r is not None]
     results.sort(key=lambda r: (r["hand"], r["kind"]))
@@ -208,6 +221,7 @@ def main() -> None:
         "positions": len(results),
         "continuations": args.continuations,
         "deals": args.deals,
+        "measure": args.measure,
         "loss_range": [args.low, args.high],
     }
     for kind in ("all", "pass", "play"):
@@ -215,7 +229,7 @@ def main() -> None:
         if not part:
             continue
         report[kind] = {"loss": table(part, "loss"), "screened_loss": table(part, "screened_loss")}
-        show(f"{kind}: the verdict's loss (the play-outs', paired, fresh deals)", report[kind]["loss"])
+        show(f"{kind}: the verdict's loss ({args.measure}, paired, fresh deals)", report[kind]["loss"])
         show(f"{kind}: the loss on the deals that chose the best", report[kind]["screened_loss"])
         if any(r["forecast_loss"] is not None for r in part):
             report[kind]["forecast_loss"] = table(part, "forecast_loss")

@@ -11,6 +11,12 @@ is played in the same imagined deals, so the losses are paired comparisons and m
 than the values. Beside them, each option's *forecast* (``Forecast``): the moon chances and
 points to expect against strong players, the play-outs' mapped by ``engine.calibration``.
 
+Options are ranked and their losses measured by the play-outs' own points, or (``measure=
+"forecast"``, what the coach uses) by the forecast where it applies: a loss is then the
+forecasts' difference, its error paired deal by deal by the delta method
+(``engine.forecast_value``). The play-outs' own losses overstate what strong players lose on
+the true deal (about 1.6 times, ``benchmarks/loss_calibration.py``); the forecasts' do not.
+
 A verdict is a function of the position, the seed and the budget in deals. Asked to *judge*
 one option against band ``limits``, the evaluator keeps adding rounds of deals until the
 interval of that option's loss (``Z`` standard errors either side, against every other option)
@@ -35,6 +41,7 @@ from dataclasses import dataclass
 
 from .calibration import Calibration, calibration_for
 from .cards import Card, CardSet, iter_mask, to_card
+from .forecast_value import ForecastValue, Rows
 from .hand import Phase
 from .moon import BLOCKERS, Blocking
 from .outcomes import HAVE_COMPILED, Outcomes, PlayWorlds, pass_deals, pass_outcomes, play_outcomes
@@ -47,6 +54,7 @@ except ImportError:  # pragma: no cover - the engine also runs without numpy, mo
 
 __all__ = [
     "EXACT_CARDS",
+    "MEASURES",
     "PASS_STAGES",
     "ROUND",
     "Evaluation",
@@ -68,6 +76,11 @@ sampling stops at the first round that looks settled)."""
 
 EXACT_CARDS = 5
 """Solve each imagined deal exactly once every seat holds at most this many cards."""
+
+MEASURES = ("playout", "forecast")
+"""What options are ranked and their losses measured by: the play-outs' own points, or the
+forecast (``engine.calibration``: the points to expect against strong players), where the
+forecast applies; elsewhere the play-outs'."""
 
 PASS_STAGES = ((128, 48), (512, 12), (1024, 4))
 """Successive halving for passes: every pass is played on 128 imagined deals, the best 48 on 512
@@ -107,13 +120,16 @@ class Forecast:
 
 @dataclass(frozen=True)
 class OptionValue:
+    """An option's figures: the play-outs', or under the forecast measure (``MEASURES``) the
+    forecast's, so that points, moon chances and losses always tell the same story."""
+
     option: Card | CardSet
     points: float
     """Expected points for the hand (the seat's own score; lower is better)."""
     others: float
     """Expected average points of the other seats."""
     difference: float
-    """``points - others``: the ranking key."""
+    """The ranking key: ``points - others``, or under the forecast measure the forecast's."""
     standard_error: float
     """Standard error of ``difference``."""
     moon_for: float
@@ -121,7 +137,8 @@ class OptionValue:
     moon_against: float
     """Chance that another seat shoots the moon."""
     loss: float
-    """Expected ``difference`` lost against the best option (0 for the best)."""
+    """Expected ``difference`` lost against the best option (0 for the best): under the
+    forecast measure the forecasts' difference, its error by the delta method."""
     loss_error: float
     """Standard error of ``loss``, from the same deals played both ways."""
     samples: int
@@ -157,6 +174,9 @@ class Evaluation:
     """The judged option's loss interval lies inside one band of the limits asked for."""
     clock_stopped: bool = False
     """The safety time limit ended the evaluation before its budget in deals."""
+    measure: str = "playout"
+    """What the options are ranked and their losses measured by (``MEASURES``): "forecast" only
+    where the forecast applies."""
     strong_blockers: Evaluation | None = None
     """The same position valued again with blockers at any price (``engine.moon.STRONG_BLOCKERS``),
     when a verdict asked for that check (``trainer.coach.depth``); else None."""
@@ -188,7 +208,14 @@ class _Tally:
     deal's weight (1, unless a moon runner's plays are being read: ``engine.inference``); and
     per option, every seat's points and moons, weighted and summed."""
 
-    def __init__(self, count: int, players: int, seat: int, calibration: Calibration | None = None) -> None:
+    def __init__(
+        self,
+        count: int,
+        players: int,
+        seat: int,
+        calibration: Calibration | None = None,
+        forecasting: bool = False,
+    ) -> None:
         self.players = players
         self.seat = seat
         self.calibration = calibration
@@ -196,6 +223,12 @@ class _Tally:
         self.weights: list[list[float]] = [[] for _ in range(count)]
         self.points = [[0.0] * players for _ in range(count)]
         self.moons = [[0.0] * players for _ in range(count)]
+        # Ranked by the forecast: every deal's row is kept to pair the forecasts' errors.
+        self.forecast = None
+        self.rows = None
+        if forecasting and calibration is not None:
+            self.forecast = ForecastValue(calibration, seat, players)
+            self.rows = Rows(count, players)
 
     def add_rows(
         self, indices: Sequence[int], deals: int, outcomes: Outcomes, weights: Sequence[float] | None = None
@@ -217,7 +250,13 @@ class _Tally:
                 self.points[index] = [a + b for a, b in zip(self.points[index], totals, strict=True)]
                 moons = np.bincount(shooters[rows] + 1, column, minlength=self.players + 1)[1:].tolist()
                 self.moons[index] = [a + b for a, b in zip(self.moons[index], moons, strict=True)]
+                if self.rows is not None:
+                    self.rows.add(index, scores[rows], shooters[rows])
             return
+        if self.rows is not None:
+            for block, index in enumerate(indices):
+                rows = slice(block * deals, (block + 1) * deals)
+                self.rows.add(index, scores[rows], shooters[rows])
         for row, (score, shooter) in enumerate(zip(scores, shooters, strict=True)):
             index = indices[row // deals]
             weight = weights[row % deals]
@@ -237,7 +276,18 @@ class _Tally:
         return sum(self.weights[option])
 
     def mean(self, option: int) -> float:
+        """The ranking key: the option's mean difference, or its forecast's."""
+        if self.forecast is not None:
+            weight = self.total_weight(option)
+            means = [p / weight for p in self.points[option]] + [m / weight for m in self.moons[option]]
+            return self.forecast.of(means)
         return _weighted(self.differences[option], self.weights[option])[0]
+
+    def value(self, option: int) -> tuple[float, float]:
+        """The ranking key and its standard error."""
+        if self.forecast is not None:
+            return self.forecast.single(self.rows, option, self.weights[option])
+        return _weighted(self.differences[option], self.weights[option])
 
 
 _VECTOR_FROM = 256
@@ -293,6 +343,13 @@ class _Pairs:
         effective = self.effective
         low = high = 0.0
         self.intervals = []
+        if self.tally.forecast is not None:  # not a sum over deals: paired again from the rows
+            for rival in self.rivals:
+                mean, error = _paired(self.tally, self.option, rival)
+                low = max(low, mean - Z * error)
+                high = max(high, mean + Z * error)
+                self.intervals.append((mean - Z * error, mean + Z * error))
+            return low, high
         vector = np is not None and self.count - start >= _VECTOR_FROM
         if vector:
             new_mine = np.asarray(mine[start:], dtype=float)
@@ -343,6 +400,8 @@ class _Pairs:
 def _paired(tally: _Tally, option: int, other: int) -> tuple[float, float]:
     """Mean and standard error of ``option``'s difference minus ``other``'s, on the deals both
     were played in (the first ones of each: options share deals in the order they saw them)."""
+    if tally.forecast is not None:
+        return tally.forecast.paired(tally.rows, option, other, tally.weights[option])
     mine, theirs = tally.differences[option], tally.differences[other]
     count = min(len(mine), len(theirs))
     if np is not None and count >= _VECTOR_FROM:
@@ -401,7 +460,7 @@ def _value(
     loss: tuple[float, float, float, float],
 ) -> OptionValue:
     count = tally.count(index)
-    difference, error = _weighted(tally.differences[index], tally.weights[index])
+    difference, error = tally.value(index)
     seat = tally.seat
     weight = tally.total_weight(index)
     points = tuple(total / weight for total in tally.points[index])
@@ -410,6 +469,9 @@ def _value(
     forecast = None
     if tally.calibration is not None:
         forecast = Forecast(*tally.calibration.predict(moons, points), seat)
+    if tally.forecast is not None:  # the forecast measure: every figure is the forecast's
+        moons, points = forecast.moon_by_seat, forecast.seat_points
+        own = points[seat]
     return OptionValue(
         option=option,
         points=own,
@@ -433,6 +495,12 @@ def _calibration(view: PlayerView, kind: str, blocking: Blocking) -> Calibration
     """The map onto Hard x4's outcomes (``engine.calibration``) where it was fitted: these rules,
     and play-outs with the standard blockers."""
     return calibration_for(view, kind) if blocking == BLOCKERS else None
+
+
+def _forecasting(measure: str, calibration: Calibration | None) -> bool:
+    if measure not in MEASURES:
+        raise ValueError(f"measure must be one of {', '.join(MEASURES)}, not {measure!r}")
+    return measure == "forecast" and calibration is not None
 
 
 def _next_round(done: int, budget: int, minimum: int) -> int:
@@ -481,6 +549,7 @@ def evaluate_play(
     exact_cards: int | None = None,
     exact_samples: int | None = None,
     blocking: Blocking = BLOCKERS,
+    measure: str = "playout",
 ) -> Evaluation:
     """Value every legal card for the seat to move on up to ``samples`` imagined deals.
 
@@ -489,7 +558,8 @@ def evaluate_play(
     ``vectorized`` forces the compiled (True) or pure-Python (False) play-outs; ``exact_cards``
     overrides ``EXACT_CARDS`` (0: never solve exactly); ``exact_samples`` caps the deals when
     the position is solved exactly (each deal costs far more than a play-out). The play-outs
-    play the moon by ``blocking`` (``engine.moon``)."""
+    play the moon by ``blocking`` (``engine.moon``); options are ranked and their losses
+    measured by ``measure`` (``MEASURES``)."""
     if view.phase is not Phase.PLAYING or not view.is_my_turn:
         raise ValueError(f"seat {view.seat} has no card to play now")
     how = _how(view, vectorized, exact_cards)
@@ -503,7 +573,8 @@ def evaluate_play(
     cards = [int(card) for card in options]
     everyone = range(len(options))
     judged = None if judge is None else options.index(_as_option("play", judge))
-    tally = _Tally(len(options), view.players, view.seat, _calibration(view, "play", blocking))
+    calibration = _calibration(view, "play", blocking)
+    tally = _Tally(len(options), view.players, view.seat, calibration, _forecasting(measure, calibration))
     pairs = None if judged is None else _Pairs(tally, judged, everyone)
     done = 0
     decided = judged is None
@@ -553,6 +624,7 @@ def evaluate_play(
         None if judged is None else options[judged],
         decided,
         clock_stopped,
+        measure="forecast" if tally.forecast is not None else "playout",
     )
 
 
@@ -571,6 +643,7 @@ def evaluate_pass(
     min_samples: int = ROUND,
     only: Sequence[CardSet | str | Sequence] | None = None,
     blocking: Blocking = BLOCKERS,
+    measure: str = "playout",
 ) -> Evaluation:
     """Value every possible pass, or ``only`` these (all on the same fresh deals, no screening;
     a ``judge``d or ``include``d pass must be one of them). ``stages`` screens them in rounds of
@@ -580,7 +653,8 @@ def evaluate_pass(
     inside one band. Options are
     ranked: those valued on fresh deals by that value, then the rest by the stage they reached
     (their losses there are paired with the best pass's on the screening deals). The play-outs
-    play the moon by ``blocking``."""
+    play the moon by ``blocking``; options are screened, ranked and their losses measured by
+    ``measure`` (``MEASURES``)."""
     if view.phase is not Phase.PASSING or view.passed is not None:
         raise ValueError(f"seat {view.seat} has no pass to choose now")
     how = _how(view, vectorized, 0)
@@ -599,7 +673,8 @@ def evaluate_pass(
     if judged is not None:
         forced.add(judged)
     calibration = _calibration(view, "pass", blocking)
-    screen = _Tally(len(candidates), view.players, view.seat, calibration)
+    forecasting = _forecasting(measure, calibration)
+    screen = _Tally(len(candidates), view.players, view.seat, calibration, forecasting)
     reached = [0] * len(candidates)
     alive = list(range(len(candidates)))
     total = sum(deals for deals, _ in stages) + samples
@@ -616,7 +691,7 @@ def evaluate_pass(
         for index in alive:
             reached[index] += 1
     finalists = sorted(set(alive) | forced)
-    final = _Tally(len(candidates), view.players, view.seat, calibration)
+    final = _Tally(len(candidates), view.players, view.seat, calibration, forecasting)
     pairs = None if judged is None else _Pairs(final, judged, finalists)
     fresh = 0
     decided = judged is None
@@ -664,4 +739,5 @@ def evaluate_pass(
         None if judged is None else options[judged],
         decided,
         clock_stopped,
+        measure="forecast" if forecasting else "playout",
     )

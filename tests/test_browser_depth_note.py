@@ -14,7 +14,7 @@ from trainer.puzzles.board import PUZZLES_DIR
 
 def test_a_verdict_judged_at_the_browsers_depth_says_so_and_a_stored_one_does_not(monkeypatch):
     monkeypatch.setattr(explain, "IN_BROWSER", True)
-    puzzle = load_puzzle(PUZZLES_DIR / "play-001.toml")
+    puzzle = load_puzzle(PUZZLES_DIR / "play-002.toml")
     view, card = puzzle.view, puzzle.answer.best
     stored = coach_play(view, card, puzzle.evaluation)
     assert puzzle.evaluation.samples > BROWSER.play_samples

@@ -296,6 +296,21 @@ def test_every_verdict_shows_both_sides_points_the_moon_chances_and_the_unit_of_
     assert "26 points of a hand" not in text, text  # a loss of 3 needs no moon swing
 
 
+def test_a_forecast_verdict_says_its_figures_are_what_strong_players_make_of_such_hands():
+    view = lone_heart_pass()
+    playouts = evaluation_of("pass", 0, {"2H QS JS": (0.0, 0.45), "AC KC QC": (3.0, 0.05)})
+    verdict = coach_pass(view, "AC KC QC", replace(playouts, measure="forecast"))
+    assert verdict.grade.measure == "forecast"
+    text = " ".join(verdict.reasons)
+    assert "you shoot the moon in 45% of such hands between strong players, against 5%" in text, text
+    assert "imagined deals" not in text, text
+    assert verdict.numbers.startswith("With J♠ Q♠ 2♥ you take 1.0 points on average"), verdict.numbers
+    assert (
+        "what strong players make of such hands, read from 500 imagined deals played out" in verdict.numbers
+    )
+    assert "over 500 imagined deals" not in verdict.numbers
+
+
 def test_a_loss_above_a_hands_26_points_is_explained_as_a_moon_swing_and_names_the_shooter():
     view = five_eight_jack_queen()
     evaluation = evaluation_of("play", 0, {"JH": (0.0, 0.0), "QH": (30.0, 0.0), "8H": (31.0, 0.0)})

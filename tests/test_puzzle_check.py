@@ -132,6 +132,8 @@ DEFECTS = [
     ("pass", set_answer(accepted=[""]), "answer.accepted[0]", "empty: a pass answer is 3 cards"),
     ("pass", set_answer(options=[]), "answer.options", "empty"),
     ("pass", lambda data: data["answer"]["options"].pop(), "answer.options", "not valued"),
+    ("play", set_answer(measure="odds"), "answer.measure", "'odds' is not one of playout, forecast"),
+    ("play", set_answer(measure=1), "answer.measure", "expected str, got 1"),
 ]
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine import CardSet, Rules
+from engine.calibration import applies
 from engine.evaluator import Z
 from trainer.coach.grading import TOLERANCE
 from trainer.puzzles import load_puzzles
@@ -22,6 +23,14 @@ from trainer.puzzles.verify import MIN_ERRORS, MIN_LOSS, evaluate_all, natural_c
 FOLDER = Path(__file__).resolve().parents[1] / "puzzles"
 PUZZLES = load_puzzles(FOLDER)
 RUN_SEED = int(os.environ.get("PUZZLE_SEED", random.SystemRandom().randrange(1 << 30)))
+
+
+def test_every_puzzle_is_valued_as_the_coach_values_its_table():
+    """A puzzle's losses are the coach's: the forecast where the forecast applies (a learner's
+    answer is graded by the stored figures), the play-outs' own at other tables."""
+    for puzzle in PUZZLES:
+        expected = "forecast" if applies(puzzle.rules) else "playout"
+        assert puzzle.answer.measure == expected, puzzle.id
 
 
 def test_at_least_200_pass_and_200_play_puzzles_covering_the_lessons_themes_and_tables():
@@ -66,7 +75,9 @@ def test_the_stored_evaluation_values_every_option_and_follows_the_acceptance_ru
 
 
 def reproduced(puzzle) -> dict:
-    evaluation = evaluate_all(puzzle.kind, puzzle.view, puzzle.answer.seed, puzzle.answer.samples)
+    evaluation = evaluate_all(
+        puzzle.kind, puzzle.view, puzzle.answer.seed, puzzle.answer.samples, measure=puzzle.answer.measure
+    )
     return {text_of(v.option): (round(v.loss, 4), round(v.difference, 4)) for v in evaluation.options}
 
 

@@ -101,7 +101,7 @@ MADE = {
 
 def make_library(folder: Path) -> Path:
     copied("pass-001", folder, "pass-a", difficulty=EXPECTED["pass-a"][2], themes=list(EXPECTED["pass-a"][1]))
-    copied("play-001", folder, "play-a", difficulty=EXPECTED["play-a"][2], themes=list(EXPECTED["play-a"][1]))
+    copied("play-002", folder, "play-a", difficulty=EXPECTED["play-a"][2], themes=list(EXPECTED["play-a"][1]))
     for puzzle_id, rules in MADE.items():
         _, themes, difficulty, _, _ = EXPECTED[puzzle_id]
         save_puzzle(play_puzzle(puzzle_id, rules, list(themes), difficulty), folder / f"{puzzle_id}.toml")
@@ -179,7 +179,7 @@ def test_an_up_to_date_index_opens_without_reading_a_puzzle_file(folder, reads):
 def test_a_changed_file_is_read_again_not_served_stale(folder, reads):
     write_index(folder)
     # The same number of characters: only the fingerprint tells the file changed.
-    copied("play-001", folder, "play-a", difficulty=1460)
+    copied("play-002", folder, "play-a", difficulty=1460, themes=["leading"])
     reads.clear()
     library = open_library(folder)
     assert reads == [folder / "play-a.toml"]
@@ -344,7 +344,7 @@ def test_the_check_command_reports_a_missing_or_stale_index_and_the_index_comman
     assert f"{index}: {len(EXPECTED)} puzzles listed." in capsys.readouterr().out
     assert check([folder]) == 0
     assert capsys.readouterr().out.startswith(f"{len(EXPECTED)} puzzle files checked: no problems")
-    copied("play-001", folder, "play-copy")
+    copied("play-002", folder, "play-copy")
     assert check([folder]) == 1
     (line,) = capsys.readouterr().out.splitlines()
     command = f"python -m trainer.puzzles index {folder}"

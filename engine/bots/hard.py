@@ -22,7 +22,12 @@ class HardBot:
 
     Against a seat far enough into a moon (``engine.moon``) it blocks by reflex, as the play-out
     policy does (``engine.policy``): the evaluator assumes every seat blocks that way later in
-    the hand, so a search that put the block off would count on blocks nobody makes."""
+    the hand, so a search that put the block off would count on blocks nobody makes.
+
+    It ranks options by the play-outs' own points (``measure``): ranked by the forecast, as the
+    coach grades, it did no better against Normal (margin 3.44 +- 0.49 points a hand over 250
+    deals, against 3.72 +- 0.47), whose blockers are weaker than the strong players the forecast
+    was fitted to."""
 
     name = "hard"
 
@@ -35,6 +40,7 @@ class HardBot:
         exact_samples: int = 256,
         play_seconds: float | None = 5.0,
         pass_seconds: float | None = 20.0,
+        measure: str = "playout",
     ) -> None:
         self.rng = random.Random(seed)
         self.play_samples = play_samples
@@ -42,10 +48,15 @@ class HardBot:
         self.play_seconds = play_seconds
         self.pass_samples = pass_samples
         self.pass_seconds = pass_seconds
+        self.measure = measure
 
     def choose_pass(self, view: PlayerView) -> CardSet:
         evaluation = evaluate_pass(
-            view, samples=self.pass_samples, seconds=self.pass_seconds, seed=self.rng.getrandbits(32)
+            view,
+            samples=self.pass_samples,
+            seconds=self.pass_seconds,
+            seed=self.rng.getrandbits(32),
+            measure=self.measure,
         )
         return evaluation.best.option
 
@@ -62,6 +73,7 @@ class HardBot:
             seconds=self.play_seconds,
             seed=self.rng.getrandbits(32),
             exact_samples=self.exact_samples,
+            measure=self.measure,
         )
         return evaluation.best.option
 

@@ -168,9 +168,9 @@ CASES = [
     ("l08_strategy", "stop_moon", "", "KH", "right", True),
     ("l08_strategy", "stop_moon", "", "KC", "mistake", False),
     ("l08_strategy", "stop_moon", "", "5D", "not_in_hand", False),
-    ("l08_strategy", "shoot", "", "10C 5D 3S", "right", True),
-    ("l08_strategy", "shoot", "", "KC KH AH", "blunder", False),  # the usual pass
-    ("l08_strategy", "shoot", "", "10C 5D", "wrong_pass_count", False),
+    ("l08_strategy", "shoot", "", "7C 2D 2S", "right", True),
+    ("l08_strategy", "shoot", "", "AC KH AH", "blunder", False),  # the usual pass
+    ("l08_strategy", "shoot", "", "7C 2D", "wrong_pass_count", False),
 ]
 
 

@@ -71,6 +71,11 @@ class Depth:
     play a handful of passes."""
     play_seconds: float | None = 10.0
     pass_seconds: float | None = 20.0
+    measure: str = "forecast"
+    """What a verdict is measured in (``engine.evaluator.MEASURES``): the forecast, the points
+    to expect against strong players, where it applies. The play-outs' own losses read about
+    1.6 times what Hard x4 realise on the true deal; the verdicts' losses in the forecast 1.02
+    times it (``benchmarks/results/loss_calibration.json``, ``loss_calibration_forecast.json``)."""
 
     def deeper(self, factor: int) -> Depth:
         """``factor`` times the deals everywhere (the stability benchmark's reference)."""
@@ -137,6 +142,7 @@ def judge_play(view: PlayerView, card: object, seed: int = 0, depth: Depth = COA
         min_samples=depth.min_samples,
         exact_samples=depth.exact_samples,
         exact_cards=depth.exact_cards,
+        measure=depth.measure,
     )
     evaluation = evaluate_play(view, **settings)
     if not moon_dependent(evaluation, card):
@@ -156,6 +162,7 @@ def judge_pass(
         judge=chosen,
         limits=LIMITS,
         min_samples=min(depth.pass_min_samples, depth.pass_samples),
+        measure=depth.measure,
     )
     evaluation = evaluate_pass(view, **settings, stages=depth.pass_stages, include=include)
     if not moon_dependent(evaluation, chosen):

@@ -8,8 +8,10 @@ A verdict is a fact we publish, so every reason is a ``Reason``: its sentence an
 facts about the position that sentence asserts (``facts``: "your highest heart, the J♥" declares
 ``HighestInSuit(J♥)``). Each fact is checked against the view before the reason is shown; a
 reason whose facts do not all hold is withheld (``Verdict.withheld``, which the tests keep
-empty). Numbers from the evaluation ("you shoot the moon in 40% of the imagined deals") are
-facts about the evaluation, not the position, and are not declared.
+empty). Numbers from the evaluation ("you shoot the moon in 40% of such hands between strong
+players") are facts about the evaluation, not the position, and are not declared. They say what
+they are (``among``): the forecast (``engine.calibration``: what strong players make of such
+hands), which the coach grades by, or the play-outs' share of the imagined deals.
 """
 
 from __future__ import annotations
@@ -106,20 +108,26 @@ class Verdict:
         return tuple(fact for reason in self.explained for fact in reason.facts)
 
 
+def among(measure: str) -> str:
+    """What a chance is a share of: "of such hands between strong players" for the forecast,
+    "of the imagined deals" for the play-outs' own figures."""
+    return "of such hands between strong players" if measure == "forecast" else "of the imagined deals"
+
+
 def moon_line_words(g: Grade, chosen: str, best: str) -> str:
-    """What a moon line is worth against the blockers the play-outs model and against blockers
+    """What a moon line is worth against the blockers the coach expects and against blockers
     at any price ("" when the grade has no moon line)."""
     line = g.moon_line
     if line is None:
         return ""
+    blockers = "" if g.measure == "forecast" else " when the others block as the coach expects"
     model = (
-        f"With {best} you go for the moon: you shoot it in {_percent(line.best.moon_for)} of the "
-        f"imagined deals when the others block as the coach expects, and there {chosen} costs about "
-        f"{line.loss:.1f} points."
+        f"With {best} you go for the moon: you shoot it in {_percent(line.best.moon_for)} "
+        f"{among(g.measure)}{blockers}, and there {chosen} costs about {line.loss:.1f} points."
     )
     strong = (
         f" Against players who block at any price the moon comes home in "
-        f"{_percent(line.strong_best.moon_for)}"
+        f"{_percent(line.strong_best.moon_for)} of the imagined deals"
     )
     if line.holds:
         return model + strong + f", and {best} still saves about {line.strong_loss:.1f} points."
@@ -177,7 +185,12 @@ def _numbers(view: PlayerView, g: Grade, kind: str, evaluation: Evaluation) -> s
             f"; with {_name(g.chosen.option)}, {g.chosen.points:.1f} (the others {g.chosen.others:.1f})"
             f"{_moon_words(view, g.chosen)}"
         )
-    text += f", over {g.best.samples} imagined deals."
+    if g.measure == "forecast":
+        text += (
+            f": what strong players make of such hands, read from {g.best.samples} imagined deals played out."
+        )
+    else:
+        text += f", over {g.best.samples} imagined deals."
     if g.loss > 0.05:
         text += (
             " Points lost count your points minus the others' average, so points you give away "
@@ -278,8 +291,8 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
         reasons.append(
             Reason(
                 f"{_seat_name(view, chosen.threat)} has taken every penalty card so far, a moon attempt: "
-                f"with {c} someone else shoots the moon in {_percent(g.chosen.moon_against)} of the "
-                f"imagined deals, with {b} in {_percent(g.best.moon_against)}.",
+                f"with {c} someone else shoots the moon in {_percent(g.chosen.moon_against)} "
+                f"{among(g.measure)}, with {b} in {_percent(g.best.moon_against)}.",
                 (TookEveryPoint(chosen.threat), Playable(c), Playable(b)),
                 "moon_against",
             )
@@ -287,8 +300,8 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
     if g.best.moon_for - g.chosen.moon_for > 0.05:
         reasons.append(
             Reason(
-                f"{b} gives you a better chance to shoot the moon: {_percent(g.best.moon_for)} of the "
-                f"imagined deals, against {_percent(g.chosen.moon_for)} with {c}.",
+                f"{b} gives you a better chance to shoot the moon: {_percent(g.best.moon_for)} "
+                f"{among(g.measure)}, against {_percent(g.chosen.moon_for)} with {c}.",
                 (Playable(b), Playable(c)),
                 "moon_for",
             )
@@ -550,7 +563,7 @@ def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade
         reasons.append(
             Reason(
                 f"Keeping the right cards (passing {better}), you shoot the moon in "
-                f"{_percent(g.best.moon_for)} of the imagined deals, against {_percent(g.chosen.moon_for)} "
+                f"{_percent(g.best.moon_for)} {among(g.measure)}, against {_percent(g.chosen.moon_for)} "
                 f"after passing {mine}.",
                 (PassOption(better), PassOption(mine)),
                 "pass_moon",
@@ -662,8 +675,8 @@ def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade
         if g.best.moon_for > 0.3:
             reasons.append(
                 Reason(
-                    f"It keeps a moon possible: you shoot it in {_percent(g.best.moon_for)} of the "
-                    "imagined deals.",
+                    f"It keeps a moon possible: you shoot it in {_percent(g.best.moon_for)} "
+                    f"{among(g.measure)}.",
                     (),
                     "praise",
                 )

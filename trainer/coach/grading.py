@@ -135,6 +135,9 @@ class Grade:
     moon_line: MoonLine | None = None
     """Set when the loss came from a moon line checked against strong blockers. When its edge
     does not hold there, the band and loss are the choice's against those blockers."""
+    measure: str = "playout"
+    """What the figures are (``engine.evaluator.MEASURES``): the play-outs' over the imagined
+    deals, or the forecast of what strong players make of such hands."""
 
     @property
     def tolerance(self) -> float:
@@ -193,4 +196,5 @@ def grade(evaluation: Evaluation, option: object) -> Grade:
         options=len(evaluation.options),
         clock_stopped=clock_stopped,
         moon_line=line,
+        measure=evaluation.measure,
     )

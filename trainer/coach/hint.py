@@ -49,9 +49,16 @@ def decision_seed(hand_index: int, plays: int, passing: bool, seed: int = 0) -> 
 def _first_look(view: PlayerView, seed: int, depth: Depth) -> object:
     deals = depth.min_samples
     if view.phase is Phase.PASSING:
-        return evaluate_pass(view, samples=deals, seed=seed, stages=depth.pass_stages).best.option
+        return evaluate_pass(
+            view, samples=deals, seed=seed, stages=depth.pass_stages, measure=depth.measure
+        ).best.option
     return evaluate_play(
-        view, samples=deals, seed=seed, exact_samples=deals, exact_cards=depth.exact_cards
+        view,
+        samples=deals,
+        seed=seed,
+        exact_samples=deals,
+        exact_cards=depth.exact_cards,
+        measure=depth.measure,
     ).best.option
 
 

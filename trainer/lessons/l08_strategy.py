@@ -15,7 +15,7 @@ from .from_puzzles import puzzle_step
 from .steps import Context, Lesson, Step, Verdict, evaluate, loss_words, refusal_verdict
 
 STANDARD = Rules()
-SHOOT_PUZZLE = "pass-standard-102-226-01"
+SHOOT_PUZZLE = "pass-standard-105-156-01"
 """A verified pass puzzle whose answer keeps a moon alive (against blockers)."""
 
 
@@ -26,7 +26,8 @@ def _puzzle(puzzle_id: str):
 
 
 def _moon_percent(puzzle_id: str) -> int:
-    """How often the puzzle's best pass brings the moon home, by its stored evaluation."""
+    """How often the puzzle's best pass brings the moon home, by its stored evaluation (the
+    forecast: what strong players make of such hands)."""
     return round(100 * _puzzle(puzzle_id).answer.options[0].moon_for)
 
 
@@ -395,8 +396,8 @@ LESSON = Lesson(
                 "A moon needs **long, high hearts and control of the other suits**, so that you "
                 f"win every trick once you start. This hand has {_hearts_words(SHOOT_PUZZLE)}. "
                 "The usual pass (your highest cards) throws the moon away; keep the right cards "
-                f"and you shoot it in about {_moon_percent(SHOOT_PUZZLE)}% of the imagined deals, "
-                "against players who block, which is worth more than the safe pass."
+                f"and you shoot it in about {_moon_percent(SHOOT_PUZZLE)}% of such hands between "
+                "strong players, who block, which is worth more than the safe pass."
             ),
             task="Choose three cards and press **Pass**.",
         ),

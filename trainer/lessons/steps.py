@@ -27,7 +27,7 @@ from engine import CARDS, CardSet, HandState, Rules, parse_card, to_card
 from engine.cards import card_mask
 from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 
-from ..coach.depth import judge
+from ..coach.depth import COACH, judge
 from .facts import FACT_KINDS
 
 __all__ = [
@@ -239,8 +239,10 @@ def _evaluate_cached(
     if choice is not None:
         return judge(view, " ".join(choice), seed)  # the coach's own verdict, at the coach's depth
     if kind == "pass":
-        return evaluate_pass(view, samples=SAMPLES, seed=seed, include=[CardSet(c) for c in include])
-    return evaluate_play(view, samples=SAMPLES, seed=seed)
+        return evaluate_pass(
+            view, samples=SAMPLES, seed=seed, include=[CardSet(c) for c in include], measure=COACH.measure
+        )
+    return evaluate_play(view, samples=SAMPLES, seed=seed, measure=COACH.measure)
 
 
 _STATES: dict[tuple, HandState] = {}

@@ -25,7 +25,7 @@ from engine import (
     RulesError,
     setup_position,
 )
-from engine.evaluator import Evaluation, OptionValue, Z
+from engine.evaluator import MEASURES, Evaluation, OptionValue, Z
 
 from ..data_files import PUZZLES_DIR
 from .choices import check_options, read_choice
@@ -90,6 +90,9 @@ class Answer:
     """Passes the evaluation was told to evaluate fully (the natural-looking one)."""
     verified: str
     options: tuple[OptionValue, ...]
+    measure: str = "playout"
+    """What the options' figures are (``engine.evaluator.MEASURES``); files written before the
+    forecast measure hold the play-outs' own."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +120,13 @@ class Puzzle:
     def evaluation(self) -> Evaluation:
         """The stored evaluation, as the evaluator returned it."""
         return Evaluation(
-            self.kind, self.seat, self.answer.options, self.answer.seed, self.answer.samples, 0.0
+            self.kind,
+            self.seat,
+            self.answer.options,
+            self.answer.seed,
+            self.answer.samples,
+            0.0,
+            measure=self.answer.measure,
         )
 
     def is_accepted(self, option: CardSet | str) -> bool:
@@ -205,6 +214,9 @@ def _read_answer(reader: _Reader, data: dict, kind: str, state: HandState, seat:
     include = reader.get(data, "include", list, where, default=[])
     for index, text in enumerate(include):
         choice(text, f"{where}include[{index}]")
+    measure = reader.get(data, "measure", str, where, default="playout")
+    if measure not in MEASURES:
+        raise reader.fail(f"{where}measure", f"{measure!r} is not one of {', '.join(MEASURES)}")
     return Answer(
         best=best,
         accepted=tuple(accepted),
@@ -214,6 +226,7 @@ def _read_answer(reader: _Reader, data: dict, kind: str, state: HandState, seat:
         include=tuple(include),
         verified=reader.get(data, "verified", str, where),
         options=tuple(options),
+        measure=measure,
     )
 
 
@@ -361,6 +374,7 @@ def answer_from_evaluation(
         "stages": [list(stage) for stage in stages],
         "include": include or [],
         "verified": verified,
+        "measure": evaluation.measure,
         "option_columns": list(OPTION_COLUMNS),
         "options": [
             [_text(v.option), *(round(getattr(v, name), 4) for name in OPTION_COLUMNS[1:-1]), v.samples]

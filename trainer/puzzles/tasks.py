@@ -39,7 +39,7 @@ from ..coach.grading import TOLERANCE
 from .evidence import bot_evidence, rating_from
 from .format import THEMES, answer_from_evaluation, position_state
 from .themes import pass_themes, play_themes
-from .verify import MIN_ERRORS, MIN_LOSS, Check, evaluate_all, text_of, verify_position
+from .verify import MEASURE, MIN_ERRORS, MIN_LOSS, Check, evaluate_all, text_of, verify_position
 
 __all__ = ["TABLES", "Budget", "Candidate", "candidates", "decide"]
 
@@ -200,8 +200,8 @@ def decide(candidate: Candidate | dict, budget: Budget | None = None) -> dict:
 
 def _screen(kind: str, view: PlayerView, seed: int, natural: object, deals: int) -> Evaluation:
     if kind == "pass":
-        return evaluate_pass(view, samples=deals, seed=seed, include=[natural])
-    return evaluate_play(view, samples=deals, seed=seed)
+        return evaluate_pass(view, samples=deals, seed=seed, include=[natural], measure=MEASURE)
+    return evaluate_play(view, samples=deals, seed=seed, measure=MEASURE)
 
 
 def doomed(evaluation: Evaluation, natural: object, final_deals: int | None = None) -> str:
@@ -249,9 +249,12 @@ def puzzle_data(
         f"The natural-looking {natural} costs about {verdict.grade.loss:.1f} points against the other "
         f"players; {evaluation.best.option} is best. " + " ".join(verdict.reasons)
     ).strip()
+    measured = f"{evaluation.method} play-outs"
+    if evaluation.measure == "forecast":
+        measured += " read as strong players' points"
     verified = (
         f"All {len(evaluation.options)} options valued on the same {evaluation.samples} fresh imagined "
-        f"deals (seed {evaluation.seed}, {evaluation.method} play-outs); every option outside "
+        f"deals (seed {evaluation.seed}, {measured}); every option outside "
         f"'accepted' loses at least {MIN_LOSS} points and {MIN_ERRORS:.0f} standard errors (the "
         f"smallest margin is {checked.margin:.1f} errors)."
     )

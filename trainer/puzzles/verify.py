@@ -28,6 +28,7 @@ from engine.bots import make_bot
 from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 from engine.moon import BLOCKERS, STRONG_BLOCKERS, Blocking
 
+from ..coach.depth import COACH
 from ..coach.grading import MOON_LINE, TOLERANCE
 
 __all__ = ["DEALS", "MIN_ERRORS", "MIN_LOSS", "Check", "check", "natural_choice", "verify_position"]
@@ -37,6 +38,8 @@ MIN_ERRORS = 3.0
 DEALS = {"play": 4096, "pass": 8192}
 """Fresh deals a verification values every option on (a late play solved exactly takes 1,024)."""
 EXACT_DEALS = 1024
+MEASURE = COACH.measure
+"""Options are valued as the coach values them (``trainer.coach.depth.Depth.measure``)."""
 
 
 @dataclass(frozen=True)
@@ -69,15 +72,27 @@ def evaluate_all(
     blocking: Blocking = BLOCKERS,
     only: list | None = None,
     exact: int = EXACT_DEALS,
+    measure: str = MEASURE,
 ) -> Evaluation:
     """Every option (or ``only`` these passes) on the same ``deals`` fresh deals (``exact`` of
     them when a late play is solved exactly)."""
     if kind == "pass":
         return evaluate_pass(
-            view, samples=deals or DEALS["pass"], seed=seed, stages=(), only=only, blocking=blocking
+            view,
+            samples=deals or DEALS["pass"],
+            seed=seed,
+            stages=(),
+            only=only,
+            blocking=blocking,
+            measure=measure,
         )
     return evaluate_play(
-        view, samples=deals or DEALS["play"], seed=seed, exact_samples=exact, blocking=blocking
+        view,
+        samples=deals or DEALS["play"],
+        seed=seed,
+        exact_samples=exact,
+        blocking=blocking,
+        measure=measure,
     )
 
 
@@ -148,12 +163,13 @@ def verify_position(
     natural: object | None = None,
     deals: int | None = None,
     exact: int = EXACT_DEALS,
+    measure: str = MEASURE,
 ) -> Check:
     """Value every option on fresh deals (``seed``; ``deals`` of them, else ``DEALS``) and apply
     the acceptance rule."""
     if natural is None:
         natural = natural_choice(kind, view)
-    found = check(evaluate_all(kind, view, seed, deals, exact=exact), natural)
+    found = check(evaluate_all(kind, view, seed, deals, exact=exact, measure=measure), natural)
     return moon_line_check(kind, view, seed, found, natural, deals, exact) if found.holds else found
 
 

@@ -254,6 +254,7 @@ def evaluate_decision(
             seconds=budget.pass_seconds,
             seed=seed,
             stages=budget.pass_stages,
+            measure=budget.measure,
         )
     return evaluate_play(
         view,
@@ -262,6 +263,7 @@ def evaluate_decision(
         seed=seed,
         exact_samples=budget.exact_samples,
         exact_cards=budget.exact_cards,
+        measure=budget.measure,
     )
 
 

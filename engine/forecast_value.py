@@ -1,0 +1,163 @@
+"""Options valued by their forecast, with errors paired deal by deal (the delta method).
+
+The forecast (``engine.calibration``) maps the play-outs' *averages* (every seat's points and moon
+chance) onto what strong players make of such positions; it is not a sum over deals, so an
+option's forecast difference (its points minus the others' average) has no per-deal value to
+pair. Its error comes from the first-order expansion around the averages: each deal counts as
+the gradient of the forecast times that deal's points and moons, and two options' gap is paired
+on the deals both were played in. The gap itself is the forecasts' difference at the averages.
+
+Each deal is kept as a row of ``2 * players`` numbers: every seat's points, then a 1 for the seat
+that shot the moon (numpy float32 blocks where numpy is there, lists of tuples otherwise).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from .calibration import Calibration
+
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover - the engine also runs without numpy, more slowly
+    np = None
+
+__all__ = ["ForecastValue", "Rows"]
+
+POINT_STEP = 0.01
+MOON_STEP = 1e-4
+"""Steps of the numerical gradient: points move in whole points, moon chances in fractions."""
+
+
+class Rows:
+    """Every deal an option was played in, as (points of every seat, moon of every seat)."""
+
+    def __init__(self, count: int, players: int) -> None:
+        self.players = players
+        self.blocks: list[list] = [[] for _ in range(count)]
+        self.counts = [0] * count
+        self._joined: list = [None] * count
+
+    def add(self, index: int, scores: Sequence, shooters: Sequence) -> None:
+        """One option's deals: ``scores`` (deals x players) and ``shooters`` (-1 for none)."""
+        if np is not None and isinstance(scores, np.ndarray):
+            block = np.zeros((len(scores), 2 * self.players), dtype=np.float32)
+            block[:, : self.players] = scores
+            seats = np.asarray(shooters)
+            hit = seats >= 0
+            block[np.nonzero(hit)[0], self.players + seats[hit]] = 1.0
+        else:
+            block = []
+            for score, shooter in zip(scores, shooters, strict=True):
+                moon = [0.0] * self.players
+                if shooter >= 0:
+                    moon[shooter] = 1.0
+                block.append(tuple(float(s) for s in score) + tuple(moon))
+        self.blocks[index].append(block)
+        self.counts[index] += len(scores)
+        self._joined[index] = None
+
+    def first(self, index: int, count: int):
+        """The option's first ``count`` deals (an array, or a list of tuples)."""
+        joined = self._joined[index]
+        if joined is None:
+            blocks = self.blocks[index]
+            if np is not None and blocks and isinstance(blocks[0], np.ndarray):
+                joined = np.concatenate(blocks) if len(blocks) > 1 else blocks[0]
+                self.blocks[index] = [joined]
+            else:
+                joined = [row for block in blocks for row in block]
+            self._joined[index] = joined
+        return joined[:count]
+
+
+class ForecastValue:
+    """The deciding seat's forecast difference (its points minus the others' average, both as
+    the forecast expects them) as a function of the averages, with its gradient."""
+
+    def __init__(self, calibration: Calibration, seat: int, players: int) -> None:
+        self.calibration = calibration
+        self.seat = seat
+        self.players = players
+
+    def of(self, means: Sequence[float]) -> float:
+        """``means``: every seat's average points, then every seat's moon chance."""
+        players = self.players
+        _, points = self.calibration.predict(means[players:], means[:players])
+        own = points[self.seat]
+        return own - (sum(points) - own) / (players - 1)
+
+    def gradient(self, means: Sequence[float]) -> list[float]:
+        means = [float(m) for m in means]
+        slopes = []
+        for k, mean in enumerate(means):
+            step = POINT_STEP if k < self.players else MOON_STEP
+            low, high = max(mean - step, 0.0), mean + step
+            if k >= self.players:
+                high = min(high, 1.0)
+            lower, upper = list(means), list(means)
+            lower[k], upper[k] = low, high
+            slopes.append((self.of(upper) - self.of(lower)) / (high - low))
+        return slopes
+
+    def paired(self, rows: Rows, option: int, other: int, weights: Sequence[float]) -> tuple[float, float]:
+        """Mean and standard error of ``option``'s forecast difference minus ``other``'s on the
+        deals both were played in (``weights`` per deal, the same for both)."""
+        count = min(rows.counts[option], rows.counts[other])
+        return self._gap(rows.first(option, count), rows.first(other, count), weights[:count])
+
+    def single(self, rows: Rows, option: int, weights: Sequence[float]) -> tuple[float, float]:
+        """Mean and standard error of one option's forecast difference."""
+        return self._gap(rows.first(option, rows.counts[option]), None, weights)
+
+    def _gap(self, mine, theirs, weights: Sequence[float]) -> tuple[float, float]:
+        if np is not None and isinstance(mine, np.ndarray):
+            return self._gap_arrays(mine, theirs, np.asarray(weights, dtype=float))
+        total = sum(weights)
+        width = 2 * self.players
+
+        def means_of(rows: list) -> list[float]:
+            pairs = list(zip(weights, rows, strict=True))
+            return [sum(w * row[k] for w, row in pairs) / total for k in range(width)]
+
+        mine_means = means_of(mine)
+        slope = self.gradient(mine_means)
+        values = [sum(a * x for a, x in zip(slope, row, strict=True)) for row in mine]
+        gap = self.of(mine_means)
+        if theirs is not None:
+            their_means = means_of(theirs)
+            their_slope = self.gradient(their_means)
+            values = [
+                v - sum(a * x for a, x in zip(their_slope, row, strict=True))
+                for v, row in zip(values, theirs, strict=True)
+            ]
+            gap -= self.of(their_means)
+        return gap, _error(values, weights)
+
+    def _gap_arrays(self, mine, theirs, weights) -> tuple[float, float]:
+        total = float(weights.sum())
+        mine_means = (weights @ mine) / total
+        values = mine @ np.asarray(self.gradient(mine_means), dtype=float)
+        gap = self.of(mine_means.tolist())
+        if theirs is not None:
+            their_means = (weights @ theirs) / total
+            values = values - theirs @ np.asarray(self.gradient(their_means), dtype=float)
+            gap -= self.of(their_means.tolist())
+        effective = total * total / float((weights * weights).sum())
+        if effective <= 1.0:
+            return gap, math.inf
+        centre = float(weights @ values) / total
+        variance = float(weights @ (values - centre) ** 2) / total
+        return gap, math.sqrt(variance / (effective - 1.0))
+
+
+def _error(values: Sequence[float], weights: Sequence[float]) -> float:
+    """Standard error of a weighted mean (Kish's effective number of deals), as the evaluator's."""
+    total = sum(weights)
+    effective = total * total / sum(w * w for w in weights)
+    if effective <= 1.0:
+        return math.inf
+    centre = sum(w * v for w, v in zip(weights, values, strict=True)) / total
+    variance = sum(w * (v - centre) ** 2 for w, v in zip(weights, values, strict=True)) / total
+    return math.sqrt(variance / (effective - 1.0))
