@@ -186,8 +186,13 @@ def test_the_site_works_offline_and_keeps_progress_across_pages(offline, site, t
     expect(page.get_by_text("✅ Solved.")).to_be_visible(timeout=60_000)
     print(f"puzzle verdict shown {time.monotonic() - started:.1f} s after the play")
     # The verdict comes from the puzzle's verified evaluation, deeper than the browser's own look:
-    # it says on how many deals, and no shallower-look note.
-    figures = page.get_by_text(f"over {puzzle.answer.samples} imagined deals").first
+    # it says on how many deals and what its figures are, and no shallower-look note.
+    deals = puzzle.answer.samples
+    if puzzle.answer.measure == "forecast":
+        said = f"what strong players make of such hands, read from {deals} imagined deals played out"
+    else:
+        said = f"over {deals} imagined deals"
+    figures = page.get_by_text(said).first
     expect(figures).to_be_visible()
     expect(page.get_by_text("In the browser the coach looks at up to")).to_have_count(0)
     figures.scroll_into_view_if_needed()
