@@ -80,6 +80,9 @@ class ForecastValue:
         self.calibration = calibration
         self.seat = seat
         self.players = players
+        # (rows, option, deals, their weight) -> (value, gradient): an option's forecast on its
+        # first deals is paired against every rival, so it is worked out once (rows only grow).
+        self._sides: dict[tuple[int, int, int, float], tuple[Rows, float, list[float]]] = {}
 
     def of(self, means: Sequence[float]) -> float:
         """``means``: every seat's average points, then every seat's moon chance."""
@@ -105,51 +108,63 @@ class ForecastValue:
         """Mean and standard error of ``option``'s forecast difference minus ``other``'s on the
         deals both were played in (``weights`` per deal, the same for both)."""
         count = min(rows.counts[option], rows.counts[other])
-        return self._gap(rows.first(option, count), rows.first(other, count), weights[:count])
+        return self._gap(rows, option, other, count, weights[:count])
 
     def single(self, rows: Rows, option: int, weights: Sequence[float]) -> tuple[float, float]:
         """Mean and standard error of one option's forecast difference."""
-        return self._gap(rows.first(option, rows.counts[option]), None, weights)
+        return self._gap(rows, option, None, rows.counts[option], weights)
 
-    def _gap(self, mine, theirs, weights: Sequence[float]) -> tuple[float, float]:
-        if np is not None and isinstance(mine, np.ndarray):
-            return self._gap_arrays(mine, theirs, np.asarray(weights, dtype=float))
-        total = sum(weights)
-        width = 2 * self.players
+    def _side(self, rows: Rows, option: int, count: int, weights) -> tuple[object, float, list[float]]:
+        """The option's first ``count`` deals, its forecast difference there and the gradient."""
+        deals = rows.first(option, count)
+        arrays = np is not None and isinstance(deals, np.ndarray)
+        total = float(weights.sum()) if arrays else sum(weights)
+        key = (id(rows), option, count, total)
+        known = self._sides.get(key)
+        if known is not None and known[0] is rows:
+            return deals, known[1], known[2]
+        if arrays:
+            means = ((weights @ deals) / total).tolist()
+        else:
+            pairs = list(zip(weights, deals, strict=True))
+            means = [sum(w * row[k] for w, row in pairs) / total for k in range(2 * self.players)]
+        value, slope = self.of(means), self.gradient(means)
+        self._sides[key] = (rows, value, slope)
+        return deals, value, slope
 
-        def means_of(rows: list) -> list[float]:
-            pairs = list(zip(weights, rows, strict=True))
-            return [sum(w * row[k] for w, row in pairs) / total for k in range(width)]
-
-        mine_means = means_of(mine)
-        slope = self.gradient(mine_means)
-        values = [sum(a * x for a, x in zip(slope, row, strict=True)) for row in mine]
-        gap = self.of(mine_means)
-        if theirs is not None:
-            their_means = means_of(theirs)
-            their_slope = self.gradient(their_means)
-            values = [
-                v - sum(a * x for a, x in zip(their_slope, row, strict=True))
-                for v, row in zip(values, theirs, strict=True)
-            ]
-            gap -= self.of(their_means)
+    def _gap(self, rows: Rows, option: int, other: int | None, count: int, weights) -> tuple[float, float]:
+        arrays = np is not None and isinstance(rows.first(option, count), np.ndarray)
+        if arrays:
+            weights = np.asarray(weights, dtype=float)
+        mine, gap, slope = self._side(rows, option, count, weights)
+        if arrays:
+            values = mine @ np.asarray(slope, dtype=float)
+        else:
+            values = [sum(a * x for a, x in zip(slope, row, strict=True)) for row in mine]
+        if other is not None:
+            theirs, their_gap, their_slope = self._side(rows, other, count, weights)
+            gap -= their_gap
+            if arrays:
+                values = values - theirs @ np.asarray(their_slope, dtype=float)
+            else:
+                values = [
+                    v - sum(a * x for a, x in zip(their_slope, row, strict=True))
+                    for v, row in zip(values, theirs, strict=True)
+                ]
+        if arrays:
+            return gap, _error_arrays(values, weights)
         return gap, _error(values, weights)
 
-    def _gap_arrays(self, mine, theirs, weights) -> tuple[float, float]:
-        total = float(weights.sum())
-        mine_means = (weights @ mine) / total
-        values = mine @ np.asarray(self.gradient(mine_means), dtype=float)
-        gap = self.of(mine_means.tolist())
-        if theirs is not None:
-            their_means = (weights @ theirs) / total
-            values = values - theirs @ np.asarray(self.gradient(their_means), dtype=float)
-            gap -= self.of(their_means.tolist())
-        effective = total * total / float((weights * weights).sum())
-        if effective <= 1.0:
-            return gap, math.inf
-        centre = float(weights @ values) / total
-        variance = float(weights @ (values - centre) ** 2) / total
-        return gap, math.sqrt(variance / (effective - 1.0))
+
+def _error_arrays(values, weights) -> float:
+    """``_error`` with numpy."""
+    total = float(weights.sum())
+    effective = total * total / float((weights * weights).sum())
+    if effective <= 1.0:
+        return math.inf
+    centre = float(weights @ values) / total
+    variance = float(weights @ (values - centre) ** 2) / total
+    return math.sqrt(variance / (effective - 1.0))
 
 
 def _error(values: Sequence[float], weights: Sequence[float]) -> float:

@@ -92,3 +92,26 @@ def test_the_forecast_measure_applies_only_where_the_forecast_does():
     assert evaluation.best.forecast is None
     with pytest.raises(ValueError, match="measure must be one of playout, forecast, not 'odds'"):
         evaluate_pass(three.view(0), samples=64, stages=((16, 4),), seed=1, measure="odds")
+
+
+def test_a_forecast_worked_out_once_is_worked_out_again_when_more_deals_come():
+    state = playing_until(lambda s: len(s.tricks) == 2 and len(s.legal_cards()) > 2)
+    view = state.view(state.to_move)
+    calibration = Calibration(situation(view, "play"))
+    rng = np.random.default_rng(9)
+    scores = rng.integers(0, 14, size=(400, 4))
+    shooters = np.where(rng.random(400) < 0.05, rng.integers(0, 4, size=400), -1)
+    weights = rng.random(400).tolist()
+    rows, value = Rows(2, 4), ForecastValue(calibration, view.seat, 4)
+    rows.add(0, scores[:200], shooters[:200])
+    rows.add(1, scores[200:], shooters[200:])
+    value.paired(rows, 0, 1, weights)
+    rows.add(0, scores[200:], shooters[200:])
+    rows.add(1, scores[:200], shooters[:200])
+    fresh = ForecastValue(calibration, view.seat, 4)
+    assert value.paired(rows, 0, 1, weights) == fresh.paired(rows, 0, 1, weights)
+    assert value.single(rows, 1, weights) == fresh.single(rows, 1, weights)
+    other = weights[:200] + [1.0] * 200  # other weights for the same deals: worked out again
+    assert value.paired(rows, 0, 1, other) == ForecastValue(calibration, view.seat, 4).paired(
+        rows, 0, 1, other
+    )
