@@ -115,3 +115,20 @@ def test_a_forecast_worked_out_once_is_worked_out_again_when_more_deals_come():
     assert value.paired(rows, 0, 1, other) == ForecastValue(calibration, view.seat, 4).paired(
         rows, 0, 1, other
     )
+
+
+def test_a_forecast_verdict_is_the_same_without_numpy(monkeypatch):
+    """Under Pyodide without numpy the forecast's rows are lists: the same judged verdict."""
+    state = playing_until(lambda s: len(s.tricks) == 3 and len(s.legal_cards()) > 2)
+    view = state.view(state.to_move)
+    card = view.legal_cards[0]
+    settings = dict(samples=1024, seed=4, vectorized=False, judge=card, limits=(0.5, 1.0, 2.5, 6.0))
+    fast = evaluate_play(view, measure="forecast", **settings)
+    monkeypatch.setattr("engine.evaluator.np", None)
+    monkeypatch.setattr(forecast_value, "np", None)
+    slow = evaluate_play(view, measure="forecast", **settings)
+    assert fast.measure == slow.measure == "forecast"
+    assert (fast.samples, fast.decided) == (slow.samples, slow.decided)
+    for a, b in zip(fast.options, slow.options, strict=True):
+        assert a.option == b.option
+        assert (a.loss, a.loss_low, a.loss_high) == pytest.approx((b.loss, b.loss_low, b.loss_high), abs=1e-7)
