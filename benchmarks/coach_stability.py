@@ -6,13 +6,15 @@ the review use) and at ``--factor`` times the deals everywhere, each with its ow
 deep verdict's band (of its estimated loss) is the reference.
 
 For each kind it reports: how often the coach's verdict is decided and names the reference's
-band (*agree*), decided but another band (*wrong*), undecided ("between A and B", with the
-reference inside or outside that span), how often the best option differs, and how long the
-coach's verdicts took.
+band (*agree*), how often the verdict shown is the deep look's (*unchanged*: it agrees, or both
+looks say "between" the same two bands), decided but another band (*wrong*), undecided
+("between A and B", with the reference inside or outside that span), how often the best option
+differs, and how long the coach's verdicts took.
 
     PYTHONPATH=. .venv/bin/python benchmarks/coach_stability.py [--plays 100] [--passes 50]
         [--factor 10] [--workers 2] [--alone] [--json benchmarks/results/coach_stability.json]
         [--reference EARLIER.json]
+    PYTHONPATH=. .venv/bin/python benchmarks/coach_stability.py --pooled RUN.json ... [--json PATH]
 
 The deep verdicts cost ten times the coach's: ``--reference`` takes them from an earlier run's
 JSON on the same positions (same ``--seed``, ``--plays`` and ``--passes``; every row's decision is
@@ -129,6 +131,12 @@ def time_alone(index: int, point: tuple) -> float:
     return time.perf_counter() - start
 
 
+def unchanged(row: dict) -> bool:
+    """The verdict a learner sees holds under the deeper look: it names the deep loss's band, or
+    both looks leave the same two bands open ("between good and inaccuracy" at either depth)."""
+    return row["agree"] or row["coach_label"] == row["deep_label"]
+
+
 def summary(rows: list[dict]) -> dict:
     count = len(rows)
     seconds = sorted(row["coach_seconds"] for row in rows)
@@ -146,6 +154,7 @@ def summary(rows: list[dict]) -> dict:
         "between": len(undecided) / count,
         "between_holds": share("between_holds"),
         "agree_or_between_holds": (sum(1 for r in rows if r["agree"] or r["between_holds"])) / count,
+        "unchanged": sum(1 for row in rows if unchanged(row)) / count,
         "same_best": share("same_best"),
         "seconds_median": statistics.median(seconds),
         "seconds_p95": seconds[min(count - 1, int(0.95 * count))],
@@ -165,6 +174,26 @@ def shared_times(rows: list[dict]) -> dict:
         "shared_seconds_p95": seconds[min(len(rows) - 1, int(0.95 * len(rows)))],
         "shared_seconds_max": seconds[-1],
     }
+
+
+def table(rows: list[dict], report: dict) -> None:
+    """Print each kind's summary and put it in ``report``."""
+    columns = (("n", 5), ("agree", 8), ("unchanged", 11), ("wrong", 8), ("between", 9), ("(holds)", 9))
+    columns += (("best=", 8),)
+    columns += (("median s", 10), ("p95 s", 8))
+    print("\n      " + "".join(f"{name:>{width}}" for name, width in columns))
+    for kind in ("play", "pass"):
+        part = [row for row in rows if row["kind"] == kind]
+        if not part:
+            continue
+        s = summary(part)
+        report[kind] = s
+        print(
+            f"{kind:6}{s['positions']:>5}{s['agree']:>8.1%}{s['unchanged']:>11.1%}{s['wrong']:>8.1%}"
+            f"{s['between']:>9.1%}"
+            f"{s['between_holds']:>9.1%}{_percent(s['same_best']):>8}{s['seconds_median']:>10.2f}"
+            f"{s['seconds_p95']:>8.2f}"
+        )
 
 
 def _percent(share: float | None) -> str:
@@ -194,7 +223,19 @@ def main() -> None:
         help="time the coach's verdicts again one at a time, as a learner's are (the workers' times "
         "were taken beside another verdict)",
     )
+    parser.add_argument(
+        "--pooled",
+        nargs="+",
+        metavar="RUN.json",
+        help="judge nothing: the figures of earlier runs' rows taken together",
+    )
     args = parser.parse_args()
+    if args.pooled:
+        report = {"pooled": args.pooled}
+        table([row for path in args.pooled for row in json.loads(Path(path).read_text())["rows"]], report)
+        if args.json:
+            Path(args.json).write_text(json.dumps(report, indent=1))
+        return
     points = positions(args.plays, args.passes, args.seed)
     references = earlier_deep(args.reference, points) if args.reference else [None] * len(points)
     if args.deep_again_when_running:
@@ -224,20 +265,7 @@ def main() -> None:
         for index, (row, point) in enumerate(zip(rows, points, strict=True)):
             row["coach_seconds_shared"] = row["coach_seconds"]
             row["coach_seconds"] = time_alone(index, point)
-    columns = (("n", 5), ("agree", 8), ("wrong", 8), ("between", 9), ("(holds)", 9), ("best=", 8))
-    columns += (("median s", 10), ("p95 s", 8))
-    print("\n      " + "".join(f"{name:>{width}}" for name, width in columns))
-    for kind in ("play", "pass"):
-        part = [row for row in rows if row["kind"] == kind]
-        if not part:
-            continue
-        s = summary(part)
-        report[kind] = s
-        print(
-            f"{kind:6}{s['positions']:>5}{s['agree']:>8.1%}{s['wrong']:>8.1%}{s['between']:>9.1%}"
-            f"{s['between_holds']:>9.1%}{_percent(s['same_best']):>8}{s['seconds_median']:>10.2f}"
-            f"{s['seconds_p95']:>8.2f}"
-        )
+    table(rows, report)
     report["rows"] = rows
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1, default=str))

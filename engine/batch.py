@@ -18,7 +18,7 @@ import numpy as np
 
 from . import threads
 from .cards import HEARTS_MASK, SUIT_MASKS, Suit
-from .compiled import RulesCode, run_policy
+from .compiled import RulesCode, card_points, run_policy
 from .hand import HandState, Phase
 from .moon import BLOCKERS, Blocking
 from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, MoonRule, Rules
@@ -257,10 +257,11 @@ class Batch:
         return np.where(shooter.any(axis=1), shooter.argmax(axis=1), -1)
 
     def points(self) -> np.ndarray:
-        points = np.zeros(self.taken.shape, dtype=np.int64)
+        groups: dict[int, int] = {}  # value -> the cards worth it
         for card, value in self.rules.scored_cards:
-            points += ((self.taken >> card) & 1) * value
-        return points
+            groups[value] = groups.get(value, 0) | 1 << card
+        masks = np.array(list(groups.values()), dtype=np.int64)
+        return card_points(self.taken, masks, np.array(list(groups), dtype=np.int64))
 
     def scores(self) -> np.ndarray:
         """``score_hand`` for every game; a shooter's-choice moon adds to the others."""

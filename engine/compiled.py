@@ -397,6 +397,17 @@ def _below(state: np.ndarray, bound: int) -> int:
             return int(value % ubound)
 
 
+@njit(cache=True, inline="always")
+def _below_within(state: np.ndarray, bound: int, limit: np.uint64) -> int:
+    """``_below`` with its threshold given: ``limit`` is 2**64 minus (2**64 mod bound), or 0
+    where bound divides 2**64 (every value is taken)."""
+    ubound = np.uint64(bound)
+    while True:
+        value = _next_u64(state)
+        if limit == 0 or value < limit:
+            return int(value % ubound)
+
+
 @njit(cache=True)
 def _card_danger(card: int, spades: int, has_queen: bool) -> float:
     """``engine.passing.card_danger``."""
@@ -416,25 +427,27 @@ def _card_danger(card: int, spades: int, has_queen: bool) -> float:
 
 @njit(cache=True)
 def _rule_of_thumb_pass(hand: int, count: int) -> int:
-    """``engine.passing.rule_of_thumb_pass``."""
+    """``engine.passing.rule_of_thumb_pass``. Each card's danger is worked out where it is
+    compared: no array a call (this runs three times for every imagined deal of a pass)."""
     spades = _popcount(hand & _SPADES)
     has_queen = (hand & _QUEEN_BIT) != 0
-    danger = np.full(52, -np.inf)
-    for card in range(52):
-        if hand >> card & 1:
-            danger[card] = _card_danger(card, spades, has_queen)
-    for suit in range(2):
-        held = _popcount(hand & _SUIT_MASKS[suit])
-        if 0 < held <= count:
-            for card in range(13 * suit, 13 * suit + 13):
-                if hand >> card & 1:
-                    danger[card] += 6.0 - 2.0 * held
+    short_clubs = _popcount(hand & _SUIT_MASKS[0])
+    short_diamonds = _popcount(hand & _SUIT_MASKS[1])
     chosen = 0
     for _ in range(count):
         best = -1
-        for card in range(51, -1, -1):
-            if hand >> card & 1 and not chosen >> card & 1 and (best < 0 or danger[card] > danger[best]):
+        best_danger = 0.0
+        rest = hand & ~chosen
+        while rest:  # highest card first: it keeps a tie, as the reference's sort does
+            card = _top(rest)
+            rest ^= 1 << card
+            danger = _card_danger(card, spades, has_queen)
+            held = short_clubs if card < 13 else short_diamonds if card < 26 else 0
+            if 0 < held <= count:
+                danger += 6.0 - 2.0 * held
+            if best < 0 or danger > best_danger:
                 best = card
+                best_danger = danger
         chosen |= 1 << best
     return chosen
 
@@ -451,9 +464,14 @@ def deal_for_pass(
     state = np.empty(1, dtype=np.uint64)
     state[0] = np.uint64(seed)
     cards = unseen.copy()
+    # ``_below``'s rejection threshold for every bound the shuffle uses, worked out once.
+    limits = np.empty(cards.shape[0] + 1, dtype=np.uint64)
+    for bound in range(1, cards.shape[0] + 1):
+        ubound = np.uint64(bound)
+        limits[bound] = np.uint64(0) - (np.uint64(0) - ubound) % ubound
     for deal in range(deals):
         for i in range(cards.shape[0] - 1, 0, -1):
-            j = _below(state, i + 1)
+            j = _below_within(state, i + 1, limits[i + 1])
             cards[i], cards[j] = cards[j], cards[i]
         position = 0
         for other in range(players):
@@ -467,6 +485,28 @@ def deal_for_pass(
             hands[deal, other] = mask
             passes[deal, other] = _rule_of_thumb_pass(mask, pass_count)
     return hands, passes
+
+
+@njit(cache=True, inline="always")
+def _bit_count(mask: int) -> int:
+    """Set bits of a mask below 2**56, in constant time (the sum of bytes stays below 2**7)."""
+    mask = mask - ((mask >> 1) & 0x5555555555555555)
+    mask = (mask & 0x3333333333333333) + ((mask >> 2) & 0x3333333333333333)
+    mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (mask * 0x0101010101010101) >> 56
+
+
+@njit(cache=True, nogil=True)
+def card_points(taken: np.ndarray, masks: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Each seat's points in each game: ``values[i]`` for every card of ``masks[i]`` it took."""
+    points = np.zeros(taken.shape, dtype=np.int64)
+    for game in range(taken.shape[0]):
+        for seat in range(taken.shape[1]):
+            total = 0
+            for group in range(masks.shape[0]):
+                total += _bit_count(taken[game, seat] & masks[group]) * values[group]
+            points[game, seat] = total
+    return points
 
 
 # ----- imagined deals during play (``engine.sampling`` is the reference) -----

@@ -83,6 +83,8 @@ class ForecastValue:
         # (rows, option, deals, their weight) -> (value, gradient): an option's forecast on its
         # first deals is paired against every rival, so it is worked out once (rows only grow).
         self._sides: dict[tuple[int, int, int, float], tuple[Rows, float, list[float]]] = {}
+        # id of an option's weights (a list that only grows) -> (the list, it as an array so far)
+        self._weight_arrays: dict[int, tuple[list[float], object]] = {}
 
     def of(self, means: Sequence[float]) -> float:
         """``means``: every seat's average points, then every seat's moon chance."""
@@ -108,7 +110,7 @@ class ForecastValue:
         """Mean and standard error of ``option``'s forecast difference minus ``other``'s on the
         deals both were played in (``weights`` per deal, the same for both)."""
         count = min(rows.counts[option], rows.counts[other])
-        return self._gap(rows, option, other, count, weights[:count])
+        return self._gap(rows, option, other, count, weights)
 
     def single(self, rows: Rows, option: int, weights: Sequence[float]) -> tuple[float, float]:
         """Mean and standard error of one option's forecast difference."""
@@ -132,10 +134,26 @@ class ForecastValue:
         self._sides[key] = (rows, value, slope)
         return deals, value, slope
 
-    def _gap(self, rows: Rows, option: int, other: int | None, count: int, weights) -> tuple[float, float]:
+    def _weights(self, weights: list[float], count: int, arrays: bool):
+        """The first ``count`` weights, as an array on the numpy path: the list only grows, so
+        only what was added since the last call is converted."""
+        if not arrays:
+            return weights[:count]
+        known = self._weight_arrays.get(id(weights))
+        if known is None or known[0] is not weights:
+            array = np.asarray(weights, dtype=float)
+        elif len(known[1]) < len(weights):
+            array = np.concatenate([known[1], np.asarray(weights[len(known[1]) :], dtype=float)])
+        else:
+            array = known[1]
+        self._weight_arrays[id(weights)] = (weights, array)
+        return array[:count]
+
+    def _gap(
+        self, rows: Rows, option: int, other: int | None, count: int, weights: list[float]
+    ) -> tuple[float, float]:
         arrays = np is not None and isinstance(rows.first(option, count), np.ndarray)
-        if arrays:
-            weights = np.asarray(weights, dtype=float)
+        weights = self._weights(weights, count, arrays)
         mine, gap, slope = self._side(rows, option, count, weights)
         if arrays:
             values = mine @ np.asarray(slope, dtype=float)

@@ -169,3 +169,20 @@ def test_batch_refuses_games_at_different_points():
     states[1].play(states[1].legal_cards()[0])
     with pytest.raises(ValueError, match="same point"):
         Batch.from_states(states)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_points_are_the_card_values_of_the_cards_taken(name):
+    """The compiled count (cards grouped by value) against the rules' value card by card."""
+    rules = PRESETS[name]
+    rng = np.random.default_rng(7)
+    batch = Batch.__new__(Batch)
+    batch.rules = rules
+    batch.taken = rng.integers(0, 2**52, size=(300, rules.players), dtype=np.int64)
+    batch.taken[0] = 0
+    batch.taken[1] = 2**52 - 1  # every card at every seat
+    expected = [
+        [sum(value for card, value in enumerate(rules.card_values) if mask >> card & 1) for mask in row]
+        for row in batch.taken.tolist()
+    ]
+    assert batch.points().tolist() == expected

@@ -94,13 +94,19 @@ def test_the_forecast_measure_applies_only_where_the_forecast_does():
         evaluate_pass(three.view(0), samples=64, stages=((16, 4),), seed=1, measure="odds")
 
 
-def test_a_forecast_worked_out_once_is_worked_out_again_when_more_deals_come():
-    state = playing_until(lambda s: len(s.tricks) == 2 and len(s.legal_cards()) > 2)
+def made_up_deals(tricks: int, seed: int, deals: int):
+    """A play position after ``tricks`` tricks, its forecast, and made-up deals' scores and
+    shooters (a moon in one deal of twenty)."""
+    state = playing_until(lambda s: len(s.tricks) == tricks and len(s.legal_cards()) > 2)
     view = state.view(state.to_move)
-    calibration = Calibration(situation(view, "play"))
-    rng = np.random.default_rng(9)
-    scores = rng.integers(0, 14, size=(400, 4))
-    shooters = np.where(rng.random(400) < 0.05, rng.integers(0, 4, size=400), -1)
+    rng = np.random.default_rng(seed)
+    scores = rng.integers(0, 14, size=(deals, 4))
+    shooters = np.where(rng.random(deals) < 0.05, rng.integers(0, 4, size=deals), -1)
+    return view, Calibration(situation(view, "play")), rng, scores, shooters
+
+
+def test_a_forecast_worked_out_once_is_worked_out_again_when_more_deals_come():
+    view, calibration, rng, scores, shooters = made_up_deals(2, 9, 400)
     weights = rng.random(400).tolist()
     rows, value = Rows(2, 4), ForecastValue(calibration, view.seat, 4)
     rows.add(0, scores[:200], shooters[:200])
@@ -114,6 +120,26 @@ def test_a_forecast_worked_out_once_is_worked_out_again_when_more_deals_come():
     other = weights[:200] + [1.0] * 200  # other weights for the same deals: worked out again
     assert value.paired(rows, 0, 1, other) == ForecastValue(calibration, view.seat, 4).paired(
         rows, 0, 1, other
+    )
+
+
+def test_weights_that_grow_with_the_deals_are_read_again():
+    """The tally's weights are one list per option that grows as deals come; the forecast keeps
+    it as an array and must take in what was added, not the length it first saw."""
+    view, calibration, rng, scores, shooters = made_up_deals(3, 4, 600)
+    growing = rng.random(300).tolist()
+    rows, value = Rows(2, 4), ForecastValue(calibration, view.seat, 4)
+    rows.add(0, scores[:300], shooters[:300])
+    rows.add(1, scores[300:], shooters[300:])
+    first = value.paired(rows, 0, 1, growing)
+    growing.extend(rng.random(300).tolist())
+    rows.add(0, scores[300:], shooters[300:])
+    rows.add(1, scores[:300], shooters[:300])
+    again = value.paired(rows, 0, 1, growing)
+    assert again != first
+    assert again == ForecastValue(calibration, view.seat, 4).paired(rows, 0, 1, list(growing))
+    assert value.single(rows, 0, growing) == ForecastValue(calibration, view.seat, 4).single(
+        rows, 0, list(growing)
     )
 
 

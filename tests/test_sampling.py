@@ -156,3 +156,18 @@ def test_the_compiled_pass_deals_and_the_others_passes_match_the_reference():
             60,
         )
         assert (hands.tolist(), passes.tolist()) == deal_for_pass(view, 2**64 - 5, 60), name
+
+
+def test_the_compiled_rule_of_thumb_pass_matches_the_reference_on_many_hands():
+    """Ties in danger (the same rank in clubs and diamonds) go to the higher card in both."""
+    import random
+
+    from engine.compiled import _rule_of_thumb_pass
+    from engine.passing import rule_of_thumb_pass
+
+    rng = random.Random(11)
+    for _ in range(3000):
+        size = rng.randint(4, 17)
+        hand = sum(1 << card for card in rng.sample(range(52), size))
+        count = rng.randint(1, min(4, size))
+        assert _rule_of_thumb_pass(hand, count) == rule_of_thumb_pass(hand, count), (hand, count)
