@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from operator import mul
 
 from .calibration import Calibration
 
@@ -28,6 +29,10 @@ __all__ = ["ForecastValue", "Rows"]
 POINT_STEP = 0.01
 MOON_STEP = 1e-4
 """Steps of the numerical gradient: points move in whole points, moon chances in fractions."""
+
+SIDES_KEPT = 64
+"""Options' forecasts kept worked out (each with a number a deal: a pass's finalists reach a
+quarter of a million deals between them, so the oldest go)."""
 
 
 class Rows:
@@ -80,9 +85,10 @@ class ForecastValue:
         self.calibration = calibration
         self.seat = seat
         self.players = players
-        # (rows, option, deals, their weight) -> (value, gradient): an option's forecast on its
-        # first deals is paired against every rival, so it is worked out once (rows only grow).
-        self._sides: dict[tuple[int, int, int, float], tuple[Rows, float, list[float]]] = {}
+        # (rows, option, deals, their weight) -> (value, each deal's row times the gradient): an
+        # option's forecast on its first deals is paired against every rival, so it is worked
+        # out once (rows only grow).
+        self._sides: dict[tuple[int, int, int, float], tuple[Rows, float, object]] = {}
         # id of an option's weights (a list that only grows) -> (the list, it as an array so far)
         self._weight_arrays: dict[int, tuple[list[float], object]] = {}
 
@@ -116,23 +122,29 @@ class ForecastValue:
         """Mean and standard error of one option's forecast difference."""
         return self._gap(rows, option, None, rows.counts[option], weights)
 
-    def _side(self, rows: Rows, option: int, count: int, weights) -> tuple[object, float, list[float]]:
-        """The option's first ``count`` deals, its forecast difference there and the gradient."""
+    def _side(self, rows: Rows, option: int, count: int, weights) -> tuple[float, object]:
+        """The option's forecast difference on its first ``count`` deals, and each deal's
+        gradient-weighted row (what the delta method pairs against every rival's)."""
         deals = rows.first(option, count)
         arrays = np is not None and isinstance(deals, np.ndarray)
         total = float(weights.sum()) if arrays else sum(weights)
         key = (id(rows), option, count, total)
         known = self._sides.get(key)
         if known is not None and known[0] is rows:
-            return deals, known[1], known[2]
+            return known[1], known[2]
         if arrays:
             means = ((weights @ deals) / total).tolist()
         else:
-            pairs = list(zip(weights, deals, strict=True))
-            means = [sum(w * row[k] for w, row in pairs) / total for k in range(2 * self.players)]
+            means = [sum(map(mul, weights, column)) / total for column in zip(*deals, strict=True)]
         value, slope = self.of(means), self.gradient(means)
-        self._sides[key] = (rows, value, slope)
-        return deals, value, slope
+        if arrays:
+            dots = deals @ np.asarray(slope, dtype=float)
+        else:
+            dots = [sum(map(mul, slope, row)) for row in deals]
+        self._sides[key] = (rows, value, dots)
+        if len(self._sides) > SIDES_KEPT:
+            del self._sides[next(iter(self._sides))]  # the oldest: rows only grow
+        return value, dots
 
     def _weights(self, weights: list[float], count: int, arrays: bool):
         """The first ``count`` weights, as an array on the numpy path: the list only grows, so
@@ -154,21 +166,11 @@ class ForecastValue:
     ) -> tuple[float, float]:
         arrays = np is not None and isinstance(rows.first(option, count), np.ndarray)
         weights = self._weights(weights, count, arrays)
-        mine, gap, slope = self._side(rows, option, count, weights)
-        if arrays:
-            values = mine @ np.asarray(slope, dtype=float)
-        else:
-            values = [sum(a * x for a, x in zip(slope, row, strict=True)) for row in mine]
+        gap, values = self._side(rows, option, count, weights)
         if other is not None:
-            theirs, their_gap, their_slope = self._side(rows, other, count, weights)
+            their_gap, theirs = self._side(rows, other, count, weights)
             gap -= their_gap
-            if arrays:
-                values = values - theirs @ np.asarray(their_slope, dtype=float)
-            else:
-                values = [
-                    v - sum(a * x for a, x in zip(their_slope, row, strict=True))
-                    for v, row in zip(values, theirs, strict=True)
-                ]
+            values = values - theirs if arrays else [v - t for v, t in zip(values, theirs, strict=True)]
         if arrays:
             return gap, _error_arrays(values, weights)
         return gap, _error(values, weights)
