@@ -41,6 +41,7 @@ __all__ = [
     "STRONG_BLOCKERS",
     "Blocking",
     "MoonThreat",
+    "has_loser",
     "losers",
     "moon_candidate",
     "moon_cards",
@@ -117,6 +118,19 @@ def losers(hand: int, outstanding: int, players: int) -> int:
         if tops * (players - 1) < out.bit_count():
             count += mine.bit_count() - tops
     return count
+
+
+def has_loser(hand: int, outstanding: int, players: int) -> bool:
+    """Whether ``losers`` is above 0, answered at the first suit with a loser (the play-out
+    policy asks it for every card before a moon card is taken)."""
+    for suit_mask in SUIT_MASKS:
+        mine = hand & suit_mask
+        out = outstanding & suit_mask
+        if mine and out:
+            tops = (mine >> out.bit_length()).bit_count()
+            if tops * (players - 1) < out.bit_count() and mine.bit_count() > tops:
+                return True
+    return False
 
 
 def taken_masks(view: PlayerView) -> list[int]:

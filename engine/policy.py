@@ -38,7 +38,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import HEARTS_MASK, SUIT_MASKS, Suit
-from .moon import BLOCKERS, NOBODY, Blocking, losers, moon_cards
+from .moon import BLOCKERS, NOBODY, Blocking, has_loser, moon_cards
 from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES
 
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ def choose_card(
     running = runner_cards >= blocking.run
     guarding = runner_cards >= blocking.guard
     if (runner == seat and running) or (
-        moon_mask and runner in (seat, NOBODY) and not losers(hand, outstanding, players)
+        moon_mask and runner in (seat, NOBODY) and not has_loser(hand, outstanding, players)
     ):
         card = _shoot(legal, trick, moon_mask)
         if card >= 0:

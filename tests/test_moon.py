@@ -13,6 +13,7 @@ from engine.moon import (
     MOON_RUN,
     NOBODY,
     STRONG_BLOCKERS,
+    has_loser,
     losers,
     moon_candidate,
     moon_cards,
@@ -89,6 +90,20 @@ def test_losers_count_the_cards_below_the_highest_card_still_out():
     assert losers(mask("AH 2H"), mask("KH 3H 4H 5H"), 4) == 1
     assert losers(mask("AH 2C"), mask("KH 3C"), 4) == 1
     assert losers(mask("2C 3C"), mask("AS"), 4) == 0  # nobody else holds a club
+
+
+def test_has_loser_is_losers_above_zero():
+    """The play-out's quick question against the count, on hands through a deal's life."""
+    import random
+
+    rng = random.Random(3)
+    for _ in range(4000):
+        players = rng.randint(3, 7)
+        cards = rng.sample(range(52), rng.randint(2, 40))
+        size = rng.randint(1, len(cards) - 1)
+        hand = sum(1 << card for card in cards[:size])
+        outstanding = sum(1 << card for card in cards[size:])
+        assert has_loser(hand, outstanding, players) == (losers(hand, outstanding, players) > 0)
 
 
 def policy(
