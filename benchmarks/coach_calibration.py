@@ -29,10 +29,13 @@ only under that model).
 
 The standard errors shrink only with more hands, and a run of 60 hands takes most of an hour on
 two cores. So ``--keep`` files a run's predictions and outcomes (no positions: a small gzip of
-JSON) under ``benchmarks/results/calibration/<model>/``, where ``<model>`` is a fingerprint of the
-engine's code, the prediction budget and the blockers, and ``--pool`` reports over every kept
-run of the model in use, each hand counted once. Runs kept under an older model are listed
-and left out: a change to the engine starts the count again.
+JSON) under ``benchmarks/results/calibration/<model>/``, where ``<model>`` is a fingerprint of what
+the engine does (``model_fingerprint``: a probe of seeded Hard x4 hands and predictions, the
+prediction budget and the blockers), and ``--pool`` reports over every kept run of the model in
+use, each hand counted once. Runs kept under another model are listed and left out: a change to
+what the engine plays or predicts starts the count again, a faster path to the same numbers
+does not. (Folders named by 16 hex digits were fingerprinted by the engine's code, before
+2026-12-04; those starting with "b", by the probe.)
 
 The points tables also split each expected score in two: what other seats' moons add (26 to
 every seat but the shooter) and the points taken in hands without a moon. A gap in the first
@@ -40,7 +43,7 @@ is a moon gap; a gap in the second is how the play goes.
 
     PYTHONPATH=. .venv/bin/python benchmarks/coach_calibration.py [--hands 200] [--workers 2]
         [--continuations 8] [--per-hand 3] [--save rows.pickle | --load rows.pickle ...]
-        [--keep] [--pool] [--replay KEPT --save rows.pickle]
+        [--keep] [--pool] [--replay KEPT --save rows.pickle] [--refile MODEL COMMIT]
         [--json benchmarks/results/coach_calibration.json]
 
 ``--hands 0 --pool`` only reports over the kept runs. ``--replay KEPT --save rows.pickle`` rebuilds a
@@ -53,12 +56,17 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
+import functools
 import gzip
 import hashlib
 import json
 import math
+import os
 import pickle
 import random
+import subprocess
+import sys
+import tempfile
 import time
 from multiprocessing import Pool
 from pathlib import Path
@@ -75,9 +83,6 @@ MOON_BUCKETS = (0.0, 0.005, 0.02, 0.05, 0.15, 0.35, 0.65, 1.0001)
 POINT_BUCKETS = (-26.0, 1.0, 3.0, 6.0, 10.0, 52.0)
 PREDICTION = {"play": 1024, "pass": 1024}
 KEPT = Path(__file__).resolve().parent / "results" / "calibration"
-ENGINE = Path(__file__).resolve().parent.parent / "engine"
-UNRELATED = ("cluster.py", "tournament.py")
-"""Engine modules that neither predict nor play a hand (they only spread work over processes)."""
 
 
 def play_to_end(
@@ -319,14 +324,32 @@ def parse_blocking(text: str) -> Blocking:
     return Blocking(*numbers)
 
 
+PROBE_HANDS = ((0, 909_000), (3, 909_003))
+PROBE_EVERY = 5
+"""The behaviour probe: two seeded hands of Hard x4 (one passing left, one held: (index, seed)
+as ``play_hand`` takes them) and the prediction of every ``PROBE_EVERY``-th decision of theirs
+(a few seconds)."""
+
+
+@functools.lru_cache(maxsize=8)
 def model_fingerprint(blocking: Blocking) -> str:
-    """What kept rows depend on: the engine's code (the predictions and Hard's continuations),
-    the prediction budget and the play-out blockers."""
+    """What kept rows depend on, by what the engine does with them: a probe of seeded hands
+    played by Hard x4 (its passes and cards, the hands' scores and shooters) and the
+    evaluator's predictions of a sample of their decisions (raw and forecast, every float),
+    with the prediction budget and the play-out blockers. A change that leaves every one of
+    these the same (a faster path to the same numbers) keeps the fingerprint, so runs kept
+    before it still add up; a change to what Hard plays or the evaluator predicts starts a new
+    count. Hard's budgets are in deals, so the probe is the same on any machine."""
     digest = hashlib.sha256(json.dumps([PREDICTION, list(dataclasses.astuple(blocking))]).encode())
-    for path in sorted(ENGINE.rglob("*.py")):
-        if path.name not in UNRELATED:
-            digest.update(path.relative_to(ENGINE).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
+    for job in PROBE_HANDS:
+        decisions = play_hand(job)
+        digest.update(repr([(d["kind"], d["seat"], str(d["choice"])) for d in decisions]).encode())
+        digest.update(repr(decisions[0]["outcomes"]).encode())
+        for number, decision in enumerate(decisions[::PROBE_EVERY]):
+            predicted = predict((number, decision, blocking))
+            keys = ("moon", "points", "raw_moon", "raw_points", "method", "policy_shooter")
+            digest.update(repr([predicted[key] for key in keys]).encode())
+    return "b" + digest.hexdigest()[:15]
 
 
 def compact(row: dict) -> dict:
@@ -372,6 +395,58 @@ def keep_run(rows: list[dict], args: argparse.Namespace, fingerprint: str, folde
     partial.write_bytes(gzip.compress(json.dumps(kept, separators=(",", ":")).encode(), mtime=0))
     partial.replace(target)  # whole or not at all
     return target
+
+
+def fingerprint_at(commit: str, blocking: Blocking) -> str:
+    """``model_fingerprint`` of the engine as it was at ``commit`` (a git worktree of it, this
+    probe run against its ``engine``)."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as place:
+        tree = Path(place) / "engine-at-commit"
+        git = ["git", "-C", str(root), "worktree"]
+        subprocess.run([*git, "add", "-q", "--detach", str(tree), commit], check=True)
+        try:
+            probe = (
+                "import importlib.util, sys\n"
+                f"spec = importlib.util.spec_from_file_location('probe', {str(Path(__file__).resolve())!r})\n"
+                "module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module)\n"
+                "from engine.moon import Blocking\n"
+                f"print(module.model_fingerprint(Blocking(*{list(dataclasses.astuple(blocking))})))\n"
+            )
+            found = subprocess.run(
+                [sys.executable, "-c", probe],
+                cwd=tree,
+                env={**os.environ, "PYTHONPATH": str(tree)},
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+        finally:
+            subprocess.run([*git, "remove", "--force", str(tree)], check=True)
+    return found.stdout.split()[-1]
+
+
+def refile(old: str, commit: str, fingerprint: str, blocking: Blocking, folder: Path = KEPT) -> list[Path]:
+    """File the runs kept under ``old`` (a model of the engine at ``commit``) under today's
+    ``fingerprint``, once the probe shows that engine doing exactly what today's does. Refuses
+    (ValueError) otherwise, and leaves every kept file as it was."""
+    then = fingerprint_at(commit, blocking)
+    if then != fingerprint:
+        raise ValueError(f"the engine at {commit} probes as {then}, today's as {fingerprint}: another model")
+    moved = []
+    for path in sorted((folder / old).glob("*.json.gz")):
+        run = json.loads(gzip.decompress(path.read_bytes()))
+        if run["model"] != old:
+            raise ValueError(f"{path}: kept under model {run['model']}, not {old}")
+        run.update({"model": fingerprint, "refiled_from": {"model": old, "engine_at": commit}})
+        target = folder / fingerprint / path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_suffix(".partial")
+        partial.write_bytes(gzip.compress(json.dumps(run, separators=(",", ":")).encode(), mtime=0))
+        partial.replace(target)
+        path.unlink()
+        moved.append(target)
+    return moved
 
 
 def kept_runs(fingerprint: str, folder: Path = KEPT) -> tuple[list[dict], list[str], list[str]]:
@@ -544,6 +619,13 @@ def main() -> None:
         help="a kept run's positions again (its Hard games replayed), with --save: to --load them later",
     )
     parser.add_argument("--keep", action="store_true", help=f"file the run's rows under {KEPT}")
+    parser.add_argument(
+        "--refile",
+        nargs=2,
+        metavar=("MODEL", "COMMIT"),
+        help="file the runs kept under MODEL (made by the engine at COMMIT) under today's model, "
+        "if that engine's probe is today's",
+    )
     parser.add_argument("--pool", action="store_true", help="report over every kept run of this model")
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
@@ -553,6 +635,13 @@ def main() -> None:
         parser.error("--replay rebuilds a run's positions for --save")
     start = time.perf_counter()
     fingerprint = model_fingerprint(args.blocking)
+    if args.refile:
+        try:
+            moved = refile(*args.refile, fingerprint, args.blocking)
+        except ValueError as error:
+            parser.error(f"--refile: {error}")
+        print(f"filed under {fingerprint}: {', '.join(path.name for path in moved) or 'nothing'}")
+        return
     if args.replay:
         with Pool(args.workers) as pool:
             try:

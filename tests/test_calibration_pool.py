@@ -43,7 +43,7 @@ def args(seed: int, hands: int) -> Namespace:
 
 
 def test_kept_runs_pool_every_hand_once_and_leave_other_models_out(tmp_path):
-    model = calibration.model_fingerprint(BLOCKERS)
+    model = "b-this-model"
     calibration.keep_run(ROWS, args(500, 2), model, tmp_path)
     calibration.keep_run(ROWS[2:], args(501, 1), model, tmp_path)  # hand 501 again: counted once
     calibration.keep_run(ROWS[:1], args(500, 1), "an-older-model", tmp_path)
@@ -56,9 +56,36 @@ def test_kept_runs_pool_every_hand_once_and_leave_other_models_out(tmp_path):
     assert kept["model"] == model and kept["rows"] == ROWS
 
 
-def test_the_fingerprint_names_the_blockers_and_the_engine_code():
-    assert calibration.model_fingerprint(BLOCKERS) == calibration.model_fingerprint(Blocking())
-    assert calibration.model_fingerprint(BLOCKERS) != calibration.model_fingerprint(Blocking(guard=1))
+def test_the_fingerprint_names_the_blockers_and_what_the_engine_does():
+    """The probe is seeded and Hard's budgets are in deals: the same engine gives the same
+    fingerprint on every call (and machine); other blockers play and predict otherwise."""
+    model = calibration.model_fingerprint(BLOCKERS)
+    assert model.startswith("b") and len(model) == 16
+    calibration.model_fingerprint.cache_clear()
+    assert calibration.model_fingerprint(Blocking()) == model  # worked out again, not remembered
+    assert calibration.model_fingerprint(Blocking(guard=1)) != model
+
+
+def test_the_fingerprint_follows_what_hard_plays_and_the_evaluator_predicts(monkeypatch):
+    """Not the code: the numbers. A prediction a hundredth of a point off, or one card Hard
+    plays otherwise, is another model."""
+    model = calibration.model_fingerprint(BLOCKERS)
+    predict, play_hand = calibration.predict, calibration.play_hand
+
+    def nudged(job):
+        found = predict(job)
+        return {**found, "raw_points": [points + 0.01 for points in found["raw_points"]]}
+
+    def one_card_otherwise(job):
+        decisions = play_hand(job)
+        return [decisions[0], {**decisions[1], "choice": "another card"}, *decisions[2:]]  # not predicted
+
+    for name, replacement in (("predict", nudged), ("play_hand", one_card_otherwise)):
+        calibration.model_fingerprint.cache_clear()
+        with monkeypatch.context() as patch:
+            patch.setattr(calibration, name, replacement)
+            assert calibration.model_fingerprint(BLOCKERS) != model, name
+    calibration.model_fingerprint.cache_clear()
 
 
 @pytest.mark.parametrize("whose", ["all", "own", "others"])
@@ -97,7 +124,7 @@ class _Serial:
 
 
 def test_a_kept_run_is_replayed_into_its_positions(tmp_path, monkeypatch):
-    model = calibration.model_fingerprint(BLOCKERS)
+    model = "b-this-model"
     seed = 930_003
     played = calibration.play_hand((3, seed))  # a hand without a pass: the shortest to play
     kept_rows = [
@@ -129,3 +156,24 @@ def test_a_kept_run_is_replayed_into_its_positions(tmp_path, monkeypatch):
     assert differ == [seed] and saved["rows"] == []
     with pytest.raises(ValueError, match="cannot be replayed"):
         calibration.replay_run(path, "another-model", _Serial())
+
+
+def test_runs_of_an_engine_that_probes_the_same_are_filed_under_todays_model(tmp_path, monkeypatch):
+    """The engine committed at HEAD is the one under test (a clean clone): it probes as today's,
+    so its runs move; an engine that probes otherwise moves nothing."""
+    model = calibration.model_fingerprint(BLOCKERS)
+    calibration.keep_run(ROWS, args(500, 2), "0123456789abcdef", tmp_path)
+    moved = calibration.refile("0123456789abcdef", "HEAD", model, BLOCKERS, tmp_path)
+    assert moved == [tmp_path / model / "hands-500-501.json.gz"]
+    run = json.loads(gzip.decompress(moved[0].read_bytes()))
+    assert run["model"] == model and run["rows"] == ROWS
+    assert run["refiled_from"] == {"model": "0123456789abcdef", "engine_at": "HEAD"}
+    assert not list((tmp_path / "0123456789abcdef").iterdir())
+    rows, used, _ = calibration.kept_runs(model, tmp_path)
+    assert len(rows) == 3 and used == ["hands-500-501.json.gz (2 hands)"]
+
+    calibration.keep_run(ROWS[:1], args(600, 1), "fedcba9876543210", tmp_path)
+    monkeypatch.setattr(calibration, "fingerprint_at", lambda commit, blocking: "b-another-engine")
+    with pytest.raises(ValueError, match="another model"):
+        calibration.refile("fedcba9876543210", "HEAD~5", model, BLOCKERS, tmp_path)
+    assert [p.name for p in (tmp_path / "fedcba9876543210").iterdir()] == ["hands-600-600.json.gz"]
