@@ -70,6 +70,17 @@ def one_thread() -> None:
     set_playout_threads(1)
 
 
+def _forget_executor() -> None:
+    """In a forked child: the parent's threads are not there, so its executor would take work
+    and never do it (a process that forks after a threaded verdict would hang)."""
+    global _executor
+    _executor = None
+
+
+if hasattr(os, "register_at_fork"):  # not under Pyodide, which does not fork
+    os.register_at_fork(after_in_child=_forget_executor)
+
+
 def executor() -> ThreadPoolExecutor:
     global _executor
     if _executor is None:

@@ -92,3 +92,20 @@ def test_a_judged_play_gets_the_same_losses_with_or_without_numpy_sums(monkeypat
     for a, b in zip(fast.options, slow.options, strict=True):
         assert a.option == b.option
         assert (a.loss, a.loss_low, a.loss_high) == pytest.approx((b.loss, b.loss_low, b.loss_high), abs=1e-9)
+
+
+def _split_batch_scores(states) -> list:
+    return Batch.from_states(states).run("heuristic").tolist()
+
+
+def test_a_process_forked_after_threaded_play_outs_can_play_out_too(two_threads):
+    """The calibration benchmark probes the engine (threads started), then forks its workers:
+    a child must start threads of its own, not wait on its parent's, which it does not have."""
+    import multiprocessing
+
+    states = positions(Rules(), 40, 0)
+    assert len(threads.parts(len(states))) == 2
+    here = _split_batch_scores(states)  # the executor's threads now run in this process
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        there = pool.apply_async(_split_batch_scores, (states,)).get(timeout=120)
+    assert there == here
