@@ -404,7 +404,11 @@ def fingerprint_at(commit: str, blocking: Blocking) -> str:
     with tempfile.TemporaryDirectory() as place:
         tree = Path(place) / "engine-at-commit"
         git = ["git", "-C", str(root), "worktree"]
-        subprocess.run([*git, "add", "-q", "--detach", str(tree), commit], check=True)
+        made = subprocess.run(
+            [*git, "add", "-q", "--detach", str(tree), commit], capture_output=True, text=True
+        )
+        if made.returncode:
+            raise ValueError(f"no engine at commit {commit!r}: {made.stderr.strip()}")
         try:
             probe = (
                 "import importlib.util, sys\n"
@@ -419,10 +423,12 @@ def fingerprint_at(commit: str, blocking: Blocking) -> str:
                 env={**os.environ, "PYTHONPATH": str(tree)},
                 capture_output=True,
                 text=True,
-                check=True,
             )
         finally:
             subprocess.run([*git, "remove", "--force", str(tree)], check=True)
+    if found.returncode:
+        last = found.stderr.strip().splitlines()[-1:] or ["no output"]
+        raise ValueError(f"the engine at {commit} could not be probed: {last[0]}")
     return found.stdout.split()[-1]
 
 
@@ -430,14 +436,18 @@ def refile(old: str, commit: str, fingerprint: str, blocking: Blocking, folder: 
     """File the runs kept under ``old`` (a model of the engine at ``commit``) under today's
     ``fingerprint``, once the probe shows that engine doing exactly what today's does. Refuses
     (ValueError) otherwise, and leaves every kept file as it was."""
+    runs = {
+        path: json.loads(gzip.decompress(path.read_bytes()))
+        for path in sorted((folder / old).glob("*.json.gz"))
+    }
+    for path, run in runs.items():  # every file checked before any moves
+        if run["model"] != old:
+            raise ValueError(f"{path}: kept under model {run['model']}, not {old}")
     then = fingerprint_at(commit, blocking)
     if then != fingerprint:
         raise ValueError(f"the engine at {commit} probes as {then}, today's as {fingerprint}: another model")
     moved = []
-    for path in sorted((folder / old).glob("*.json.gz")):
-        run = json.loads(gzip.decompress(path.read_bytes()))
-        if run["model"] != old:
-            raise ValueError(f"{path}: kept under model {run['model']}, not {old}")
+    for path, run in runs.items():
         run.update({"model": fingerprint, "refiled_from": {"model": old, "engine_at": commit}})
         target = folder / fingerprint / path.name
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -177,3 +177,17 @@ def test_runs_of_an_engine_that_probes_the_same_are_filed_under_todays_model(tmp
     with pytest.raises(ValueError, match="another model"):
         calibration.refile("fedcba9876543210", "HEAD~5", model, BLOCKERS, tmp_path)
     assert [p.name for p in (tmp_path / "fedcba9876543210").iterdir()] == ["hands-600-600.json.gz"]
+
+
+def test_refiling_refuses_a_commit_that_is_not_there_and_a_run_of_another_model(tmp_path):
+    calibration.keep_run(ROWS, args(500, 2), "0123456789abcdef", tmp_path)
+    with pytest.raises(ValueError, match="no engine at commit 'no-such-commit'"):
+        calibration.refile("0123456789abcdef", "no-such-commit", "b-today", BLOCKERS, tmp_path)
+    calibration.keep_run(ROWS[:1], args(700, 1), "another-model", tmp_path)
+    (tmp_path / "another-model" / "hands-700-700.json.gz").rename(tmp_path / "0123456789abcdef" / "x.json.gz")
+    with pytest.raises(ValueError, match="kept under model another-model"):
+        calibration.refile("0123456789abcdef", "HEAD", "b-today", BLOCKERS, tmp_path)
+    assert sorted(p.name for p in (tmp_path / "0123456789abcdef").iterdir()) == [
+        "hands-500-501.json.gz",
+        "x.json.gz",
+    ]
