@@ -30,12 +30,16 @@ only under that model).
 The standard errors shrink only with more hands, and a run of 60 hands takes most of an hour on
 two cores. So ``--keep`` files a run's predictions and outcomes (no positions: a small gzip of
 JSON) under ``benchmarks/results/calibration/<model>/``, where ``<model>`` is a fingerprint of what
-the engine does (``model_fingerprint``: a probe of seeded Hard x4 hands and predictions, the
-prediction budget and the blockers), and ``--pool`` reports over every kept run of the model in
-use, each hand counted once. Runs kept under another model are listed and left out: a change to
-what the engine plays or predicts starts the count again, a faster path to the same numbers
-does not. (Folders named by 16 hex digits were fingerprinted by the engine's code, before
-2026-12-04; those starting with "b", by the probe.)
+the engine does (``model_fingerprint``: a probe of seeded Hard x4 hands and the play-outs' own
+predictions, the prediction budget and the blockers), and ``--pool`` reports over every kept run
+of the model in use, each hand counted once. Runs kept under another model are listed and left
+out: a change to what the engine plays or predicts starts the count again, a faster path to the
+same numbers does not. The map is not part of the model: each kept row holds the play-outs' own
+figures and its position as the map reads it (``where``), and ``--pool`` forecasts them again
+with today's map, leaving out the hands it was fitted on (``engine.calibration_map.FITTED_HANDS``):
+a map fitted again keeps the count going, and its test is the hands kept after it. (Folders named
+by 16 hex digits were fingerprinted by the engine's code, before 2026-12-04; those starting with
+"b", by a probe that held the forecasts too; with "r", by today's probe.)
 
 The points tables also split each expected score in two: what other seats' moons add (26 to
 every seat but the shooter) and the points taken in hands without a moon. A gap in the first
@@ -48,7 +52,9 @@ is a moon gap; a gap in the second is how the play goes.
 
 ``--hands 0 --pool`` only reports over the kept runs. ``--replay KEPT --save rows.pickle`` rebuilds a
 kept run's positions by replaying its Hard games (seeded, with budgets in deals: the same games),
-so a model under test can ``--load`` every kept hand with its Hard outcomes, without phase 3.
+so a model under test can ``--load`` every kept hand with its Hard outcomes, without phase 3; it
+also writes ``where`` into the kept rows that lack it (runs kept before it was kept).
+``fit_calibration.py`` fits the map on kept runs directly.
 """
 
 from __future__ import annotations
@@ -71,8 +77,9 @@ import time
 from multiprocessing import Pool
 from pathlib import Path
 
-from engine import CardSet, HandState, Phase, Rules
+from engine import CardSet, HandState, Phase, Rules, calibration_map
 from engine.bots import make_bot
+from engine.calibration import Calibration, Situation, situation
 from engine.evaluator import evaluate_pass, evaluate_play
 from engine.moon import BLOCKERS, Blocking
 from engine.passing import rule_of_thumb_pass
@@ -334,12 +341,14 @@ as ``play_hand`` takes them) and the prediction of every ``PROBE_EVERY``-th deci
 @functools.lru_cache(maxsize=8)
 def model_fingerprint(blocking: Blocking) -> str:
     """What kept rows depend on, by what the engine does with them: a probe of seeded hands
-    played by Hard x4 (its passes and cards, the hands' scores and shooters) and the
-    evaluator's predictions of a sample of their decisions (raw and forecast, every float),
-    with the prediction budget and the play-out blockers. A change that leaves every one of
-    these the same (a faster path to the same numbers) keeps the fingerprint, so runs kept
-    before it still add up; a change to what Hard plays or the evaluator predicts starts a new
-    count. Hard's budgets are in deals, so the probe is the same on any machine."""
+    played by Hard x4 (its passes and cards, the hands' scores and shooters) and the play-outs'
+    predictions of a sample of their decisions (every float), with the prediction budget and the
+    play-out blockers. A change that leaves every one of these the same (a faster path to the
+    same numbers) keeps the fingerprint, so runs kept before it still add up; a change to what
+    Hard plays or the play-outs predict starts a new count. Hard's budgets are in deals, so the
+    probe is the same on any machine. The map (``engine.calibration_map``) is not in it: Hard
+    ranks by the play-outs' own points, and kept rows are forecast again by today's map
+    (``reforecast``), so a map fitted again on them keeps the count going."""
     digest = hashlib.sha256(json.dumps([PREDICTION, list(dataclasses.astuple(blocking))]).encode())
     for job in PROBE_HANDS:
         decisions = play_hand(job)
@@ -347,9 +356,14 @@ def model_fingerprint(blocking: Blocking) -> str:
         digest.update(repr(decisions[0]["outcomes"]).encode())
         for number, decision in enumerate(decisions[::PROBE_EVERY]):
             predicted = predict((number, decision, blocking))
-            keys = ("moon", "points", "raw_moon", "raw_points", "method", "policy_shooter")
+            keys = ("raw_moon", "raw_points", "method", "policy_shooter")
             digest.update(repr([predicted[key] for key in keys]).encode())
-    return "b" + digest.hexdigest()[:15]
+    return "r" + digest.hexdigest()[:15]
+
+
+def map_fingerprint() -> str:
+    """The map in use (``engine.calibration_map``): kept runs note it beside their forecasts."""
+    return hashlib.sha256(repr((calibration_map.MOON, calibration_map.QUIET)).encode()).hexdigest()[:12]
 
 
 def compact(row: dict) -> dict:
@@ -372,7 +386,40 @@ def compact(row: dict) -> dict:
         ),
         "outcomes": [[list(scores), shooter] for scores, shooter in row["outcomes"]],
         "policy_shooter": row.get("policy_shooter"),
+        **({"where": where_of(row)} if "state" in row else {}),
     }
+
+
+def where_of(row: dict) -> dict:
+    """What the map reads of a decision's position (``engine.calibration.Situation``), kept so
+    that the rows can be forecast again, and the map fitted again, without the positions."""
+    return dataclasses.asdict(situation(row["state"].view(row["seat"]), row["kind"]))
+
+
+def situation_of(where: dict) -> Situation:
+    """A kept ``where`` (JSON) as the map reads it."""
+    return Situation(**{**where, "taken": tuple(where["taken"])})
+
+
+def reforecast(rows: list[dict]) -> tuple[list[dict], int]:
+    """Kept rows with their forecasts worked out again by today's map from the play-outs' own
+    figures and the position (``where``); rows kept without both are left out (their number
+    is returned): what they show is an older map's forecast."""
+    again, missing = [], 0
+    for row in rows:
+        if "where" not in row or "raw_moon" not in row:
+            missing += 1
+            continue
+        moon, points = Calibration(situation_of(row["where"])).predict(row["raw_moon"], row["raw_points"])
+        again.append({**row, "moon": list(moon), "points": list(points)})
+    return again, missing
+
+
+def fitted_on(hand: int) -> bool:
+    """Whether today's map was fitted on the hand of this seed (its figures are not a test)."""
+    # (read where it is there: this module also probes engines committed before the map named them)
+    fitted = getattr(calibration_map, "FITTED_HANDS", ())
+    return any(first <= hand <= last for first, last in fitted)
 
 
 def keep_run(rows: list[dict], args: argparse.Namespace, fingerprint: str, folder: Path = KEPT) -> Path:
@@ -388,6 +435,7 @@ def keep_run(rows: list[dict], args: argparse.Namespace, fingerprint: str, folde
         "moon_floor": args.moon_floor,
         "prediction_deals": PREDICTION,
         "blocking": list(dataclasses.astuple(args.blocking)),
+        "map": map_fingerprint(),
         "date": datetime.date.today().isoformat(),
         "rows": rows,
     }
@@ -527,6 +575,36 @@ def replay_run(path: Path, fingerprint: str, pool: Pool) -> tuple[dict, list[int
     return saved, differ
 
 
+def situate(path: Path, rebuilt: dict) -> int:
+    """Write each decision's ``where`` into the kept run at ``path`` from its replayed positions
+    (``replay_run``), for the rows kept without it (runs kept before 2026-12-04's last session),
+    so they can be forecast by another map. The file is replaced whole; returns the rows given
+    a ``where``. Hands that did not replay are left as they were."""
+    run = json.loads(gzip.decompress(path.read_bytes()))
+    replayed: dict[int, list[dict]] = {}
+    for row in rebuilt["rows"]:
+        replayed.setdefault(row["seed"], []).append(row)
+    kept: dict[int, list[dict]] = {}
+    for row in run["rows"]:
+        kept.setdefault(row["hand"], []).append(row)
+    added = 0
+    for hand, rows in kept.items():
+        positions = replayed.get(hand)
+        if positions is None:
+            continue
+        for row, position in zip(rows, positions, strict=True):
+            if str(position["choice"]) != row["choice"]:
+                raise ValueError(f"{path}: hand {hand} replayed otherwise than kept")
+            if "where" not in row:
+                row["where"] = where_of(position)
+                added += 1
+    if added:
+        partial = path.with_suffix(".partial")
+        partial.write_bytes(gzip.compress(json.dumps(run, separators=(",", ":")).encode(), mtime=0))
+        partial.replace(path)
+    return added
+
+
 def collect(args: argparse.Namespace, pool: Pool, blocking: Blocking, start: float) -> list[dict]:
     """Phases 1-3: decisions, predictions, continuations."""
     rng = random.Random(args.seed)
@@ -660,6 +738,7 @@ def main() -> None:
                 parser.error(f"--replay {error}")
         Path(args.save).write_bytes(pickle.dumps(rebuilt))
         print(f"replayed {len(rebuilt['rows'])} decisions of {args.replay} into {args.save}")
+        print(f"positions ('where') written into {situate(Path(args.replay), rebuilt)} kept rows")
         if differ:
             print(f"left out, replayed otherwise than kept: hands {', '.join(map(str, differ))}")
         return
@@ -726,11 +805,26 @@ def main() -> None:
         "hands_used": [args.hand_from, min(args.hand_to, args.hands)],
     }
     if args.pool:
-        rows, used, others = kept_runs(fingerprint)
+        kept, used, others = kept_runs(fingerprint)
         print(f"\npooled: model {fingerprint}, runs {', '.join(used) or 'none'}")
         if others:
             print(f"left out (another model): {', '.join(others)}")
-        summary.update({"pooled_runs": used, "other_models": others})
+        rows, unplaced = reforecast(kept)
+        fitted = sorted({row["hand"] for row in rows if fitted_on(row["hand"])})
+        rows = [row for row in rows if not fitted_on(row["hand"])]
+        print(
+            f"forecast by today's map ({map_fingerprint()}); left out: {len(fitted)} hands the map was "
+            f"fitted on, {unplaced} rows kept without their position (--replay the run)"
+        )
+        summary.update(
+            {
+                "pooled_runs": used,
+                "other_models": others,
+                "map": map_fingerprint(),
+                "hands_fitted_on_left_out": len(fitted),
+                "rows_without_position": unplaced,
+            }
+        )
     summary.update(report(rows, start))
     summary["seconds"] = time.perf_counter() - start
     if args.json:

@@ -36,6 +36,7 @@ import pickle
 import sys
 import textwrap
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -47,7 +48,6 @@ import coach_calibration as calibration
 from engine.calibration import (
     MOON_VALUE,
     Calibration,
-    Situation,
     _logit,
     _moon_group,
     quiet_points,
@@ -64,15 +64,32 @@ MOON_GROUPS = (
 )
 QUIET_GROUPS = ("pass own", "pass other", "play own", "play other")
 RIDGE = 1.0
-MAP_FILE = Path(__file__).resolve().parent.parent / "engine" / "calibration_map.py"
+ROOT = Path(__file__).resolve().parent.parent
+MAP_FILE = ROOT / "engine" / "calibration_map.py"
 
 
 def pairs_of(path: str) -> list[dict]:
     """One entry a (decision, seat): the run, the decision, the situation, the raw prediction and
-    the outcomes; from a run's pickle or from a data file of ``--save-data`` (its runs kept apart)."""
+    the outcomes; from a run's pickle, a run kept by ``coach_calibration.py --keep`` (with each
+    decision's position, ``where``) or a data file of ``--save-data`` (its runs kept apart)."""
     if path.endswith(".json.gz"):
         data = json.loads(gzip.decompress(Path(path).read_bytes()))
-        decisions = [(f"{path}:{row['run']}", row, Situation(**row["where"])) for row in data["rows"]]
+        if "model" in data:  # a kept run: the play-outs' own figures, beside the forecast
+            unplaced = sum(1 for row in data["rows"] if "where" not in row or "raw_moon" not in row)
+            if unplaced:
+                raise ValueError(
+                    f"{path}: {unplaced} rows kept without their position or the play-outs' own "
+                    "figures (coach_calibration.py --replay writes the positions in)"
+                )
+            data = {
+                "rows": [
+                    {**row, "run": Path(path).name, "moon": row["raw_moon"], "points": row["raw_points"]}
+                    for row in data["rows"]
+                ]
+            }
+        decisions = [
+            (f"{path}:{row['run']}", row, calibration.situation_of(row["where"])) for row in data["rows"]
+        ]
     else:
         with open(path, "rb") as file:
             saved = pickle.load(file)
@@ -255,8 +272,40 @@ def summary(label: str, result: dict) -> None:
     )
 
 
-def write_map(moon: dict, quiet: dict, runs: list[str], hands: int, data: str | None = None) -> None:
+def seed_ranges(seeds: set[int]) -> list[tuple[int, int]]:
+    """Seeds as (first, last) runs of consecutive numbers."""
+    ranges: list[tuple[int, int]] = []
+    for seed in sorted(seeds):
+        if ranges and ranges[-1][1] == seed - 1:
+            ranges[-1] = (ranges[-1][0], seed)
+        else:
+            ranges.append((seed, seed))
+    return ranges
+
+
+def _tuple_lines(name: str, items: list) -> list[str]:
+    """``name = (...)`` as the formatter writes it: one line if it fits, else an item a line."""
+    line = f"{name} = {tuple(items)!r}"
+    if len(line) <= 100:
+        return [line]
+    return [f"{name} = (", *(f"    {item!r}," for item in items), ")"]
+
+
+def write_map(
+    moon: dict,
+    quiet: dict,
+    runs: list[str],
+    hands: int,
+    data: str | None = None,
+    seeds: set[int] = frozenset(),
+    runs_given: Sequence[str] = (),
+) -> None:
     kept = textwrap.wrap(f"Their decisions: {data}.", 100) if data else []
+    data_files = [
+        str(Path(run).resolve().relative_to(ROOT)) if Path(run).resolve().is_relative_to(ROOT) else run
+        for run in runs_given
+        if run.endswith(".json.gz")
+    ]
     lines = [
         '"""The fitted map of ``engine.calibration``, written by ``benchmarks/fit_calibration.py``.',
         "",
@@ -275,6 +324,15 @@ def write_map(moon: dict, quiet: dict, runs: list[str], hands: int, data: str | 
         "}",
         '"""Per kind and whose, hands without a moon: (intercept, slope on the log-odds) of the share of',
         '    the points still out that the seat takes."""',
+        "",
+        "DATA = (",
+        *(f'    "{path}",' for path in data_files),
+        ")",
+        '"""The files fitted on (kept runs or data files, from the repository\'s root): the map is',
+        '    fitted again from them alone."""',
+        "",
+        *_tuple_lines("FITTED_HANDS", seed_ranges(seeds)),
+        '"""The seeds of the hands fitted on, (first, last): figures of these hands are not a test."""',
         "",
     ]
     MAP_FILE.write_text("\n".join(lines), encoding="utf-8")
@@ -335,8 +393,9 @@ def main() -> None:
         summary("Held-out runs, calibrated by the map fitted on every run above", results["test"])
     print(f"\nmap on all {hands} hands: moon {moon}\nquiet {quiet}\n{time.perf_counter() - start:.0f} s")
     if args.write:
-        data = args.save_data or ", ".join(run for run in args.runs if run.endswith(".json.gz"))
-        write_map(moon, quiet, results["runs"], hands, data or None)
+        data = args.save_data  # the runs given are named in ``DATA``
+        seeds = {pair["row"]["hand"] for pair in everything}
+        write_map(moon, quiet, results["runs"], hands, data or None, seeds, args.runs)
     if args.save_data:
         save_data(everything, args.save_data)
     if args.json:

@@ -27,7 +27,7 @@ from engine.calibration import (
     quiet_points,
     situation,
 )
-from engine.calibration_map import MOON, QUIET
+from engine.calibration_map import DATA, FITTED_HANDS, MOON, QUIET
 from engine.moon import IMPOSSIBLE, NOBODY, STRONG_BLOCKERS, moon_candidate, moon_cards, taken_masks
 from engine.rules import PRESETS
 
@@ -211,19 +211,23 @@ def test_the_fit_finds_a_known_map_and_writes_it_for_the_engine(tmp_path, monkey
             assert abs(c - 1.0) < 0.45, (group, fitted[group])
     target = tmp_path / "calibration_map.py"
     monkeypatch.setattr(fit_calibration, "MAP_FILE", target)
-    fit_calibration.write_map(fitted, QUIET, ["run.pickle"], 10)
+    kept = str(fit_calibration.ROOT / "benchmarks" / "results" / "calibration" / "m" / "hands-1-3.json.gz")
+    fit_calibration.write_map(
+        fitted, QUIET, ["run.pickle"], 10, seeds={1, 2, 3, 7}, runs_given=[kept, "x.pickle"]
+    )
     written: dict = {}
     exec(target.read_text(encoding="utf-8"), written)
     assert written["MOON"] == fitted and written["QUIET"] == QUIET
+    assert written["FITTED_HANDS"] == ((1, 3), (7, 7))
+    assert written["DATA"] == ("benchmarks/results/calibration/m/hands-1-3.json.gz",)
     assert set(MOON) == set(fit_calibration.MOON_GROUPS)
 
 
 def test_the_engine_s_map_is_the_one_fitted_on_the_kept_decisions():
-    results = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
-    pairs = [
-        pair
-        for name in ("calibration_fit_data.json.gz", "calibration_test_data.json.gz")
-        for pair in fit_calibration.pairs_of(str(results / name))
-    ]
+    root = Path(__file__).resolve().parents[1]
+    pairs = [pair for name in DATA for pair in fit_calibration.pairs_of(str(root / name))]
     assert fit_calibration.fit_moon(pairs) == MOON
     assert fit_calibration.fit_quiet(pairs) == QUIET
+    # the hands it names as fitted on are those hands: the calibration benchmark leaves them out
+    seeds = {pair["row"]["hand"] for pair in pairs}
+    assert fit_calibration.seed_ranges(seeds) == [tuple(pair) for pair in FITTED_HANDS]

@@ -4,18 +4,23 @@ into what others' moons add and the points of hands without a moon, exactly."""
 import gzip
 import importlib.util
 import json
+import sys
 from argparse import Namespace
 from pathlib import Path
 
 import pytest
 
-from engine.moon import BLOCKERS, Blocking
+from engine.calibration import Calibration, Situation
+from engine.calibration_map import FITTED_HANDS, MOON
+from engine.moon import BLOCKERS, NOBODY, Blocking
 
 _SPEC = importlib.util.spec_from_file_location(
     "coach_calibration", Path(__file__).resolve().parent.parent / "benchmarks" / "coach_calibration.py"
 )
 calibration = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(calibration)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import fit_calibration  # noqa: E402  (beside the benchmark it reads)
 
 
 def row(hand: int, seat: int, moon: list[float], points: list[float], outcomes: list) -> dict:
@@ -60,7 +65,7 @@ def test_the_fingerprint_names_the_blockers_and_what_the_engine_does():
     """The probe is seeded and Hard's budgets are in deals: the same engine gives the same
     fingerprint on every call (and machine); other blockers play and predict otherwise."""
     model = calibration.model_fingerprint(BLOCKERS)
-    assert model.startswith("b") and len(model) == 16
+    assert model.startswith("r") and len(model) == 16
     calibration.model_fingerprint.cache_clear()
     assert calibration.model_fingerprint(Blocking()) == model  # worked out again, not remembered
     assert calibration.model_fingerprint(Blocking(guard=1)) != model
@@ -68,8 +73,9 @@ def test_the_fingerprint_names_the_blockers_and_what_the_engine_does():
 
 def test_the_fingerprint_follows_what_hard_plays_and_the_evaluator_predicts(monkeypatch):
     """Not the code: the numbers. A prediction a hundredth of a point off, or one card Hard
-    plays otherwise, is another model."""
+    plays otherwise, is another model; another map is not (kept rows are forecast again)."""
     model = calibration.model_fingerprint(BLOCKERS)
+    map_in_use = calibration.map_fingerprint()
     predict, play_hand = calibration.predict, calibration.play_hand
 
     def nudged(job):
@@ -85,6 +91,11 @@ def test_the_fingerprint_follows_what_hard_plays_and_the_evaluator_predicts(monk
         with monkeypatch.context() as patch:
             patch.setattr(calibration, name, replacement)
             assert calibration.model_fingerprint(BLOCKERS) != model, name
+    calibration.model_fingerprint.cache_clear()
+    with monkeypatch.context() as patch:
+        patch.setitem(MOON, "pass own", (0.0, 1.0, 0.0))  # another map: other forecasts
+        assert calibration.map_fingerprint() != map_in_use
+        assert calibration.model_fingerprint(BLOCKERS) == model
     calibration.model_fingerprint.cache_clear()
 
 
@@ -128,14 +139,26 @@ def test_a_kept_run_is_replayed_into_its_positions(tmp_path, monkeypatch):
     seed = 930_003
     played = calibration.play_hand((3, seed))  # a hand without a pass: the shortest to play
     kept_rows = [
-        calibration.compact({**d, "moon": [0.0] * 4, "points": [6.5] * 4, "policy_shooter": -1})
+        calibration.compact(
+            {
+                **d,
+                "moon": [0.0] * 4,
+                "points": [6.5] * 4,
+                "raw_moon": [0.0] * 4,
+                "raw_points": [6.0] * 4,
+                "policy_shooter": -1,
+            }
+        )
         for d in played
     ]
+    positions = [row.pop("where") for row in kept_rows]  # kept as runs were before 2026-12-04
     calibration.keep_run(kept_rows, Namespace(**{**vars(args(seed - 3, 4)), "hands": 4}), model, tmp_path)
     path = tmp_path / model / f"hands-{seed - 3}-{seed}.json.gz"
     run = json.loads(gzip.decompress(path.read_bytes()))
     run["rows"] = kept_rows  # the other three hands were not kept: replaying them must not add rows
     path.write_bytes(gzip.compress(json.dumps(run).encode()))
+    with pytest.raises(ValueError, match="without their position"):
+        fit_calibration.pairs_of(str(path))
     cache = {seed: played}
     real = calibration.play_hand
 
@@ -148,6 +171,14 @@ def test_a_kept_run_is_replayed_into_its_positions(tmp_path, monkeypatch):
     assert differ == []
     assert [str(r["choice"]) for r in saved["rows"]] == [str(d["choice"]) for d in cache[seed]]
     assert all(r["points"] == [6.5] * 4 and r["state"].phase.value == "playing" for r in saved["rows"])
+    # the replayed positions are written into the kept run, once: it can be fitted on from then on
+    assert calibration.situate(path, saved) == len(kept_rows)
+    assert calibration.situate(path, saved) == 0
+    run = json.loads(gzip.decompress(path.read_bytes()))
+    assert [row["where"] for row in run["rows"]] == json.loads(json.dumps(positions))
+    assert positions[3]["trick"] == run["rows"][3]["trick"] and positions[3]["kind"] == "play"
+    pairs = fit_calibration.pairs_of(str(path))
+    assert len(pairs) == 4 * len(kept_rows) and pairs[0]["where"] == Situation(**positions[0])
     # A hand Hard plays otherwise than kept (its clock cut a decision short) is left out.
     run["rows"][-1]["choice"] = "nothing it played"
     path.write_bytes(gzip.compress(json.dumps(run).encode()))
@@ -191,3 +222,39 @@ def test_refiling_refuses_a_commit_that_is_not_there_and_a_run_of_another_model(
         "hands-500-501.json.gz",
         "x.json.gz",
     ]
+
+
+def test_kept_rows_are_forecast_by_todays_map_from_the_play_outs_own_figures():
+    """A map fitted again does not start the count again: every kept row with its position is
+    forecast anew; a row kept without it is left out and counted, not shown with an old map's."""
+    where = Situation("play", 0, 5, NOBODY, (0, 3, 0, 1), 22)
+    raw_moon, raw_points = [0.02, 0.2, 0.0, 0.01], [5.0, 9.0, 6.0, 6.0]
+    stale = {
+        **ROWS[0],
+        "moon": [0.5] * 4,
+        "points": [1.0] * 4,
+        "raw_moon": raw_moon,
+        "raw_points": raw_points,
+    }
+    placed = {
+        **stale,
+        "where": {
+            "kind": "play",
+            "seat": 0,
+            "trick": 5,
+            "runner": NOBODY,
+            "taken": [0, 3, 0, 1],
+            "outstanding": 22,
+        },
+    }
+    again, missing = calibration.reforecast([placed, stale, ROWS[1]])
+    assert missing == 2 and len(again) == 1
+    moon, points = Calibration(where).predict(raw_moon, raw_points)
+    assert again[0]["moon"] == list(moon) and again[0]["points"] == list(points)
+    assert again[0]["outcomes"] == stale["outcomes"]
+
+
+def test_hands_the_map_was_fitted_on_are_known():
+    first, last = FITTED_HANDS[0]
+    assert calibration.fitted_on(first) and calibration.fitted_on(last)
+    assert not calibration.fitted_on(max(high for _, high in FITTED_HANDS) + 1)
