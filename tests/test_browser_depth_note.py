@@ -14,7 +14,11 @@ from trainer.puzzles.board import PUZZLES_DIR
 
 def test_a_verdict_judged_at_the_browsers_depth_says_so_and_a_stored_one_does_not(monkeypatch):
     monkeypatch.setattr(explain, "IN_BROWSER", True)
-    puzzle = load_puzzle(PUZZLES_DIR / "play-002.toml")
+    puzzle = next(  # a shipped play puzzle valued on sampled deals (not solved exactly)
+        puzzle
+        for puzzle in map(load_puzzle, sorted(PUZZLES_DIR.glob("play-*.toml")))
+        if puzzle.evaluation.method != "exact" and puzzle.evaluation.samples > BROWSER.play_samples
+    )
     view, card = puzzle.view, puzzle.answer.best
     stored = coach_play(view, card, puzzle.evaluation)
     assert puzzle.evaluation.samples > BROWSER.play_samples
@@ -24,3 +28,16 @@ def test_a_verdict_judged_at_the_browsers_depth_says_so_and_a_stored_one_does_no
     assert SHALLOWER_NOTE in coach_play(view, card, judged).text
     monkeypatch.setattr(explain, "IN_BROWSER", False)
     assert SHALLOWER_NOTE not in coach_play(view, card, judged).text  # installed: never said
+
+
+def test_a_stored_exact_evaluation_is_not_called_shallower(monkeypatch):
+    """A late play puzzle's evaluation solved every deal exactly: deeper than the browser's look,
+    so its verdict must not carry the shallower-look note."""
+    monkeypatch.setattr(explain, "IN_BROWSER", True)
+    puzzle = next(
+        puzzle
+        for puzzle in map(load_puzzle, sorted(PUZZLES_DIR.glob("play-*.toml")))
+        if puzzle.answer.method == "exact"
+    )
+    assert puzzle.evaluation.method == "exact" and puzzle.evaluation.samples > BROWSER.exact_samples
+    assert SHALLOWER_NOTE not in coach_play(puzzle.view, puzzle.answer.best, puzzle.evaluation).text

@@ -13,7 +13,7 @@ import pytest
 
 from engine import CardSet, Rules
 from engine.calibration import applies
-from engine.evaluator import Z
+from engine.evaluator import EXACT_CARDS, Z
 from trainer.coach.grading import TOLERANCE
 from trainer.puzzles import load_puzzles
 from trainer.puzzles.entry import rules_label
@@ -61,6 +61,10 @@ def test_the_stored_evaluation_values_every_option_and_follows_the_acceptance_ru
     else:
         assert {v.option for v in options} == set(view.legal_cards)
     assert all(v.samples == puzzle.answer.samples for v in options)  # the same fresh deals for all
+    # how deep it looked is stored: a late play is solved exactly on every deal, the rest played out
+    solved = puzzle.kind == "play" and max(view.hand_sizes) <= EXACT_CARDS
+    assert puzzle.answer.method == ("exact" if solved else "policy")
+    assert f"{puzzle.answer.method} play-outs" in puzzle.answer.verified
     accepted = {text_of(v.option) for v in options if v.loss <= TOLERANCE}
     assert accepted == set(puzzle.answer.accepted)
     assert puzzle.answer.best in accepted
@@ -78,6 +82,7 @@ def reproduced(puzzle) -> dict:
     evaluation = evaluate_all(
         puzzle.kind, puzzle.view, puzzle.answer.seed, puzzle.answer.samples, measure=puzzle.answer.measure
     )
+    assert evaluation.method == puzzle.answer.method, puzzle.id
     return {text_of(v.option): (round(v.loss, 4), round(v.difference, 4)) for v in evaluation.options}
 
 

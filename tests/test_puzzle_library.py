@@ -70,6 +70,18 @@ def play_puzzle(puzzle_id: str, rules: dict, themes: list[str], difficulty: int,
     }
 
 
+def shipped(kind: str) -> str:
+    """The first shipped puzzle of this kind at the standard table (a re-verification may drop
+    any one puzzle, so none is named)."""
+    for path in sorted(PUZZLES_DIR.glob(f"{kind}-*.toml")):
+        if load_puzzle(path).rules == Rules():
+            return path.stem
+    raise AssertionError(f"no {kind} puzzle at the standard table in {PUZZLES_DIR}")
+
+
+STANDARD_PASS, STANDARD_PLAY = shipped("pass"), shipped("play")
+
+
 def copied(source: str, folder: Path, puzzle_id: str, name: str = "", **changes: object) -> Path:
     """A shipped puzzle file under a new id (and other top-level values), as the text it is."""
     text = (PUZZLES_DIR / f"{source}.toml").read_text("utf-8")
@@ -100,8 +112,10 @@ MADE = {
 
 
 def make_library(folder: Path) -> Path:
-    copied("pass-001", folder, "pass-a", difficulty=EXPECTED["pass-a"][2], themes=list(EXPECTED["pass-a"][1]))
-    copied("play-002", folder, "play-a", difficulty=EXPECTED["play-a"][2], themes=list(EXPECTED["play-a"][1]))
+    _, themes, difficulty, _, _ = EXPECTED["pass-a"]
+    copied(STANDARD_PASS, folder, "pass-a", difficulty=difficulty, themes=list(themes))
+    _, themes, difficulty, _, _ = EXPECTED["play-a"]
+    copied(STANDARD_PLAY, folder, "play-a", difficulty=difficulty, themes=list(themes))
     for puzzle_id, rules in MADE.items():
         _, themes, difficulty, _, _ = EXPECTED[puzzle_id]
         save_puzzle(play_puzzle(puzzle_id, rules, list(themes), difficulty), folder / f"{puzzle_id}.toml")
@@ -179,7 +193,7 @@ def test_an_up_to_date_index_opens_without_reading_a_puzzle_file(folder, reads):
 def test_a_changed_file_is_read_again_not_served_stale(folder, reads):
     write_index(folder)
     # The same number of characters: only the fingerprint tells the file changed.
-    copied("play-002", folder, "play-a", difficulty=1460, themes=["leading"])
+    copied(STANDARD_PLAY, folder, "play-a", difficulty=1460, themes=["leading"])
     reads.clear()
     library = open_library(folder)
     assert reads == [folder / "play-a.toml"]
@@ -192,7 +206,7 @@ def test_a_changed_file_is_read_again_not_served_stale(folder, reads):
 
 def test_a_new_file_without_an_entry_appears_and_a_removed_one_is_gone(folder, reads):
     write_index(folder)
-    copied("play-002", folder, "play-new")
+    copied(STANDARD_PLAY, folder, "play-new")
     (folder / "play-three.toml").unlink()
     reads.clear()
     library = open_library(folder)
@@ -229,7 +243,7 @@ def test_a_missing_or_damaged_index_still_gives_the_right_library(folder, damage
 @pytest.mark.parametrize("indexed", [False, True])
 def test_a_bad_file_is_reported_as_load_library_reports_it_and_left_out(folder, reads, indexed):
     (folder / "bad-bytes.toml").write_bytes(b'title = "\xff"\n')
-    copied("play-002", folder, "play-a", name="play-dup.toml")  # a second file with the id play-a
+    copied(STANDARD_PLAY, folder, "play-a", name="play-dup.toml")  # a second file with the id play-a
     bad = play_puzzle("play-bad", {}, ["leading"], 1400)
     bad["position"]["first_leader"] = "2"
     save_puzzle(bad, folder / "play-bad.toml")
@@ -310,7 +324,7 @@ def test_the_next_puzzle_reads_one_file_only(folder, reads):
 def test_a_file_changed_after_opening_is_read_again_before_it_is_shown(folder, reads):
     write_index(folder)
     library = open_library(folder)
-    copied("pass-001", folder, "pass-a", difficulty=1900)
+    copied(STANDARD_PASS, folder, "pass-a", difficulty=1900)
     (entry,) = [entry for entry in library.entries if entry.id == "pass-a"]
     assert library.load(entry) is None
     assert listing(library.entries)["pass-a"][2] == 1900
@@ -323,7 +337,7 @@ def test_a_file_changed_after_opening_is_read_again_before_it_is_shown(folder, r
 def test_a_failed_write_keeps_the_old_index_and_leaves_no_temporary_file(folder, monkeypatch):
     write_index(folder)
     before = (folder / INDEX_NAME).read_bytes()
-    copied("play-002", folder, "play-new")
+    copied(STANDARD_PLAY, folder, "play-new")
 
     def refuse(*_args):
         raise OSError("disk full")
@@ -344,7 +358,7 @@ def test_the_check_command_reports_a_missing_or_stale_index_and_the_index_comman
     assert f"{index}: {len(EXPECTED)} puzzles listed." in capsys.readouterr().out
     assert check([folder]) == 0
     assert capsys.readouterr().out.startswith(f"{len(EXPECTED)} puzzle files checked: no problems")
-    copied("play-002", folder, "play-copy")
+    copied(STANDARD_PLAY, folder, "play-copy")
     assert check([folder]) == 1
     (line,) = capsys.readouterr().out.splitlines()
     command = f"python -m trainer.puzzles index {folder}"

@@ -65,6 +65,8 @@ THEMES = {
     "moon_shooting": "Shooting the moon",
     "endgame": "The last tricks",
 }
+METHODS = ("policy", "exact")
+"""How a stored evaluation's deals were played out (``engine.evaluator.Evaluation.method``)."""
 OPTION_COLUMNS = (
     "option",
     "points",
@@ -93,6 +95,9 @@ class Answer:
     measure: str = "playout"
     """What the options' figures are (``engine.evaluator.MEASURES``); files written before the
     forecast measure hold the play-outs' own."""
+    method: str = "policy"
+    """How the deals were played out: "policy" or "exact" (every deal solved exactly), so the
+    stored evaluation says how deep it looked."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +131,7 @@ class Puzzle:
             self.answer.seed,
             self.answer.samples,
             0.0,
+            method=self.answer.method,
             measure=self.answer.measure,
         )
 
@@ -217,6 +223,9 @@ def _read_answer(reader: _Reader, data: dict, kind: str, state: HandState, seat:
     measure = reader.get(data, "measure", str, where, default="playout")
     if measure not in MEASURES:
         raise reader.fail(f"{where}measure", f"{measure!r} is not one of {', '.join(MEASURES)}")
+    method = reader.get(data, "method", str, where, default="policy")
+    if method not in METHODS:
+        raise reader.fail(f"{where}method", f"{method!r} is not one of {', '.join(METHODS)}")
     return Answer(
         best=best,
         accepted=tuple(accepted),
@@ -227,6 +236,7 @@ def _read_answer(reader: _Reader, data: dict, kind: str, state: HandState, seat:
         verified=reader.get(data, "verified", str, where),
         options=tuple(options),
         measure=measure,
+        method=method,
     )
 
 
@@ -375,6 +385,7 @@ def answer_from_evaluation(
         "include": include or [],
         "verified": verified,
         "measure": evaluation.measure,
+        "method": evaluation.method,
         "option_columns": list(OPTION_COLUMNS),
         "options": [
             [_text(v.option), *(round(getattr(v, name), 4) for name in OPTION_COLUMNS[1:-1]), v.samples]

@@ -12,6 +12,7 @@ learner is shown comes from the evaluation that verified it.
 
 from __future__ import annotations
 
+import multiprocessing
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -104,53 +105,76 @@ class Report:
         path.write_text(text, encoding="utf-8")
 
 
+def _logged(outcomes, log: Callable[[str], None]):
+    for outcome in outcomes:
+        log(f"{outcome.puzzle}: {outcome.status} {outcome.reason}".rstrip())
+        yield outcome
+
+
+def _reverify_file(job: tuple[Path, int, bool]) -> Outcome:
+    """One puzzle file re-verified (rewritten or deleted when ``write``)."""
+    path, seed, write = job
+    puzzle = load_puzzle(path)
+    view = puzzle.view
+    natural = natural_choice(puzzle.kind, view)
+    checked = verify_position(puzzle.kind, view, reverify_seed(seed, puzzle.id), natural)
+    before = tuple(sorted(puzzle.answer.accepted))
+    after = tuple(sorted(checked.accepted))
+    evaluation = checked.evaluation
+    if not checked.holds:
+        status, reason = "dropped", checked.reason
+    elif set(before) == set(after):
+        status, reason = "kept", ""
+    else:
+        status, reason = "fixed", "other accepted answers on fresh deals"
+    outcome = Outcome(
+        puzzle.id,
+        status,
+        before,
+        after,
+        checked.natural,
+        evaluation.value_of(natural).loss,
+        evaluation.best.moon_for,
+        reason,
+    )
+    if not write:
+        return outcome
+    if status == "dropped":
+        path.unlink()
+        return outcome
+    data = {
+        "id": puzzle.id,
+        **puzzle_data(puzzle.kind, view, puzzle.rules, puzzle.position, checked, natural, []),
+    }
+    data["difficulty"] = puzzle.difficulty  # the rating and its evidence stay
+    kept = read_toml(path).get("evidence")
+    if kept is None:
+        del data["evidence"]
+    else:
+        data["evidence"] = kept
+    save_puzzle(data, path)
+    load_puzzle(path)  # refuses a file that would not load, naming the field
+    return outcome
+
+
 def reverify_folder(
-    folder: Path, seed: int, write: bool = False, log: Callable[[str], None] = lambda _: None
+    folder: Path,
+    seed: int,
+    write: bool = False,
+    log: Callable[[str], None] = lambda _: None,
+    workers: int = 1,
 ) -> Report:
+    """Every puzzle file of ``folder`` re-verified; with ``workers`` > 1, in that many processes
+    (each puzzle on its own seed and written by the process that checked it, so the outcome is
+    the same as one at a time; the index is written once all are done)."""
     report = Report(seed)
-    for path in sorted(Path(folder).glob("*.toml")):
-        puzzle = load_puzzle(path)
-        view = puzzle.view
-        natural = natural_choice(puzzle.kind, view)
-        checked = verify_position(puzzle.kind, view, reverify_seed(seed, puzzle.id), natural)
-        before = tuple(sorted(puzzle.answer.accepted))
-        after = tuple(sorted(checked.accepted))
-        evaluation = checked.evaluation
-        if not checked.holds:
-            status, reason = "dropped", checked.reason
-        elif set(before) == set(after):
-            status, reason = "kept", ""
-        else:
-            status, reason = "fixed", "other accepted answers on fresh deals"
-        outcome = Outcome(
-            puzzle.id,
-            status,
-            before,
-            after,
-            checked.natural,
-            evaluation.value_of(natural).loss,
-            evaluation.best.moon_for,
-            reason,
-        )
-        report.outcomes.append(outcome)
-        log(f"{puzzle.id}: {status} {reason}".rstrip())
-        if not write:
-            continue
-        if status == "dropped":
-            path.unlink()
-            continue
-        data = {
-            "id": puzzle.id,
-            **puzzle_data(puzzle.kind, view, puzzle.rules, puzzle.position, checked, natural, []),
-        }
-        data["difficulty"] = puzzle.difficulty  # the rating and its evidence stay
-        kept = read_toml(path).get("evidence")
-        if kept is None:
-            del data["evidence"]
-        else:
-            data["evidence"] = kept
-        save_puzzle(data, path)
-        load_puzzle(path)  # refuses a file that would not load, naming the field
+    jobs = [(path, seed, write) for path in sorted(Path(folder).glob("*.toml"))]
+    if workers > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            outcomes = list(_logged(pool.imap(_reverify_file, jobs), log))
+    else:
+        outcomes = list(_logged(map(_reverify_file, jobs), log))
+    report.outcomes.extend(outcomes)
     if write:
         write_index(folder)
     return report

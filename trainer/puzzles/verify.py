@@ -181,8 +181,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=5, help="seed of the fresh deals")
     parser.add_argument("--write", action="store_true", help="rewrite kept and fixed puzzles, delete dropped")
     parser.add_argument("--report", type=Path, help="Markdown file whose re-verification section is replaced")
+    parser.add_argument("--workers", type=int, default=1, help="processes checking puzzles side by side")
     args = parser.parse_args(argv)
-    report = reverify_folder(args.folder, args.seed, write=args.write, log=lambda m: print(m, flush=True))
+    if args.workers < 1:
+        parser.error(f"--workers {args.workers}: give at least 1")
+    report = reverify_folder(
+        args.folder, args.seed, write=args.write, log=lambda m: print(m, flush=True), workers=args.workers
+    )
     if args.report:
         report.write_into(args.report)
     print(report.summary(), file=sys.stderr)
