@@ -354,6 +354,35 @@ def test_a_still_table_says_it_stops_after_the_learners_decision_instead_of_nami
     assert w.table["to_move"] == 1  # the table still shows whose turn it would be
 
 
+def test_a_still_table_stays_answered_when_the_learners_card_wins_the_trick() -> None:
+    """The learner plays last to a trick and wins it: it would be their lead, but the position
+    is answered, so the table says so, offers no card and takes no second decision."""
+    still = "Answered: the verdict is below."
+    rules = Rules()
+    others = [c.code for c in CardSet(rules.deck_mask) if c.suit.letter != "C"]
+    deal = [
+        "QC KC AC " + " ".join(others[:10]),  # the learner: the highest clubs
+        "2C 3C 4C 5C " + " ".join(others[10:19]),
+        "6C 7C 8C " + " ".join(others[19:29]),
+        "9C 10C JC " + " ".join(others[29:39]),
+    ]
+    state = HandState.from_deal(deal, rules)
+    for seat, card in ((1, "2C"), (2, "6C"), (3, "9C")):
+        state.play(card, seat)
+    w = table(autoplay=False, still_status=still)
+    w.set_position(state)
+    assert w.table["my_turn"] and w.table["status"] == "Your turn: play a highlighted card."
+    w.act({"type": "play", "card": "AC"})
+    assert w.session.hand.to_move == 0  # the ace won: the lead would be the learner's
+    assert w.table["status"] == still and not w.table["my_turn"]
+    assert not any(entry["legal"] for entry in w.table["hand"])
+    with pytest.raises(TableError, match="This position is answered"):
+        w.act({"type": "play", "card": "KC"})
+    assert len(w.session.hand.hand(0)) == 12 and w.table["status"] == still  # nothing changed
+    w.set_position(HandState.from_deal(clubs_to_seat_0(rules), rules))  # the next position
+    assert w.table["my_turn"] and w.table["status"] == "Your turn: play a highlighted card."
+
+
 def test_new_hand_follows_the_pass_cycle_and_open_seats_show_cards() -> None:
     w = table(seed=7, open_seats=[2])
     assert w.table["seats"][2]["cards"] == w.session.hand.hand(2).codes

@@ -38,10 +38,10 @@ def _card(code: str) -> dict[str, str]:
     return {"code": card.code, "name": card.name, "symbol": card.symbol}
 
 
-def _hand_cards(session: TableSession) -> list[dict[str, object]]:
+def _hand_cards(session: TableSession, decided: bool = False) -> list[dict[str, object]]:
     hand = session.hand
     seat = session.seat
-    my_turn = hand.phase is Phase.PLAYING and hand.to_move == seat
+    my_turn = hand.phase is Phase.PLAYING and hand.to_move == seat and not decided
     received = hand.received(seat) if hand.is_first_trick else None
     cards = []
     for card in hand.hand(seat):
@@ -54,8 +54,10 @@ def _hand_cards(session: TableSession) -> list[dict[str, object]]:
     return cards
 
 
-def _status(session: TableSession, names: list[str], still: str | None = None) -> str:
+def _status(session: TableSession, names: list[str], still: str | None = None, decided: bool = False) -> str:
     hand = session.hand
+    if still is not None and decided:
+        return still  # the learner's one decision is made: nothing more happens at this table
     if hand.phase is Phase.PASSING and session.seat in hand.seats_to_pass:
         target = names[hand.pass_target(session.seat)]
         return f"Choose {session.rules.pass_count} cards to pass to {target}."
@@ -81,9 +83,12 @@ def snapshot(
     open_seats: Iterable[int] = (),
     levels: list[str] | None = None,
     still: str | None = None,
+    decided: bool = False,
 ) -> dict:
     """The table as the page draws it. ``still``: the status line while the bots are to act but
-    will not (a table that stops after the learner's decision, as a puzzle's does)."""
+    will not (a table that stops after the learner's decision, as a puzzle's does), and once
+    the learner has ``decided`` (then it is not their turn either, even if their card won the
+    trick: the position is answered)."""
     hand = session.hand
     players = hand.players
     names = seat_names(players, session.seat)
@@ -112,11 +117,11 @@ def snapshot(
         "pass_direction": hand.pass_direction.value,
         "pass_count": session.rules.pass_count,
         "passing": hand.phase is Phase.PASSING and session.seat in hand.seats_to_pass,
-        "my_turn": hand.phase is Phase.PLAYING and hand.to_move == session.seat,
+        "my_turn": hand.phase is Phase.PLAYING and hand.to_move == session.seat and not decided,
         "moon_choice": hand.phase is Phase.MOON_CHOICE and hand.to_move == session.seat,
         "to_move": hand.to_move,
-        "status": _status(session, names, still),
-        "hand": _hand_cards(session),
+        "status": _status(session, names, still, decided),
+        "hand": _hand_cards(session, decided),
         "seats": seats,
         "trick": [{"seat": s, **_card(c.code)} for s, c in trick.plays],
         "tricks_done": len(hand.tricks),

@@ -30,6 +30,8 @@ __all__ = ["TableWidget"]
 
 _HERE = pathlib.Path(__file__).parent
 _HANDLERS = ("select", "toggle", "pass", "play", "moon", "hint", "take_back", "new_hand")
+_DECISIONS = ("pass", "play", "moon")
+"""What a still table's learner decides once a position."""
 
 
 class TableWidget(anywidget.AnyWidget):
@@ -79,6 +81,9 @@ class TableWidget(anywidget.AnyWidget):
         super().__init__(**traits)
         self.autoplay = autoplay
         self.still_status = still_status
+        self._decided = False
+        """A still table's learner has passed, played or chosen in this position: the table
+        then says ``still_status`` and takes no other decision until a new position."""
         self.session = TableSession(rules, seed, seat, bots, hints, practice)
         self.bot_delay = bot_delay
         self.trick_pause = trick_pause
@@ -108,6 +113,7 @@ class TableWidget(anywidget.AnyWidget):
         """Put any hand on the table (e.g. ``setup_position(...)``); bots continue from there."""
         with self._lock:
             self._generation += 1
+            self._decided = False
             self._publish(self.session.set_position(hand, score_rows))
             self.error = {}
             self._run_bots()
@@ -119,6 +125,7 @@ class TableWidget(anywidget.AnyWidget):
         with self._lock:
             old = self.session
             self._generation += 1
+            self._decided = False
             self.session = TableSession(rules, old.seed, old.seat, None, old.hints, old.practice)
             self._levels = [
                 "you" if s == old.seat else self.session.bots[s].name for s in range(rules.players)
@@ -130,6 +137,7 @@ class TableWidget(anywidget.AnyWidget):
         with self._lock:
             events = self.session.resume(record)
             self._generation += 1
+            self._decided = False
             self._levels = [
                 "you" if s == self.session.seat else self.session.bots[s].name
                 for s in range(self.session.rules.players)
@@ -185,6 +193,12 @@ class TableWidget(anywidget.AnyWidget):
                 return False
             self._generation += 1
             self.error = {}
+            if not self.autoplay and isinstance(message, dict):
+                kind = message.get("type")
+                if kind in _DECISIONS:
+                    self._decided = True
+                elif kind in ("take_back", "new_hand"):
+                    self._decided = False
             self._publish(events)
             self._run_bots()
             return True
@@ -238,6 +252,10 @@ class TableWidget(anywidget.AnyWidget):
                 f"Unknown message type {excerpt(kind)}: expected one of {', '.join(_HANDLERS)}.",
             )
         session = self.session
+        if self._decided and kind in (*_DECISIONS, "hint"):
+            raise TableError(
+                "decided", f"{self.still_status} This position is answered: go on to the next one."
+            )
         if kind == "select":
             return session.select(message.get("cards"))
         if kind == "toggle":
@@ -278,7 +296,7 @@ class TableWidget(anywidget.AnyWidget):
 
     def _refresh(self) -> None:
         still = None if self.autoplay else self.still_status
-        self.table = snapshot(self.session, self.open_seats, self._levels, still)
+        self.table = snapshot(self.session, self.open_seats, self._levels, still, self._decided)
 
     # ----- the bots -----
 
