@@ -577,7 +577,7 @@ def replay_run(path: Path, fingerprint: str, pool: Pool) -> tuple[dict, list[int
 
 def situate(path: Path, rebuilt: dict) -> int:
     """Write each decision's ``where`` into the kept run at ``path`` from its replayed positions
-    (``replay_run``), for the rows kept without it (runs kept before 2026-12-04's last session),
+    (``replay_run``), for the rows kept without it (runs kept before rows held it, 2026-12-04),
     so they can be forecast by another map. The file is replaced whole; returns the rows given
     a ``where``. Hands that did not replay are left as they were."""
     run = json.loads(gzip.decompress(path.read_bytes()))

@@ -301,9 +301,9 @@ def write_map(
     runs_given: Sequence[str] = (),
 ) -> None:
     kept = textwrap.wrap(f"Their decisions: {data}.", 100) if data else []
-    data_files = [
+    data_files = [  # what the map can be fitted again from: the data files given, or the one saved
         str(Path(run).resolve().relative_to(ROOT)) if Path(run).resolve().is_relative_to(ROOT) else run
-        for run in runs_given
+        for run in [*runs_given, *([data] if data else [])]
         if run.endswith(".json.gz")
     ]
     lines = [
