@@ -134,6 +134,8 @@ DEFECTS = [
     ("pass", lambda data: data["answer"]["options"].pop(), "answer.options", "not valued"),
     ("play", set_answer(measure="odds"), "answer.measure", "'odds' is not one of playout, forecast"),
     ("play", set_answer(measure=1), "answer.measure", "expected str, got 1"),
+    ("play", set_answer(method="guessed"), "answer.method", "'guessed' is not one of policy, exact"),
+    ("play", set_answer(method=0), "answer.method", "expected str, got 0"),
 ]
 
 
