@@ -12,12 +12,16 @@ from trainer.puzzles import load_puzzle
 from trainer.puzzles.board import PUZZLES_DIR
 
 
+def first_play_puzzle(wanted):
+    """The first shipped play puzzle that is ``wanted`` (none is named: a re-verification may
+    drop any one)."""
+    return next(p for p in map(load_puzzle, sorted(PUZZLES_DIR.glob("play-*.toml"))) if wanted(p))
+
+
 def test_a_verdict_judged_at_the_browsers_depth_says_so_and_a_stored_one_does_not(monkeypatch):
     monkeypatch.setattr(explain, "IN_BROWSER", True)
-    puzzle = next(  # a shipped play puzzle valued on sampled deals (not solved exactly)
-        puzzle
-        for puzzle in map(load_puzzle, sorted(PUZZLES_DIR.glob("play-*.toml")))
-        if puzzle.evaluation.method != "exact" and puzzle.evaluation.samples > BROWSER.play_samples
+    puzzle = first_play_puzzle(  # valued on sampled deals (not solved exactly)
+        lambda p: p.evaluation.method != "exact" and p.evaluation.samples > BROWSER.play_samples
     )
     view, card = puzzle.view, puzzle.answer.best
     stored = coach_play(view, card, puzzle.evaluation)
@@ -34,10 +38,6 @@ def test_a_stored_exact_evaluation_is_not_called_shallower(monkeypatch):
     """A late play puzzle's evaluation solved every deal exactly: deeper than the browser's look,
     so its verdict must not carry the shallower-look note."""
     monkeypatch.setattr(explain, "IN_BROWSER", True)
-    puzzle = next(
-        puzzle
-        for puzzle in map(load_puzzle, sorted(PUZZLES_DIR.glob("play-*.toml")))
-        if puzzle.answer.method == "exact"
-    )
+    puzzle = first_play_puzzle(lambda p: p.answer.method == "exact")
     assert puzzle.evaluation.method == "exact" and puzzle.evaluation.samples > BROWSER.exact_samples
     assert SHALLOWER_NOTE not in coach_play(puzzle.view, puzzle.answer.best, puzzle.evaluation).text

@@ -38,10 +38,9 @@ def _card(code: str) -> dict[str, str]:
     return {"code": card.code, "name": card.name, "symbol": card.symbol}
 
 
-def _hand_cards(session: TableSession, decided: bool = False) -> list[dict[str, object]]:
+def _hand_cards(session: TableSession, my_turn: bool) -> list[dict[str, object]]:
     hand = session.hand
     seat = session.seat
-    my_turn = hand.phase is Phase.PLAYING and hand.to_move == seat and not decided
     received = hand.received(seat) if hand.is_first_trick else None
     cards = []
     for card in hand.hand(seat):
@@ -92,6 +91,7 @@ def snapshot(
     hand = session.hand
     players = hand.players
     names = seat_names(players, session.seat)
+    my_turn = hand.phase is Phase.PLAYING and hand.to_move == session.seat and not decided
     opened = set(open_seats)
     seats = []
     for seat in range(players):
@@ -117,11 +117,11 @@ def snapshot(
         "pass_direction": hand.pass_direction.value,
         "pass_count": session.rules.pass_count,
         "passing": hand.phase is Phase.PASSING and session.seat in hand.seats_to_pass,
-        "my_turn": hand.phase is Phase.PLAYING and hand.to_move == session.seat and not decided,
+        "my_turn": my_turn,
         "moon_choice": hand.phase is Phase.MOON_CHOICE and hand.to_move == session.seat,
         "to_move": hand.to_move,
         "status": _status(session, names, still, decided),
-        "hand": _hand_cards(session, decided),
+        "hand": _hand_cards(session, my_turn),
         "seats": seats,
         "trick": [{"seat": s, **_card(c.code)} for s, c in trick.plays],
         "tricks_done": len(hand.tricks),
