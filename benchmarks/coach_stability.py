@@ -32,7 +32,7 @@ import time
 from multiprocessing import Pool
 from pathlib import Path
 
-from engine import Rules
+from engine import PlayerView, Rules
 from engine.inference import blocker_plays
 from engine.threads import one_thread, playout_threads
 from trainer.coach.depth import COACH, judge
@@ -131,6 +131,11 @@ def time_alone(index: int, point: tuple) -> float:
     return time.perf_counter() - start
 
 
+def solved_exactly(view: PlayerView) -> bool:
+    """Whether the coach's look at this play solves each deal exactly (late in the hand)."""
+    return max(view.hand_sizes) <= COACH.exact_cards
+
+
 def unchanged(row: dict) -> bool:
     """The verdict a learner sees holds under the deeper look: it names the deep loss's band, or
     both looks leave the same two bands open ("between good and inaccuracy" at either depth)."""
@@ -218,6 +223,12 @@ def main() -> None:
         "(the coach reads the blockers' plays there since 2026-12-03; the earlier deep verdict did not)",
     )
     parser.add_argument(
+        "--deep-again-when-exact",
+        action="store_true",
+        help="with --reference: judge the deep verdict again where the play is solved exactly (the coach "
+        "solves every deal the view allows there, when they are few enough, since 2026-12-04)",
+    )
+    parser.add_argument(
         "--alone",
         action="store_true",
         help="time the coach's verdicts again one at a time, as a learner's are (the workers' times "
@@ -241,6 +252,10 @@ def main() -> None:
     if args.deep_again_when_running:
         for point, reference in zip(points, references, strict=True):
             if reference is not None and point[0] == "play" and blocker_plays(point[1].view(point[2])):
+                reference["deep_again"] = True
+    if args.deep_again_when_exact:
+        for point, reference in zip(points, references, strict=True):
+            if reference is not None and point[0] == "play" and solved_exactly(point[1].view(point[2])):
                 reference["deep_again"] = True
     pairs = enumerate(zip(points, references, strict=True))
     jobs = [(index, point, args.factor, reference) for index, (point, reference) in pairs]

@@ -180,6 +180,9 @@ class Evaluation:
     strong_blockers: Evaluation | None = None
     """The same position valued again with blockers at any price (``engine.moon.STRONG_BLOCKERS``),
     when a verdict asked for that check (``trainer.coach.depth``); else None."""
+    every_deal: bool = False
+    """Every deal the view allows was solved once (``samples`` of them, ``evaluate_play``'s
+    ``every_deal``): the values are exact, with no sampling error."""
 
     @property
     def best(self) -> OptionValue:
@@ -223,6 +226,8 @@ class _Tally:
         self.weights: list[list[float]] = [[] for _ in range(count)]
         self.points = [[0.0] * players for _ in range(count)]
         self.moons = [[0.0] * players for _ in range(count)]
+        self.exhaustive = False
+        """Every deal the view allows is in: means are exact, their errors 0."""
         # Ranked by the forecast: every deal's row is kept to pair the forecasts' errors.
         self.forecast = None
         self.rows = None
@@ -286,8 +291,10 @@ class _Tally:
     def value(self, option: int) -> tuple[float, float]:
         """The ranking key and its standard error."""
         if self.forecast is not None:
-            return self.forecast.single(self.rows, option, self.weights[option])
-        return _weighted(self.differences[option], self.weights[option])
+            mean, error = self.forecast.single(self.rows, option, self.weights[option])
+        else:
+            mean, error = _weighted(self.differences[option], self.weights[option])
+        return mean, 0.0 if self.exhaustive else error
 
 
 _VECTOR_FROM = 256
@@ -343,7 +350,8 @@ class _Pairs:
         effective = self.effective
         low = high = 0.0
         self.intervals = []
-        if self.tally.forecast is not None:  # not a sum over deals: paired again from the rows
+        # The forecast is not a sum over deals, and every deal in has no error: paired again.
+        if self.tally.forecast is not None or self.tally.exhaustive:
             for rival in self.rivals:
                 mean, error = _paired(self.tally, self.option, rival)
                 low = max(low, mean - Z * error)
@@ -399,16 +407,20 @@ class _Pairs:
 
 def _paired(tally: _Tally, option: int, other: int) -> tuple[float, float]:
     """Mean and standard error of ``option``'s difference minus ``other``'s, on the deals both
-    were played in (the first ones of each: options share deals in the order they saw them)."""
+    were played in (the first ones of each: options share deals in the order they saw them);
+    the error is 0 when every deal the view allows is in."""
     if tally.forecast is not None:
-        return tally.forecast.paired(tally.rows, option, other, tally.weights[option])
-    mine, theirs = tally.differences[option], tally.differences[other]
-    count = min(len(mine), len(theirs))
-    if np is not None and count >= _VECTOR_FROM:
-        gaps = np.asarray(mine[:count], dtype=float) - np.asarray(theirs[:count], dtype=float)
-        return _weighted_arrays(gaps, np.asarray(tally.weights[option][:count], dtype=float))
-    gaps = [a - b for a, b in zip(mine[:count], theirs[:count], strict=True)]
-    return _weighted(gaps, tally.weights[option][:count])
+        mean, error = tally.forecast.paired(tally.rows, option, other, tally.weights[option])
+    else:
+        mine, theirs = tally.differences[option], tally.differences[other]
+        count = min(len(mine), len(theirs))
+        if np is not None and count >= _VECTOR_FROM:
+            gaps = np.asarray(mine[:count], dtype=float) - np.asarray(theirs[:count], dtype=float)
+            mean, error = _weighted_arrays(gaps, np.asarray(tally.weights[option][:count], dtype=float))
+        else:
+            gaps = [a - b for a, b in zip(mine[:count], theirs[:count], strict=True)]
+            mean, error = _weighted(gaps, tally.weights[option][:count])
+    return mean, 0.0 if tally.exhaustive else error
 
 
 def _ranked(tally: _Tally, options: Sequence[int], anchor: int | None) -> list[int]:
@@ -550,6 +562,7 @@ def evaluate_play(
     exact_samples: int | None = None,
     blocking: Blocking = BLOCKERS,
     measure: str = "playout",
+    every_deal: bool = False,
 ) -> Evaluation:
     """Value every legal card for the seat to move on up to ``samples`` imagined deals.
 
@@ -559,7 +572,9 @@ def evaluate_play(
     overrides ``EXACT_CARDS`` (0: never solve exactly); ``exact_samples`` caps the deals when
     the position is solved exactly (each deal costs far more than a play-out). The play-outs
     play the moon by ``blocking`` (``engine.moon``); options are ranked and their losses
-    measured by ``measure`` (``MEASURES``)."""
+    measured by ``measure`` (``MEASURES``). With ``every_deal``, a position solved exactly that
+    allows no more deals than the budget is valued on every one of them, each once: its values
+    are then exact (no sampling error), so the verdict is decided and no deeper look changes it."""
     if view.phase is not Phase.PLAYING or not view.is_my_turn:
         raise ValueError(f"seat {view.seat} has no card to play now")
     how = _how(view, vectorized, exact_cards)
@@ -569,6 +584,9 @@ def evaluate_play(
     source = PlayWorlds(
         view, seed, "python" if how == "python" else ("compiled" if HAVE_COMPILED else "python")
     )
+    deck = source.sampler.every_world(samples) if every_deal and how == "exact" else None
+    if deck is not None:
+        samples = len(deck)
     options = list(view.legal_cards)
     cards = [int(card) for card in options]
     everyone = range(len(options))
@@ -583,7 +601,11 @@ def evaluate_play(
     playing = list(everyone)
     while done < samples:
         chunk = _next_round(done, samples, min_samples)
-        if how == "exact":  # a solve costs a few milliseconds: solve only worlds the read keeps
+        if deck is not None:  # all of them, whatever the rounds: a part would be a sample
+            chunk = samples - done
+            worlds = deck[done:samples]
+            weights = source.weights(worlds)
+        elif how == "exact":  # a solve costs a few milliseconds: solve only worlds the read keeps
             worlds, weights = source.thinned(chunk)
         else:
             worlds = source.next(chunk)
@@ -591,14 +613,15 @@ def evaluate_play(
         outcomes = play_outcomes(view, worlds, [cards[i] for i in playing], how, blocking)
         tally.add_rows(playing, chunk, outcomes, weights)
         done += chunk
+        tally.exhaustive = deck is not None and done == len(deck)
         if progress:
             progress(done, samples)
         # The intervals are trusted only once the deals' weights make ``min_samples`` effective
         # deals (found: a play whose runner's read gave 37 of 4,096 deals most of the weight was
         # called best on 128 deals in 27 of 60 seeds; 200,000 deals put its loss at 0.90).
-        if pairs is not None and done >= min_samples:
+        if pairs is not None and (done >= min_samples or tally.exhaustive):
             interval = pairs.update()
-            if pairs.effective >= min_samples:
+            if pairs.effective >= min_samples or tally.exhaustive:
                 decided = is_settled(*interval, limits)
                 if decided:
                     break
@@ -625,6 +648,7 @@ def evaluate_play(
         decided,
         clock_stopped,
         measure="forecast" if tally.forecast is not None else "playout",
+        every_deal=tally.exhaustive,
     )
 
 

@@ -12,6 +12,7 @@ exactly the worlds this module does, and a verdict does not depend on whether nu
 
 from __future__ import annotations
 
+import functools
 import random
 
 from .cards import SUIT_MASKS, iter_mask
@@ -82,8 +83,49 @@ class WorldSampler:
             raise ImpossibleView("no deal of the unseen cards fits this view")
         return self._with_fixed(dealt)
 
+    def every_world(self, limit: int) -> list[list[int]] | None:
+        """Every deal of the hidden cards that fits the view, each once (in a fixed order), or
+        None when there are more than ``limit`` (or none: ``world`` says why): late in a hand
+        there are few enough to value them all, and a value over all of them has no sampling
+        error."""
+        cards, options = self.cards, self.options
+
+        @functools.cache
+        def count(index: int, room: tuple[int, ...]) -> int:
+            if index == len(cards):
+                return 1
+            rooms = (_one_less(room, seat) for seat in options[cards[index]])
+            return sum(count(index + 1, less) for less in rooms if less is not None)
+
+        start = tuple(self.free)
+        if sum(start) != len(cards) or not 0 < count(0, start) <= limit:
+            return None
+        worlds: list[list[int]] = []
+
+        def deal(index: int, room: tuple[int, ...], dealt: list[int]) -> None:
+            if index == len(cards):
+                worlds.append(self._with_fixed(dealt))
+                return
+            card = cards[index]
+            for seat in options[card]:
+                rest = _one_less(room, seat)
+                if rest is not None and count(index + 1, rest):  # only branches that finish a deal
+                    dealt[seat] |= 1 << card
+                    deal(index + 1, rest, dealt)
+                    dealt[seat] &= ~(1 << card)
+
+        deal(0, start, [0] * self.players)
+        return worlds
+
     def _with_fixed(self, dealt: list[int]) -> list[int]:
         return [hand | extra for hand, extra in zip(self.fixed, dealt, strict=True)]
+
+
+def _one_less(room: tuple[int, ...], seat: int) -> tuple[int, ...] | None:
+    """``room`` with one place fewer at ``seat``; None when it has none left."""
+    if not room[seat]:
+        return None
+    return (*room[:seat], room[seat] - 1, *room[seat + 1 :])
 
 
 def sample_world(view: PlayerView, rng: random.Random) -> list[int]:

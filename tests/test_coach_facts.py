@@ -440,3 +440,30 @@ def test_a_shown_void_is_a_fact_only_once_shown():
     state.play(card, seat)
     view = state.view(watcher)
     assert Void(seat, led).check(view) and not NoShownVoid(led).check(view)
+
+
+def test_a_late_verdict_on_every_deal_says_so_and_is_the_same_for_any_seed():
+    """Late in a hand with few deals left to imagine, the coach solves every one of them: the
+    verdict is exact, so a second look (another seed) gives it word for word, and its figures
+    say on how many deals, which are all the view allows."""
+    from engine.sampling import WorldSampler
+
+    checked = 0
+    for seed in range(40):
+        state = HandState.from_seed(seed, Rules(), "hold")
+        bots = [make_bot("normal", 4 * seed + seat) for seat in range(4)]
+        while state.trick_number < 10 or state.current_trick.cards:
+            state.play(bots[state.to_move].choose_play(state.view(state.to_move)))
+        view = state.view(state.to_move)
+        deals = WorldSampler(view).every_world(512)
+        if deals is None or len(view.legal_cards) < 2:
+            continue
+        card = view.legal_cards[-1]
+        first, again = coach_play(view, card, seed=1), coach_play(view, card, seed=2)
+        assert first.evaluation.every_deal and first.grade.decided
+        assert (first.headline, first.numbers) == (again.headline, again.numbers)
+        assert f"all {len(deals)} deals the unseen cards allow, each solved exactly" in first.numbers
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3

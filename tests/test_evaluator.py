@@ -378,3 +378,45 @@ def test_a_verdict_waits_until_the_weighted_deals_make_enough_effective_deals(mo
     assert sum(weights) ** 2 / sum(w * w for w in weights) >= 128
     assert uneven.decided and uneven.samples > 1024
     assert uneven.value_of("AD").loss_low > 6.0
+
+
+def test_a_late_play_valued_on_every_deal_is_exact_whatever_the_seed():
+    """With ``every_deal``, a position solved exactly with few enough deals is valued on each of
+    them once: the values are their exact means, the intervals have no width, the band is
+    decided, and no seed (or deeper look) changes a figure."""
+    from engine.outcomes import public_play
+    from engine.sampling import WorldSampler
+    from engine.solver import solve_options
+
+    state = late_position(seed=1)
+    view = state.view(state.to_move)
+    deals = WorldSampler(view).every_world(10_000)
+    assert deals is not None and 1 < len(deals) <= 1024
+    tricks, trick, leader, broken = public_play(view)
+    totals: dict = {}
+    for hands in deals:
+        imagined = HandState._imagined(view.rules, hands, tricks, trick, leader, broken)
+        for card, scores, _ in solve_options(imagined):
+            own = scores[view.seat]
+            difference = own - (sum(scores) - own) / (view.players - 1)
+            totals[card] = totals.get(card, 0.0) + difference
+    exact = {card: total / len(deals) for card, total in totals.items()}
+    best = min(exact.values())
+    worst = max(exact, key=exact.get)
+    assert exact[worst] - best > 1.0
+    runs = [
+        evaluate_play(view, samples=1024, seed=seed, judge=worst, limits=(1.0, 2.5), every_deal=True)
+        for seed in (1, 2)
+    ]
+    for evaluation in runs:
+        assert evaluation.every_deal and evaluation.decided and evaluation.samples == len(deals)
+        for value in evaluation.options:
+            assert value.difference == pytest.approx(exact[value.option])
+            assert value.standard_error == 0.0
+        judged = evaluation.value_of(worst)
+        assert judged.loss == pytest.approx(exact[worst] - best)
+        assert judged.loss_low == judged.loss_high == pytest.approx(judged.loss)
+    assert [v.loss for v in runs[0].options] == [v.loss for v in runs[1].options]
+    # More deals than the budget: sampled as before, with an interval.
+    sampled = evaluate_play(view, samples=len(deals) - 1, seed=1, judge=worst, every_deal=True)
+    assert not sampled.every_deal and sampled.samples <= len(deals) - 1

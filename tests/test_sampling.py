@@ -171,3 +171,55 @@ def test_the_compiled_rule_of_thumb_pass_matches_the_reference_on_many_hands():
         hand = sum(1 << card for card in rng.sample(range(52), size))
         count = rng.randint(1, min(4, size))
         assert _rule_of_thumb_pass(hand, count) == rule_of_thumb_pass(hand, count), (hand, count)
+
+
+def every_fitting_world(view) -> set[tuple[int, ...]]:
+    """Brute force, from the view alone: every way to give the unseen cards to the other seats
+    that fits their card counts, their shown voids and the cards known to be with them."""
+    import itertools
+
+    others = [seat for seat in range(view.players) if seat != view.seat]
+    known = {seat: view.known_cards(seat).mask for seat in others}
+    loose = view.unseen_cards.mask
+    for mask in known.values():
+        loose &= ~mask
+    cards = [card for card in range(64) if loose >> card & 1]
+    found = set()
+    for owners in itertools.product(others, repeat=len(cards)):
+        hands = {seat: known[seat] for seat in others}
+        for card, seat in zip(cards, owners, strict=True):
+            hands[seat] |= 1 << card
+        if any(hands[seat].bit_count() != view.hand_sizes[seat] for seat in others):
+            continue
+        if any(hands[seat] & SUIT_MASKS[suit] for seat in others for suit in view.shown_void(seat)):
+            continue
+        found.add(tuple(view.hand.mask if seat == view.seat else hands[seat] for seat in range(view.players)))
+    return found
+
+
+def test_every_world_is_each_fitting_deal_once_and_none_else():
+    from engine.sampling import WorldSampler
+
+    checked = 0
+    for seed in range(40):
+        state = hand_in_play(seed, 40 + seed % 8)
+        if state.is_over:
+            continue
+        view = state.view(seed % 4)
+        every = WorldSampler(view).every_world(10**6)
+        expected = every_fitting_world(view)
+        assert every is not None and len(every) == len(expected)
+        assert {tuple(world) for world in every} == expected
+        checked += len(expected) > 1
+    assert checked > 20
+
+
+def test_every_world_declines_when_there_are_more_deals_than_the_limit():
+    from engine.sampling import WorldSampler
+
+    view = hand_in_play(5, 40).view(0)
+    count = len(every_fitting_world(view))
+    assert count > 2
+    sampler = WorldSampler(view)
+    assert sampler.every_world(count - 1) is None
+    assert len(sampler.every_world(count)) == count

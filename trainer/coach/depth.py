@@ -46,7 +46,8 @@ class Depth:
     at this depth on this machine (0.5-0.6 s at 40,960 deals, where 6 of 100 verdicts stayed
     "between"; twice the deals narrow an interval by 30%)."""
     exact_samples: int = 512
-    """Most deals when a late play is solved exactly."""
+    """Most deals when a late play is solved exactly. When the view allows no more deals than
+    this, every one is solved once and the verdict is exact (``evaluate_play``'s ``every_deal``)."""
     exact_cards: int = 4
     """Solve each deal exactly once every seat holds at most this many cards. Hard solves from
     five (``engine.evaluator.EXACT_CARDS``), but a verdict must come within 1.5 s: with five
@@ -143,6 +144,7 @@ def judge_play(view: PlayerView, card: object, seed: int = 0, depth: Depth = COA
         exact_samples=depth.exact_samples,
         exact_cards=depth.exact_cards,
         measure=depth.measure,
+        every_deal=True,
     )
     evaluation = evaluate_play(view, **settings)
     if not moon_dependent(evaluation, card):

@@ -185,12 +185,14 @@ def _numbers(view: PlayerView, g: Grade, kind: str, evaluation: Evaluation) -> s
             f"; with {_name(g.chosen.option)}, {g.chosen.points:.1f} (the others {g.chosen.others:.1f})"
             f"{_moon_words(view, g.chosen)}"
         )
-    if g.measure == "forecast":
-        text += (
-            f": what strong players make of such hands, read from {g.best.samples} imagined deals played out."
-        )
+    if evaluation.every_deal:
+        deals = f"all {g.best.samples} deals the unseen cards allow, each solved exactly"
     else:
-        text += f", over {g.best.samples} imagined deals."
+        deals = f"{g.best.samples} imagined deals played out"
+    if g.measure == "forecast":
+        text += f": what strong players make of such hands, read from {deals}."
+    else:
+        text += f", over {deals}."
     if g.loss > 0.05:
         text += (
             " Points lost count your points minus the others' average, so points you give away "
