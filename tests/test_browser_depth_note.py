@@ -41,3 +41,32 @@ def test_a_stored_exact_evaluation_is_not_called_shallower(monkeypatch):
     puzzle = first_play_puzzle(lambda p: p.answer.method == "exact")
     assert puzzle.evaluation.method == "exact" and puzzle.evaluation.samples > BROWSER.exact_samples
     assert SHALLOWER_NOTE not in coach_play(puzzle.view, puzzle.answer.best, puzzle.evaluation).text
+
+
+def test_a_look_at_every_deal_is_not_called_shallower(monkeypatch):
+    """Late in a hand the browser, like the installed version, solves every deal the view
+    allows when they fit its budget: the same exact verdict at either depth, so no note."""
+    from engine import HandState, Rules
+    from engine.bots import make_bot
+
+    monkeypatch.setattr(explain, "IN_BROWSER", True)
+    browser = replace(BROWSER, play_seconds=None)
+    for seed in range(40):
+        state = HandState.from_seed(seed, Rules(), "hold")
+        bots = [make_bot("normal", 4 * seed + seat) for seat in range(4)]
+        while len(state.hand(state.to_move)) > 2:
+            state.play(bots[state.to_move].choose_play(state.view(state.to_move)))
+        view = state.view(state.to_move)
+        if len(view.legal_cards) < 2:
+            continue
+        card = view.legal_cards[0]
+        judged = judge_play(view, card, seed=3, depth=browser)
+        if not judged.every_deal:
+            continue
+        assert judged.samples <= BROWSER.exact_samples
+        installed = coach_play(view, card, judge_play(view, card, seed=4))
+        shown = coach_play(view, card, judged)
+        assert SHALLOWER_NOTE not in shown.text
+        assert (shown.headline, shown.numbers) == (installed.headline, installed.numbers)
+        return
+    raise AssertionError("no late play with few enough deals in 40 hands")

@@ -136,6 +136,8 @@ DEFECTS = [
     ("play", set_answer(measure=1), "answer.measure", "expected str, got 1"),
     ("play", set_answer(method="guessed"), "answer.method", "'guessed' is not one of policy, exact"),
     ("play", set_answer(method=0), "answer.method", "expected str, got 0"),
+    ("play", set_answer(every_deal="yes"), "answer.every_deal", "expected bool, got 'yes'"),
+    ("play", set_answer(every_deal=True), "answer.every_deal", "not method 'policy'"),
 ]
 
 

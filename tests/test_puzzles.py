@@ -202,3 +202,27 @@ def test_the_next_puzzle_clears_the_last_verdict_and_hint_at_once(kind):
     assert board.widget.table["hint"] == [] and board.widget.table["hint_text"] == ""
     assert not board.trainer.hinted
     board.widget.close()
+
+
+def test_a_puzzle_valued_on_every_deal_keeps_saying_so_once_saved(tmp_path):
+    """A late play valued on every deal the view allows (a review's moment can be one) is
+    stored as such, and its verdict read back still says its figures are exact."""
+    from trainer.coach import coach_play
+
+    for seed in range(20):
+        state, position = play_position(seed, cards=40)
+        view = state.view(state.to_move)
+        if len(view.legal_cards) > 1:
+            break
+    evaluation = evaluate_play(view, samples=512, seed=1, every_deal=True)
+    assert evaluation.every_deal
+    best = evaluation.best.option.code
+    data = {**puzzle_data("play"), "position": position}
+    data["answer"] = answer_from_evaluation(evaluation, [best], "test")
+    save_puzzle(data, tmp_path / "late.toml")
+    puzzle = load_puzzle(tmp_path / "late.toml")
+    assert puzzle.answer.every_deal and puzzle.evaluation.every_deal
+    words = f"all {evaluation.samples} deals the unseen cards allow, each solved exactly"
+    assert words in coach_play(puzzle.view, best, puzzle.evaluation).numbers
+    # A sampled evaluation's file does not carry the field at all.
+    assert "every_deal" not in puzzle_data("play")["answer"]

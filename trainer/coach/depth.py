@@ -124,7 +124,10 @@ SHALLOWER_NOTE = (
 
 def looked_shallower(evaluation: Evaluation) -> bool:
     """Whether an evaluation is no deeper than the browser's budget: a verdict judged there, not
-    one read from a stored evaluation (a puzzle's, verified on more deals than either depth)."""
+    one read from a stored evaluation (a puzzle's, verified on more deals than either depth).
+    A look at every deal the view allows is never shallower: no depth changes it."""
+    if evaluation.every_deal:
+        return False
     if evaluation.method == "exact":
         budget = BROWSER.exact_samples
     else:

@@ -98,6 +98,9 @@ class Answer:
     method: str = "policy"
     """How the deals were played out: "policy" or "exact" (every deal solved exactly), so the
     stored evaluation says how deep it looked."""
+    every_deal: bool = False
+    """With "exact": the deals were every one the view allows, each solved once (the figures
+    are exact, ``engine.evaluator.Evaluation.every_deal``)."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,7 @@ class Puzzle:
             0.0,
             method=self.answer.method,
             measure=self.answer.measure,
+            every_deal=self.answer.every_deal,
         )
 
     def is_accepted(self, option: CardSet | str) -> bool:
@@ -226,6 +230,9 @@ def _read_answer(reader: _Reader, data: dict, kind: str, state: HandState, seat:
     method = reader.get(data, "method", str, where, default="policy")
     if method not in METHODS:
         raise reader.fail(f"{where}method", f"{method!r} is not one of {', '.join(METHODS)}")
+    every_deal = reader.get(data, "every_deal", bool, where, default=False)
+    if every_deal and method != "exact":
+        raise reader.fail(f"{where}every_deal", f"true only for deals solved exactly, not method {method!r}")
     return Answer(
         best=best,
         accepted=tuple(accepted),
@@ -237,6 +244,7 @@ def _read_answer(reader: _Reader, data: dict, kind: str, state: HandState, seat:
         options=tuple(options),
         measure=measure,
         method=method,
+        every_deal=every_deal,
     )
 
 
@@ -386,6 +394,7 @@ def answer_from_evaluation(
         "verified": verified,
         "measure": evaluation.measure,
         "method": evaluation.method,
+        **({"every_deal": True} if evaluation.every_deal else {}),
         "option_columns": list(OPTION_COLUMNS),
         "options": [
             [_text(v.option), *(round(getattr(v, name), 4) for name in OPTION_COLUMNS[1:-1]), v.samples]
