@@ -10,15 +10,23 @@
    positions to continue (3.) are chosen by the play-outs' figures.
 3. What happened: the game's own continuation, and for positions where some seat's predicted
    moon chance is at least ``--moon-floor`` (at most ``--per-hand`` of them a hand, chosen at
-   random, and a random share of the rest) ``--continuations`` more continuations from the
-   true deal, Hard at every seat with fresh seeds.
+   random, and a random share of the rest) ``--continuations`` more continuations from the true
+   deal, Hard at every seat with fresh seeds. They add little: Hard x4 from the true deal nearly
+   always ends the same way (in the 35-65% bucket: the sampling variance of a position's mean of
+   five outcomes 0.001, the variance of positions' moon rates about their predictions 0.21; only
+   more hands narrow the error), so runs since 2026-12-04 keep only the game's own
+   (``--per-hand 0 --others 0``: 2 minutes a run of 24 hands instead of 5-8).
 4. Tables by predicted bucket: the moon chance per (position, seat) and the expected points per
-   (position, seat), predicted against realised, with standard errors: over the outcomes, and
-   clustered by hand (a hand's positions share its cards and its game's own outcome); the
-   verdict uses the larger. Beside the moon chance: how often the play-out policy at every seat
-   shoots on the true deal after the option. The prediction is that policy on imagined deals,
-   so a gap between the prediction and this column comes from the imagined deals (what the
-   seat cannot see), and a gap between this column and Hard's from how the policy plays.
+   (position, seat), predicted against realised, each pair counted once (by the mean of its
+   outcomes: which positions were continued depends on how the hand went on, at most
+   ``--per-hand`` of a hand's moon positions, so counting each outcome weighed calm hands'
+   positions up; found 2026-12-04, the map fitted that way forecast too few moons), with
+   standard errors: binomial, and clustered by hand (a hand's positions share its cards and its
+   game's own outcome); the verdict uses the larger. Beside the moon chance: how often the
+   play-out policy at every seat shoots on the true deal after the option. The prediction is
+   that policy on imagined deals, so a gap between the prediction and this column comes from the
+   imagined deals (what the seat cannot see), and a gap between this column and Hard's from how
+   the policy plays.
 
 Phases 1 and 3 do not depend on the evaluator, so ``--save`` keeps their outcomes and ``--load``
 predicts them again with other play-out blockers (``--blocking RUN,GUARD,CHEAP``): that is how
@@ -228,8 +236,9 @@ def _observed(row: dict, seat: int, what: str) -> tuple[float, list[float]]:
 def table(
     rows: list[dict], what: str, edges: tuple[float, ...], whose: str = "all", by: str | None = None
 ) -> list[dict]:
-    """Per bucket of the prediction: positions, outcomes, mean predicted, realised, standard
-    errors (binomial or plain over outcomes, and clustered by hand). ``whose``:
+    """Per bucket of the prediction: (position, seat) pairs, outcomes, mean predicted, realised
+    (each pair once, by the mean of its outcomes), standard errors (binomial or plain, and
+    clustered by hand). ``whose``:
     "all" seats, the deciding seat's "own" predictions, or the "others'". ``by``: bucket by
     the prediction of another measure (the points parts are bucketed by the points)."""
     groups: dict[int, list] = {}
@@ -247,30 +256,31 @@ def table(
     report = []
     for index in sorted(groups):
         rows_of_bucket = groups[index]
-        pairs = [(hand, p, r) for hand, p, r, _ in rows_of_bucket]
-        outcomes = [value for _, _, realised in pairs for value in realised]
-        count = len(outcomes)
-        predicted = sum(p * len(r) for _, p, r in pairs) / count
-        known = [(t, len(r)) for _, _, r, t in rows_of_bucket if t is not None]
+        # Each (position, seat) counts once, by the mean of its outcomes: which positions were
+        # continued more often depends on how the hand went on (at most ``--per-hand`` of a
+        # hand's moon positions), so weighting by outcomes would weigh calm hands' positions up.
+        pairs = [(hand, p, sum(r) / len(r)) for hand, p, r, _ in rows_of_bucket]
+        count = len(pairs)
+        outcomes = sum(len(r) for _, _, r, _ in rows_of_bucket)
+        predicted = sum(p for _, p, _ in pairs) / count
+        known = [t for _, _, _, t in rows_of_bucket if t is not None]
         # The play-out policy at every seat on the true deal (moon table only): what the
-        # prediction would be if the imagined deals were the true one. Weighted like "predicted".
+        # prediction would be if the imagined deals were the true one.
         policy_on_true_deal = (
-            sum(t * n for t, n in known) / sum(n for _, n in known)
-            if what == "moon" and known and len(known) == len(rows_of_bucket)
-            else None
+            sum(known) / count if what == "moon" and len(known) == len(rows_of_bucket) else None
         )
-        realised = sum(outcomes) / count
+        realised = sum(mean for _, _, mean in pairs) / count
         if what == "moon":  # the binomial spread if the predictions were right
-            error = math.sqrt(sum(p * (1 - p) * len(r) for _, p, r in pairs) / count / count)
+            spread = sum(p * (1 - p) / len(r) for _, p, r, _ in rows_of_bucket)
+            error = math.sqrt(spread) / count
         else:
-            mean = realised
-            error = math.sqrt(sum((v - mean) ** 2 for v in outcomes) / max(count - 1, 1) / count)
-        clustered = _clustered_error(pairs, count)
+            error = math.sqrt(sum((m - realised) ** 2 for _, _, m in pairs) / max(count - 1, 1) / count)
+        clustered = _clustered_error([(hand, p, [mean]) for hand, p, mean in pairs], count)
         report.append(
             {
                 "bucket": [edges[index], min(edges[index + 1], 1.0) if edges[-1] < 2 else edges[index + 1]],
-                "pairs": len(pairs),
-                "outcomes": count,
+                "pairs": count,
+                "outcomes": outcomes,
                 "predicted": predicted,
                 "realised": realised,
                 "policy_on_true_deal": policy_on_true_deal,

@@ -6,8 +6,10 @@ chance and expected points, raw: the engine that made them must not have calibra
 Hard x4's outcomes. Fits
 
 - per moon group (``engine.calibration._moon_group``) a logistic regression of "this seat shot"
-  on the log-odds of its predicted chance and the trick (Newton's method, a light ridge towards
-  the identity), each outcome one observation;
+  on the log-odds of its predicted chance, the trick and whether the chance was 0 (Newton's
+  method, a light ridge towards the identity), each (decision, seat) one observation, its
+  outcomes' share of moons (by outcomes, positions continued more often would count more, and
+  which were continued depends on how the hand went on: ``coach_calibration.table``);
 - per kind and whose, in the hands without a moon, a logistic regression of the share of the
   points still out that the seat took on the log-odds of the share the play-outs predicted.
 
@@ -46,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import coach_calibration as calibration
 
 from engine.calibration import (
+    FLOOR,
     MOON_VALUE,
     Calibration,
     _logit,
@@ -142,12 +145,16 @@ def _moon_features(pair: dict) -> tuple[int, list[float]] | None:
     if where.runner not in (-1, seat):
         return None  # no moon possible: the map keeps 0
     group = MOON_GROUPS.index(_moon_group(where, seat))
-    return group, [1.0, _logit(pair["row"]["moon"][seat]), where.trick / 13]
+    chance = pair["row"]["moon"][seat]
+    return group, [1.0, _logit(chance), where.trick / 13, 1.0 if chance <= FLOOR else 0.0]
 
 
-def fit_moon(pairs: list[dict]) -> dict[str, tuple[float, float, float]]:
-    """Per group (intercept, slope on the log-odds, slope on trick / 13)."""
-    width = 3
+def fit_moon(pairs: list[dict]) -> dict[str, tuple[float, float, float, float]]:
+    """Per group (intercept, slope on the log-odds, slope on trick / 13, and what is added when
+    no imagined deal made the moon: the log-odds of a 0 cannot say how far below the floor the
+    truth lies, and a line through them and the rest overshot them, 0.11% predicted against
+    0.04% realised of the deciding seat's own moons in play)."""
+    width = 4
     design, trials, hits = [], [], []
     for pair in pairs:
         features = _moon_features(pair)
@@ -158,8 +165,8 @@ def fit_moon(pairs: list[dict]) -> dict[str, tuple[float, float, float]]:
         line[width * group : width * group + width] = values
         outcomes = pair["row"]["outcomes"]
         design.append(line)
-        trials.append(len(outcomes))
-        hits.append(sum(1 for _, shooter in outcomes if shooter == pair["seat"]))
+        trials.append(1.0)  # each (decision, seat) once: its share of moons
+        hits.append(sum(1 for _, shooter in outcomes if shooter == pair["seat"]) / len(outcomes))
     w = _logistic(np.array(design), np.array(trials, float), np.array(hits, float), width)
     return {
         name: tuple(round(float(v), 4) for v in w[width * g : width * (g + 1)])
@@ -204,7 +211,8 @@ def _quiet(pair: dict) -> float:
 def fit_quiet(pairs: list[dict]) -> dict[str, tuple[float, float]]:
     """Per kind and whose (intercept, slope on the log-odds): in hands without a moon, the share
     of the points still out that a seat takes, realised against predicted (a logistic
-    regression on shares, each position weighted by the points still out)."""
+    regression on shares, each position weighted by the points still out, however many of its
+    outcomes had no moon)."""
     design, trials, shares = [], [], []
     for pair in pairs:
         where, seat = pair["where"], pair["seat"]
@@ -217,7 +225,7 @@ def fit_quiet(pairs: list[dict]) -> dict[str, tuple[float, float]]:
         realised = (sum(quiet) / len(quiet) - where.taken[seat]) / where.outstanding
         line = [0.0] * (2 * len(QUIET_GROUPS))
         line[2 * group : 2 * group + 2] = [1.0, _logit(predicted)]
-        weight = len(quiet) * where.outstanding / MOON_VALUE
+        weight = where.outstanding / MOON_VALUE
         design.append(line)
         trials.append(weight)
         shares.append(weight * min(max(realised, 0.0), 1.0))
@@ -317,7 +325,8 @@ def write_map(
         "MOON = {",
         *(f'    "{name}": {values!r},' for name, values in moon.items()),
         "}",
-        '"""Per group: (intercept, slope on the predicted chance\'s log-odds, slope on trick / 13)."""',
+        '"""Per group: (intercept, slope on the predicted chance\'s log-odds, slope on trick / 13, added',
+        '    when the predicted chance is 0)."""',
         "",
         "QUIET = {",
         *(f'    "{name}": {values!r},' for name, values in quiet.items()),

@@ -108,8 +108,10 @@ class Calibration:
             if self.where.runner not in (NOBODY, seat):
                 chances.append(0.0)  # another seat has taken a moon card: no moon for this one
                 continue
-            intercept, slope, per_trick = self.moon_map[_moon_group(self.where, seat)]
+            intercept, slope, per_trick, unseen = self.moon_map[_moon_group(self.where, seat)]
             log_odds = intercept + slope * _logit(chance) + per_trick * self.where.trick / 13
+            if chance <= FLOOR:  # no imagined deal made this moon: a level of its own
+                log_odds += unseen
             chances.append(1.0 / (1.0 + math.exp(-log_odds)))
         total = sum(chances)
         return tuple(c / total for c in chances) if total > 1.0 else tuple(chances)

@@ -174,11 +174,11 @@ def synthetic_pairs(truth: dict, count: int, seed: int) -> list[dict]:
         trick = 0 if kind == "pass" else rng.randrange(1, 14)
         runner = NOBODY if kind == "pass" else rng.choice([NOBODY, NOBODY, 0, 1])
         where = Situation(kind, 0, trick, runner)
-        moons = [rng.random() ** 3 / 2 for _ in range(4)]
+        moons = [0.0 if rng.random() < 0.3 else rng.random() ** 3 / 2 for _ in range(4)]
         chances = []
         for seat in range(4):
-            a, b, c = truth[fit_calibration._moon_group(where, seat)]
-            eta = a + b * fit_calibration._logit(moons[seat]) + c * trick / 13
+            a, b, c, d = truth[fit_calibration._moon_group(where, seat)]
+            eta = a + b * fit_calibration._logit(moons[seat]) + c * trick / 13 + d * (moons[seat] == 0)
             chances.append(0.0 if runner not in (NOBODY, seat) else 1 / (1 + math.exp(-eta)))
         outcomes = []
         for _ in range(rng.choice([1, 1, 4])):  # at most one shooter a hand
@@ -202,11 +202,12 @@ def synthetic_pairs(truth: dict, count: int, seed: int) -> list[dict]:
 
 
 def test_the_fit_finds_a_known_map_and_writes_it_for_the_engine(tmp_path, monkeypatch):
-    truth = {group: (-1.5, 0.5, 1.0) for group in fit_calibration.MOON_GROUPS}
+    truth = {group: (-1.5, 0.5, 1.0, -1.0) for group in fit_calibration.MOON_GROUPS}
     fitted = fit_calibration.fit_moon(synthetic_pairs(truth, 24000, 1))
     for group in ("pass other", "play other open", "play own open"):
-        a, b, c = fitted[group]
+        a, b, c, d = fitted[group]
         assert abs(a - -1.5) < 0.3 and abs(b - 0.5) < 0.07, (group, fitted[group])
+        assert abs(d - -1.0) < 0.5, (group, fitted[group])  # the level of a chance of 0
         if group.startswith("play"):  # at the pass the trick is always 0: no slope to find
             assert abs(c - 1.0) < 0.45, (group, fitted[group])
     target = tmp_path / "calibration_map.py"
@@ -221,6 +222,22 @@ def test_the_fit_finds_a_known_map_and_writes_it_for_the_engine(tmp_path, monkey
     assert written["FITTED_HANDS"] == ((1, 3), (7, 7))
     assert written["DATA"] == ("benchmarks/results/calibration/m/hands-1-3.json.gz",)
     assert set(MOON) == set(fit_calibration.MOON_GROUPS)
+
+
+def test_the_fit_counts_each_decision_once_however_often_it_was_continued():
+    """Calm hands' positions were continued more often (at most three of a hand's moon positions
+    are), so the fit weighs each (decision, seat) once: repeating the outcomes of the positions
+    that made no moon, as continuations that end the same way would, changes nothing."""
+    truth = {group: (-1.5, 0.5, 1.0, -1.0) for group in fit_calibration.MOON_GROUPS}
+    pairs = synthetic_pairs(truth, 4000, 2)
+    calm = []
+    for pair in pairs:
+        row = pair["row"]
+        if all(shooter == -1 for _, shooter in row["outcomes"]):
+            row = {**row, "outcomes": row["outcomes"] * 5}
+        calm.append({**pair, "row": row})
+    assert fit_calibration.fit_moon(calm) == fit_calibration.fit_moon(pairs)
+    assert fit_calibration.fit_quiet(calm) == fit_calibration.fit_quiet(pairs)
 
 
 def test_the_engine_s_map_is_the_one_fitted_on_the_kept_decisions():

@@ -93,7 +93,7 @@ def test_the_fingerprint_follows_what_hard_plays_and_the_evaluator_predicts(monk
             assert calibration.model_fingerprint(BLOCKERS) != model, name
     calibration.model_fingerprint.cache_clear()
     with monkeypatch.context() as patch:
-        patch.setitem(MOON, "pass own", (0.0, 1.0, 0.0))  # another map: other forecasts
+        patch.setitem(MOON, "pass own", (0.0, 1.0, 0.0, 0.0))  # another map: other forecasts
         assert calibration.map_fingerprint() != map_in_use
         assert calibration.model_fingerprint(BLOCKERS) == model
     calibration.model_fingerprint.cache_clear()
@@ -113,13 +113,13 @@ def test_the_points_split_adds_up_to_the_points(whose):
 
 def test_the_policy_on_the_true_deal_is_tabled_beside_the_prediction():
     rows = [
-        {**ROWS[0], "policy_shooter": 1},  # two outcomes: counts twice, like its prediction
+        {**ROWS[0], "policy_shooter": 1},  # two outcomes: counts once, like its prediction
         {**ROWS[1], "seat": 0, "moon": [0.0, 0.12, 0.0, 0.0], "policy_shooter": -1},
     ]
     moon = calibration.table(rows, "moon", calibration.MOON_BUCKETS, "others")
     seat_one = next(b for b in moon if b["bucket"][0] == 0.05)  # seat 1 predicted 10% and 12%
-    assert seat_one["outcomes"] == 3
-    assert seat_one["policy_on_true_deal"] == pytest.approx(2 / 3)
+    assert seat_one["outcomes"] == 3 and seat_one["pairs"] == 2
+    assert seat_one["policy_on_true_deal"] == pytest.approx(1 / 2)
     zero = next(b for b in moon if b["bucket"][0] == 0.0)
     assert zero["policy_on_true_deal"] == 0.0
     # Runs kept before the column existed have no such figure: none is made up for them.
@@ -258,3 +258,18 @@ def test_hands_the_map_was_fitted_on_are_known():
     first, last = FITTED_HANDS[0]
     assert calibration.fitted_on(first) and calibration.fitted_on(last)
     assert not calibration.fitted_on(max(high for _, high in FITTED_HANDS) + 1)
+
+
+@pytest.mark.parametrize("what", ["moon", "points"])
+def test_a_position_counts_once_however_often_it_was_continued(what):
+    """Which positions get more continuations depends on how the hand went on, so a bucket's
+    figures weigh each (position, seat) once, by the mean of its outcomes: repeating a
+    position's outcomes (continuations that end as the game did) changes nothing."""
+    edges = calibration.MOON_BUCKETS if what == "moon" else calibration.POINT_BUCKETS
+    once = calibration.table(ROWS, what, edges)
+    repeated = [{**row, "outcomes": row["outcomes"] * (1 + 4 * (n % 2))} for n, row in enumerate(ROWS)]
+    again = calibration.table(repeated, what, edges)
+    assert [(b["bucket"], b["pairs"]) for b in again] == [(b["bucket"], b["pairs"]) for b in once]
+    keys = ("predicted", "realised", "clustered_error")
+    assert [[b[k] for k in keys] for b in again] == [pytest.approx([b[k] for k in keys]) for b in once]
+    assert sum(b["outcomes"] for b in again) > sum(b["outcomes"] for b in once)

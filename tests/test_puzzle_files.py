@@ -14,11 +14,12 @@ import pytest
 from engine import CardSet, Rules
 from engine.calibration import applies
 from engine.evaluator import EXACT_CARDS, Z
+from engine.sampling import WorldSampler
 from trainer.coach.grading import TOLERANCE
 from trainer.puzzles import load_puzzles
 from trainer.puzzles.entry import rules_label
 from trainer.puzzles.themes import pass_themes, play_themes
-from trainer.puzzles.verify import MIN_ERRORS, MIN_LOSS, evaluate_all, natural_choice, text_of
+from trainer.puzzles.verify import EXACT_DEALS, MIN_ERRORS, MIN_LOSS, evaluate_all, natural_choice, text_of
 
 FOLDER = Path(__file__).resolve().parents[1] / "puzzles"
 PUZZLES = load_puzzles(FOLDER)
@@ -65,6 +66,9 @@ def test_the_stored_evaluation_values_every_option_and_follows_the_acceptance_ru
     solved = puzzle.kind == "play" and max(view.hand_sizes) <= EXACT_CARDS
     assert puzzle.answer.method == ("exact" if solved else "policy")
     assert f"{puzzle.answer.method} play-outs" in puzzle.answer.verified
+    if puzzle.answer.every_deal:  # exact: each deal the view allows, and no error
+        assert len(WorldSampler(view).every_world(EXACT_DEALS)) == puzzle.answer.samples
+        assert all(v.loss_error == 0.0 for v in options)
     accepted = {text_of(v.option) for v in options if v.loss <= TOLERANCE}
     assert accepted == set(puzzle.answer.accepted)
     assert puzzle.answer.best in accepted

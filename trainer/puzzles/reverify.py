@@ -71,7 +71,8 @@ class Report:
             "",
             f"{self.summary()}. Command: `python -m trainer.puzzles.verify puzzles --seed {self.seed} "
             "--write --report puzzles/README.md`. Every option of every puzzle was valued on the same "
-            "fresh deals (plays 4,096, late plays solved exactly on 1,024; passes: all 286 on 8,192); "
+            "fresh deals (plays 4,096, late plays solved exactly on 1,024, or on every deal the position "
+            "allows when there are no more; passes: all 286 on 8,192); "
             f"an answer holds when every option outside the accepted ones loses at least {MIN_LOSS} "
             f"points and {MIN_ERRORS:.0f} standard errors, and the natural-looking choice is not accepted.",
             "",

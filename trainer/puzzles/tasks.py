@@ -252,11 +252,15 @@ def puzzle_data(
     measured = f"{evaluation.method} play-outs"
     if evaluation.measure == "forecast":
         measured += " read as strong players' points"
+    deals = (
+        f"every one of the {evaluation.samples} deals the position allows"
+        if evaluation.every_deal
+        else f"the same {evaluation.samples} fresh imagined deals"
+    )
     verified = (
-        f"All {len(evaluation.options)} options valued on the same {evaluation.samples} fresh imagined "
-        f"deals (seed {evaluation.seed}, {measured}); every option outside "
-        f"'accepted' loses at least {MIN_LOSS} points and {MIN_ERRORS:.0f} standard errors (the "
-        f"smallest margin is {checked.margin:.1f} errors)."
+        f"All {len(evaluation.options)} options valued on {deals} (seed {evaluation.seed}, {measured}); "
+        f"every option outside 'accepted' loses at least {MIN_LOSS} points and {MIN_ERRORS:.0f} "
+        f"standard errors (the smallest margin is {checked.margin:.1f} errors)."
     )
     rating = rating_from(evidence)
     return {

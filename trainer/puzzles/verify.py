@@ -36,7 +36,8 @@ __all__ = ["DEALS", "MIN_ERRORS", "MIN_LOSS", "Check", "check", "natural_choice"
 MIN_LOSS = 1.0
 MIN_ERRORS = 3.0
 DEALS = {"play": 4096, "pass": 8192}
-"""Fresh deals a verification values every option on (a late play solved exactly takes 1,024)."""
+"""Fresh deals a verification values every option on (a late play solved exactly takes 1,024, or
+every deal the view allows when there are no more)."""
 EXACT_DEALS = 1024
 MEASURE = COACH.measure
 """Options are valued as the coach values them (``trainer.coach.depth.Depth.measure``)."""
@@ -75,7 +76,8 @@ def evaluate_all(
     measure: str = MEASURE,
 ) -> Evaluation:
     """Every option (or ``only`` these passes) on the same ``deals`` fresh deals (``exact`` of
-    them when a late play is solved exactly)."""
+    them when a late play is solved exactly, or every deal the view allows when there are no
+    more than that: then the values are exact)."""
     if kind == "pass":
         return evaluate_pass(
             view,
@@ -93,6 +95,7 @@ def evaluate_all(
         exact_samples=exact,
         blocking=blocking,
         measure=measure,
+        every_deal=True,
     )
 
 
