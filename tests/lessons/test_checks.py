@@ -166,7 +166,7 @@ CASES = [
     ("l08_strategy", "count", "", "8", "counted_played", False),
     ("l08_strategy", "count", "", "You cannot tell", "gave_up", False),
     ("l08_strategy", "stop_moon", "", "KH", "right", True),
-    ("l08_strategy", "stop_moon", "", "KC", "mistake", False),
+    ("l08_strategy", "stop_moon", "", "KC", "blunder", False),  # play-011 stores K♣ at 6.3 points lost
     ("l08_strategy", "stop_moon", "", "5D", "not_in_hand", False),
     ("l08_strategy", "shoot", "", "7C 2D 2S", "right", True),
     ("l08_strategy", "shoot", "", "AC KH AH", "blunder", False),  # the usual pass
