@@ -13,6 +13,7 @@ import pytest
 from engine import Phase, Rules, deal_game_hand
 from engine.bots import bot_acts, make_bot
 from tests.review.history import play_bot_game
+from trainer.coach.grading import grade
 from trainer.progress.decisions import load_decisions
 from trainer.progress.games import game_record, load_game, save_game
 from trainer.puzzles.format import load_puzzle
@@ -55,7 +56,10 @@ def learner_hand(blunder: bool):
         worst = evaluation.options[-1]
         if blunder and made is None and state.phase is Phase.PLAYING and worst.loss > 6:
             choice = worst.option
-            made = (state.actions_made, worst.option, worst.loss)
+            # its loss as the coach grades that choice (against strong blockers where the best
+            # line is a moon: ``grading.grade``), judged on its own
+            judged = evaluate_decision(state, 0, choice, (0, 0, 0, 0), BUDGET, seed)
+            made = (state.actions_made, worst.option, grade(judged, choice).loss)
         if state.phase is Phase.PASSING:
             state.pass_cards(0, choice)
         else:

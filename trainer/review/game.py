@@ -264,6 +264,7 @@ def evaluate_decision(
         exact_samples=budget.exact_samples,
         exact_cards=budget.exact_cards,
         measure=budget.measure,
+        every_deal=True,  # as ``judge`` does: a late position has one value, whichever way it is asked
     )
 
 
