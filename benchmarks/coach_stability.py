@@ -2,7 +2,8 @@
 
 Decisions from Normal-bot hands (our own seeds: plays over tricks 1-12 with a real choice, and
 passes left, right and across) are judged twice: at the coach's depth (what lessons, puzzles and
-the review use) and at ``--factor`` times the deals everywhere, each with its own seed. The
+the review use) and at ``--factor`` times the deals everywhere, each with its own seed; the deep
+look never stops before it has used ``--factor`` times the deals the coach's verdict used. The
 deep verdict's band (of its estimated loss) is the reference.
 
 For each kind it reports: how often the coach's verdict is decided and names the reference's
@@ -29,13 +30,15 @@ import json
 import random
 import statistics
 import time
+from dataclasses import replace
 from multiprocessing import Pool
 from pathlib import Path
 
 from engine import PlayerView, Rules
+from engine.evaluator import Evaluation
 from engine.inference import blocker_plays
 from engine.threads import one_thread, playout_threads
-from trainer.coach.depth import COACH, judge
+from trainer.coach.depth import COACH, Depth, judge
 from trainer.coach.grading import BANDS, Band, grade
 from trainer.puzzles.mine import decisions
 
@@ -65,7 +68,7 @@ def positions(plays: int, passes: int, seed: int) -> list[tuple]:
 
 
 def judge_one(job: tuple) -> dict:
-    index, (kind, state, seat, choice), factor, reference = job
+    index, (kind, state, seat, choice), factor, reference, shallow_again = job
     view = state.view(seat)
     start = time.perf_counter()
     coach = judge(view, choice, seed=FIRST_SEED + index, depth=COACH)
@@ -74,8 +77,11 @@ def judge_one(job: tuple) -> dict:
     again = reference is not None and reference.get("deep_again", False)
     if again:
         reference = None  # judged again (``--deep-again-when-running``)
+    if reference is not None and shallow_again and reference["deep_samples"] < factor * coach.samples:
+        reference = None  # judged again (``--deep-again-when-shallow``)
+        again = True
     if reference is None:
-        deep = judge(view, choice, seed=FIRST_SEED + 100_000 + index, depth=COACH.deeper(factor))
+        deep = judge(view, choice, seed=FIRST_SEED + 100_000 + index, depth=deep_depth(coach, factor))
         d = grade(deep, choice)
         reference = {
             "deep_band": d.band.value,
@@ -105,6 +111,18 @@ def judge_one(job: tuple) -> dict:
         "between_holds": (not g.decided) and BANDS.index(low) <= BANDS.index(deep_band) <= BANDS.index(high),
         "same_best": None if best is None else str(coach.best.option) == best,
     }
+
+
+def deep_depth(coach: Evaluation, factor: int) -> Depth:
+    """``factor`` times the coach's budget, and never fewer than ``factor`` times the deals the
+    coach's verdict used: the reference must be the deeper look of the two. (Both stop once the
+    band is decided, so without this floor a deep look could stop at 2,880 deals where the
+    coach, undecided, had used 81,920.)"""
+    deep = COACH.deeper(factor)
+    used = factor * coach.samples
+    if coach.kind == "pass":
+        return replace(deep, pass_min_samples=min(deep.pass_samples, max(deep.pass_min_samples, used)))
+    return replace(deep, min_samples=min(deep.play_samples, max(deep.min_samples, used)))
 
 
 DEEP_KEYS = ("deep_band", "deep_label", "deep_loss", "deep_samples", "deep_best")
@@ -229,6 +247,12 @@ def main() -> None:
         "solves every deal the view allows there, when they are few enough, since 2026-12-04)",
     )
     parser.add_argument(
+        "--deep-again-when-shallow",
+        action="store_true",
+        help="with --reference: judge the deep verdict again where it used fewer than --factor times the "
+        "deals of the coach's verdict (deep looks have not stopped sooner than that since 2026-12-04)",
+    )
+    parser.add_argument(
         "--alone",
         action="store_true",
         help="time the coach's verdicts again one at a time, as a learner's are (the workers' times "
@@ -258,7 +282,10 @@ def main() -> None:
             if reference is not None and point[0] == "play" and solved_exactly(point[1].view(point[2])):
                 reference["deep_again"] = True
     pairs = enumerate(zip(points, references, strict=True))
-    jobs = [(index, point, args.factor, reference) for index, (point, reference) in pairs]
+    jobs = [
+        (index, point, args.factor, reference, args.deep_again_when_shallow)
+        for index, (point, reference) in pairs
+    ]
     start = time.perf_counter()
     with Pool(args.workers, initializer=one_thread if args.workers > 1 else None) as pool:
         rows = []

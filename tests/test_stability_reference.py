@@ -1,0 +1,27 @@
+"""benchmarks/coach_stability.py's reference: the deep look is never a shallower look than the
+coach's verdict it checks (both stop once the band is decided)."""
+
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+import coach_stability
+
+from trainer.coach.depth import COACH
+
+
+def test_the_deep_look_uses_at_least_ten_times_the_coachs_deals():
+    quick = coach_stability.deep_depth(SimpleNamespace(kind="play", samples=192), 10)
+    assert quick.min_samples == max(10 * COACH.min_samples, 1920)
+    spent = coach_stability.deep_depth(SimpleNamespace(kind="play", samples=COACH.play_samples), 10)
+    assert spent.min_samples == spent.play_samples == 10 * COACH.play_samples
+    assert spent.pass_min_samples == 10 * COACH.pass_min_samples  # a play's look leaves the passes' alone
+
+
+def test_a_deep_pass_look_uses_at_least_ten_times_the_coachs_fresh_deals():
+    deep = coach_stability.deep_depth(SimpleNamespace(kind="pass", samples=93312), 10)
+    assert deep.pass_min_samples == 933120 <= deep.pass_samples
+    assert deep.min_samples == 10 * COACH.min_samples
+    assert deep.play_seconds is None and deep.pass_seconds is None  # depth, not the clock
