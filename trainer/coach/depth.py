@@ -40,11 +40,14 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Depth:
-    play_samples: int = 81920
+    play_samples: int = 131072
     """Most imagined deals for a play verdict. Cards that cannot change the judged card's loss
-    leave the race, so an undecided verdict plays two or three cards on most deals: about 1.2 s
-    at this depth on this machine (0.5-0.6 s at 40,960 deals, where 6 of 100 verdicts stayed
-    "between"; twice the deals narrow an interval by 30%)."""
+    leave the race, so an undecided verdict plays two or three cards on most deals. At 81,920
+    deals such verdicts took 0.23-0.80 s alone on this machine and 16 of 300 stayed "between"
+    (7 of them further from a band's limit than 0.7 of their interval's half-width). 1.6 times
+    the deals narrow an interval by a fifth: 11 of the 300 stay "between" (all but one of their
+    losses within 0.13 of a limit), and the deepest verdict took 1.04 s alone
+    (``benchmarks/results/coach_stability_plays_floor_*.json``)."""
     exact_samples: int = 512
     """Most deals when a late play is solved exactly. When the view allows no more deals than
     this, every one is solved once and the verdict is exact (``evaluate_play``'s ``every_deal``)."""
