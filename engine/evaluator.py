@@ -560,6 +560,7 @@ def evaluate_play(
     min_samples: int = ROUND,
     exact_cards: int | None = None,
     exact_samples: int | None = None,
+    exact_min_samples: int | None = None,
     blocking: Blocking = BLOCKERS,
     measure: str = "playout",
     every_deal: bool = False,
@@ -570,7 +571,8 @@ def evaluate_play(
     inside one band (after at least ``min_samples`` deals). ``seconds`` is a safety stop.
     ``vectorized`` forces the compiled (True) or pure-Python (False) play-outs; ``exact_cards``
     overrides ``EXACT_CARDS`` (0: never solve exactly); ``exact_samples`` caps the deals when
-    the position is solved exactly (each deal costs far more than a play-out). The play-outs
+    the position is solved exactly (each deal costs far more than a play-out), and
+    ``exact_min_samples`` (by default ``min_samples``) is the least deals there. The play-outs
     play the moon by ``blocking`` (``engine.moon``); options are ranked and their losses
     measured by ``measure`` (``MEASURES``). With ``every_deal``, a position solved exactly that
     allows no more deals than the budget is valued on every one of them, each once: its values
@@ -580,6 +582,9 @@ def evaluate_play(
     how = _how(view, vectorized, exact_cards)
     if how == "exact" and exact_samples is not None:
         samples = min(samples, exact_samples)
+    if how == "exact" and exact_min_samples is not None:
+        min_samples = exact_min_samples
+    min_samples = min(min_samples, samples)  # a budget below the minimum is the minimum
     clock = _Clock(seconds)
     source = PlayWorlds(
         view, seed, "python" if how == "python" else ("compiled" if HAVE_COMPILED else "python")

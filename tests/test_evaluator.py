@@ -135,6 +135,32 @@ def test_a_clear_verdict_stops_after_the_first_rounds():
     assert value.loss_low > 6.0
 
 
+def test_a_clear_verdict_still_waits_for_its_minimum_of_deals_and_a_small_budget_is_the_minimum():
+    state = duck_position()
+    view = state.view(state.to_move)
+    settings = dict(seed=1, judge="AD", limits=LIMITS)
+    waited = evaluate_play(view, samples=65536, min_samples=2048, **settings)
+    assert waited.decided and waited.samples == 2048  # clear at 128 deals, but not called before 2,048
+    small = evaluate_play(view, samples=512, min_samples=2048, **settings)
+    assert small.decided and small.samples == 512  # a budget below the minimum: decided at its end
+
+
+def test_a_play_solved_exactly_has_its_own_minimum_of_deals():
+    for seed in range(40):  # a late position with a clearly bad card
+        state = late_position(seed, cards_left=4)
+        view = state.view(state.to_move)
+        worst = max(evaluate_play(view, samples=64, seed=9).options, key=lambda v: v.loss)
+        if worst.loss > 1.5:
+            break
+    else:
+        raise AssertionError("no late position with a card losing 1.5 points in 40 deals")
+    settings = dict(samples=65536, seed=9, judge=worst.option, limits=LIMITS, exact_samples=512)
+    own = evaluate_play(view, min_samples=2048, exact_min_samples=128, **settings)
+    assert own.method == "exact" and own.decided and own.samples < 512
+    shared = evaluate_play(view, min_samples=2048, **settings)
+    assert shared.decided and shared.samples == 512  # the play-outs' minimum, cut to the exact budget
+
+
 def test_a_verdict_near_a_limit_keeps_sampling_and_is_undecided_when_the_budget_ends():
     state = duck_position()
     view = state.view(state.to_move)

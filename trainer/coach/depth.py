@@ -66,7 +66,20 @@ class Depth:
     """The screening of all passes that picks the finalists: deeper than Hard's
     (``engine.evaluator.PASS_STAGES``), because a pass screened out on 128 deals can be the best
     (a choice's loss is only as true as the best pass it is measured against)."""
-    min_samples: int = 2 * ROUND
+    min_samples: int = 2048
+    """Deals before a play verdict played out by the policy may be called decided. A play's
+    losses have a long tail too (a moon, a caught queen), so a few hundred deals can miss it
+    and read the loss low with too narrow an interval: of 85 verdicts decided on fewer than
+    2,048 deals in tricks 1-8, 9 missed the deep look's loss by more than their 2.5 standard
+    errors, 8 of them low (found: a 2♠ called an inaccuracy, 1.78 on 432 deals, that is a
+    mistake, 2.61, at any depth; 1 seed in 24 did that), against 2 of 68 decided on more.
+    With this minimum no play verdict of those 300 is wrong (was 1); 2 that were called best
+    early, losses 0.44 and 0.48, are now "between best and good"
+    (``benchmarks/results/coach_stability_plays_min_*.json``)."""
+    exact_min_samples: int = 2 * ROUND
+    """Deals before a play solved exactly may be called decided (each deal costs milliseconds)."""
+    first_look: int = 2 * ROUND
+    """Deals of a hint's first look, which only picks the option the verdict then judges."""
     pass_min_samples: int = 8192
     """Fresh deals before a pass verdict may be called decided: a pass's outcomes are
     heavy-tailed (a moon swings 26 points), so an interval from a few thousand deals can be too
@@ -90,6 +103,7 @@ class Depth:
             pass_samples=self.pass_samples * factor,
             pass_stages=tuple((deals * factor, keep) for deals, keep in self.pass_stages),
             min_samples=self.min_samples * factor,
+            exact_min_samples=self.exact_min_samples * factor,
             pass_min_samples=self.pass_min_samples * factor,
             play_seconds=None,
             pass_seconds=None,
@@ -104,6 +118,7 @@ BROWSER = Depth(
     exact_samples=128,
     pass_samples=4096,
     pass_stages=((128, 32), (512, 8), (1024, 4)),
+    min_samples=512,
     pass_min_samples=1024,
     play_seconds=3.0,
     pass_seconds=6.0,
@@ -111,7 +126,8 @@ BROWSER = Depth(
 """The static site's depth (Pyodide: one thread, pure Python without numba, several times slower
 than the installed version): a twentieth of the deals a play and a sixteenth a pass, so a play
 verdict takes 1-3 s there (``benchmarks/results/site.json``; at 4,096 deals it took 4-5 s on a busy
-2-core machine and the clock cut half of them short) and the page stays responsive."""
+2-core machine and the clock cut half of them short) and the page stays responsive. Its minimum
+deals before a verdict may be decided are a quarter of its budget, a play's as a pass's."""
 
 IN_BROWSER = sys.platform == "emscripten"
 COACH = BROWSER if IN_BROWSER else FULL
@@ -147,6 +163,7 @@ def judge_play(view: PlayerView, card: object, seed: int = 0, depth: Depth = COA
         judge=card,
         limits=LIMITS,
         min_samples=depth.min_samples,
+        exact_min_samples=depth.exact_min_samples,
         exact_samples=depth.exact_samples,
         exact_cards=depth.exact_cards,
         measure=depth.measure,

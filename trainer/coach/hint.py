@@ -47,7 +47,7 @@ def decision_seed(hand_index: int, plays: int, passing: bool, seed: int = 0) -> 
 
 
 def _first_look(view: PlayerView, seed: int, depth: Depth) -> object:
-    deals = depth.min_samples
+    deals = depth.first_look
     if view.phase is Phase.PASSING:
         return evaluate_pass(
             view, samples=deals, seed=seed, stages=depth.pass_stages, measure=depth.measure
