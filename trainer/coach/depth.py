@@ -74,7 +74,7 @@ class Depth:
     errors, 8 of them low (found: a 2♠ called an inaccuracy, 1.78 on 432 deals, that is a
     mistake, 2.61, at any depth; 1 seed in 24 did that), against 2 of 68 decided on more.
     With this minimum no play verdict of those 300 is wrong (was 1); 2 that were called best
-    early, losses 0.44 and 0.48, are now "between best and good"
+    early (0.44 and 0.48 at the deep look) are now "between best and good"
     (``benchmarks/results/coach_stability_plays_min_*.json``)."""
     exact_min_samples: int = 2 * ROUND
     """Deals before a play solved exactly may be called decided (each deal costs milliseconds)."""

@@ -1,0 +1,170 @@
+"""Why the forecast's lowest points bucket reads high on fresh hands.
+
+The kept calibration runs of today's model are split into those the map was fitted on
+(``engine.calibration_map.FITTED_HANDS``) and fresh ones. For seats the forecast gives under a
+point, it counts where their points came from (outcomes of 10 points or more, with and without a
+moon, and of 1-9 points) in both, and it fits other forms of the map's quiet part on the fitted
+runs and tables the points of the fresh ones under each (``base`` is the shipped form).
+
+    PYTHONPATH=. .venv/bin/python benchmarks/quiet_low_bucket.py
+        [--json benchmarks/results/quiet_low_bucket.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import coach_calibration as calibration
+import fit_calibration as fit
+
+from engine.calibration import MOON_VALUE, Calibration, _logit, quiet_points
+
+FORMS = ("base", "trick", "clean", "outstanding", "square", "alike")
+"""The shipped form; with a term for the trick, for a seat with no points yet, for the points
+still out, for the square of the log-odds; and every position weighted alike."""
+
+
+def features(where, seat: int, share: float, form: str) -> list[float]:
+    line = [1.0, _logit(share)]
+    if form == "trick":
+        line.append(where.trick / 13)
+    elif form == "clean":
+        line.append(1.0 if where.kind == "play" and where.taken[seat] == 0 else 0.0)
+    elif form == "outstanding":
+        line.append(where.outstanding / MOON_VALUE)
+    elif form == "square":
+        line.append(_logit(share) ** 2 / 10)
+    return line
+
+
+def fit_quiet(pairs: list[dict], form: str) -> dict[str, np.ndarray]:
+    """``fit_calibration.fit_quiet`` with the form's terms."""
+    width = len(features(pairs[0]["where"], 0, 0.5, form))
+    design, trials, shares = [], [], []
+    for pair in pairs:
+        where, seat = pair["where"], pair["seat"]
+        quiet = [scores[seat] for scores, shooter in pair["row"]["outcomes"] if shooter == -1]
+        if not quiet or where.outstanding == 0:
+            continue
+        whose = "own" if seat == where.seat else "other"
+        group = fit.QUIET_GROUPS.index(f"{where.kind} {whose}")
+        predicted = (fit._quiet(pair) - where.taken[seat]) / where.outstanding
+        realised = (sum(quiet) / len(quiet) - where.taken[seat]) / where.outstanding
+        line = [0.0] * (width * len(fit.QUIET_GROUPS))
+        line[width * group : width * (group + 1)] = features(where, seat, predicted, form)
+        weight = 1.0 if form == "alike" else where.outstanding / MOON_VALUE
+        design.append(line)
+        trials.append(weight)
+        shares.append(weight * min(max(realised, 0.0), 1.0))
+    w = fit._logistic(np.array(design), np.array(trials), np.array(shares), width)
+    return {name: w[width * g : width * (g + 1)] for g, name in enumerate(fit.QUIET_GROUPS)}
+
+
+def forecast(row: dict, where, moon: dict, quiet: dict, form: str) -> tuple[list[float], list[float]]:
+    """``engine.calibration.Calibration.predict`` with the form's quiet part."""
+    moons, points = row["moon"], row["points"]
+    total = sum(moons)
+    calibrated = Calibration(where, moon).moons(moons)
+    calibrated_total = sum(calibrated)
+    expected = []
+    for seat in range(len(points)):
+        value = quiet_points(points[seat], total - moons[seat], total)
+        if where.outstanding > 0:
+            whose = "own" if seat == where.seat else "other"
+            share = min(max((value - where.taken[seat]) / where.outstanding, 0.0), 1.0)
+            eta = float(np.dot(quiet[f"{where.kind} {whose}"], features(where, seat, share, form)))
+            value = where.taken[seat] + where.outstanding / (1.0 + math.exp(-eta))
+        else:
+            value = where.taken[seat]
+        expected.append((1.0 - calibrated_total) * value + MOON_VALUE * (calibrated_total - calibrated[seat]))
+    return list(calibrated), expected
+
+
+def rows_of(pairs: list[dict], moon: dict, quiet: dict, form: str) -> list[dict]:
+    decisions = {}
+    for pair in pairs:
+        decisions.setdefault((pair["run"], pair["decision"]), pair)
+    rows = []
+    for pair in decisions.values():
+        row = pair["row"]
+        moons, points = forecast(row, pair["where"], moon, quiet, form)
+        rows.append(
+            {**{k: row[k] for k in ("hand", "kind", "seat", "outcomes")}, "moon": moons, "points": points}
+        )
+    return rows
+
+
+def low_bucket(rows: list[dict]) -> dict:
+    """Where the points of seats forecast under a point came from."""
+    low = [(row, seat) for row in rows for seat in range(len(row["points"])) if row["points"][seat] < 1.0]
+    outcomes = [
+        (row["hand"], scores[seat], shooter) for row, seat in low for scores, shooter in row["outcomes"]
+    ]
+    count = len(outcomes)
+    big = [(hand, points) for hand, points, _ in outcomes if points >= 10]
+    quiet_big = [(hand, points) for hand, points, shooter in outcomes if points >= 10 and shooter == -1]
+    return {
+        "positions": len(low),
+        "hands": len({row["hand"] for row, _ in low}),
+        "forecast": sum(row["points"][seat] for row, seat in low) / len(low),
+        "made": sum(points for _, points, _ in outcomes) / count,
+        "from_10_or_more": sum(points for _, points in big) / count,
+        "from_1_to_9": sum(points for _, points, _ in outcomes if 1 <= points < 10) / count,
+        "positions_10_or_more": len(big),
+        "hands_10_or_more": len({hand for hand, _ in big}),
+        "positions_10_or_more_without_a_moon": len(quiet_big),
+        "hands_10_or_more_without_a_moon": len({hand for hand, _ in quiet_big}),
+    }
+
+
+def at_most(observed: int, expected: float) -> float:
+    """Poisson chance of ``observed`` or fewer."""
+    return sum(math.exp(-expected) * expected**k / math.factorial(k) for k in range(observed + 1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", metavar="PATH")
+    args = parser.parse_args()
+    fingerprint = calibration.model_fingerprint(calibration.BLOCKERS)
+    runs = sorted(str(path) for path in (calibration.KEPT / fingerprint).glob("*.json.gz"))
+    pairs = {run: fit.pairs_of(run) for run in runs}
+    fitted = [p for run in runs for p in pairs[run] if calibration.fitted_on(pairs[run][0]["row"]["hand"])]
+    fresh = [p for run in runs for p in pairs[run] if not calibration.fitted_on(pairs[run][0]["row"]["hand"])]
+    moon = fit.fit_moon(fitted)
+    report: dict = {"model": fingerprint, "forms": {}}
+    for form in FORMS:
+        quiet = fit_quiet(fitted, form)
+        rows = rows_of(fresh, moon, quiet, form)
+        points = calibration.table(rows, "points", calibration.POINT_BUCKETS)
+        report["forms"][form] = {
+            "quiet_map": {name: [round(float(v), 4) for v in w] for name, w in quiet.items()},
+            "fresh_points": [{k: b[k] for k in ("bucket", "predicted", "realised", "z")} for b in points],
+        }
+        print(
+            f"{form:12} fresh points by bucket (forecast / made, z): "
+            + "; ".join(f"{b['predicted']:.2f} / {b['realised']:.2f} ({b['z']:.2f})" for b in points)
+        )
+        if form == "base":
+            report["fitted_low"] = low_bucket(rows_of(fitted, moon, quiet, form))
+            report["fresh_low"] = low_bucket(rows)
+    mine, theirs = report["fresh_low"], report["fitted_low"]
+    for key in ("hands_10_or_more", "hands_10_or_more_without_a_moon"):
+        expected = theirs[key] / theirs["hands"] * mine["hands"]
+        report[f"{key}_expected_fresh"] = expected
+        report[f"{key}_chance_of_so_few"] = at_most(mine[key], expected)
+    print(json.dumps({k: v for k, v in report.items() if k != "forms"}, indent=1))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
