@@ -38,7 +38,7 @@ import pickle
 import sys
 import textwrap
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -51,6 +51,7 @@ from engine.calibration import (
     FLOOR,
     MOON_VALUE,
     Calibration,
+    Situation,
     _logit,
     _moon_group,
     quiet_points,
@@ -208,11 +209,24 @@ def _quiet(pair: dict) -> float:
     return quiet_points(row["points"][seat], total - row["moon"][seat], total)
 
 
-def fit_quiet(pairs: list[dict]) -> dict[str, tuple[float, float]]:
+def _quiet_terms(where: Situation, seat: int, share: float) -> list[float]:
+    return [1.0, _logit(share)]
+
+
+def _by_points_out(where: Situation) -> float:
+    return where.outstanding / MOON_VALUE
+
+
+def fit_quiet(
+    pairs: list[dict],
+    terms: Callable[[Situation, int, float], list[float]] = _quiet_terms,
+    weight: Callable[[Situation], float] = _by_points_out,
+) -> dict[str, tuple[float, ...]]:
     """Per kind and whose (intercept, slope on the log-odds): in hands without a moon, the share
     of the points still out that a seat takes, realised against predicted (a logistic
     regression on shares, each position weighted by the points still out, however many of its
-    outcomes had no moon)."""
+    outcomes had no moon). ``terms`` and ``weight`` try other forms (``quiet_low_bucket.py``)."""
+    width = len(terms(pairs[0]["where"], 0, 0.5))
     design, trials, shares = [], [], []
     for pair in pairs:
         where, seat = pair["where"], pair["seat"]
@@ -223,15 +237,14 @@ def fit_quiet(pairs: list[dict]) -> dict[str, tuple[float, float]]:
         group = QUIET_GROUPS.index(f"{where.kind} {whose}")
         predicted = (_quiet(pair) - where.taken[seat]) / where.outstanding
         realised = (sum(quiet) / len(quiet) - where.taken[seat]) / where.outstanding
-        line = [0.0] * (2 * len(QUIET_GROUPS))
-        line[2 * group : 2 * group + 2] = [1.0, _logit(predicted)]
-        weight = where.outstanding / MOON_VALUE
+        line = [0.0] * (width * len(QUIET_GROUPS))
+        line[width * group : width * (group + 1)] = terms(where, seat, predicted)
         design.append(line)
-        trials.append(weight)
-        shares.append(weight * min(max(realised, 0.0), 1.0))
-    w = _logistic(np.array(design), np.array(trials), np.array(shares), 2)
+        trials.append(weight(where))
+        shares.append(trials[-1] * min(max(realised, 0.0), 1.0))
+    w = _logistic(np.array(design), np.array(trials), np.array(shares), width)
     return {
-        name: (round(float(w[2 * g]), 4), round(float(w[2 * g + 1]), 4))
+        name: tuple(round(float(v), 4) for v in w[width * g : width * (g + 1)])
         for g, name in enumerate(QUIET_GROUPS)
     }
 

@@ -45,27 +45,13 @@ def features(where, seat: int, share: float, form: str) -> list[float]:
     return line
 
 
-def fit_quiet(pairs: list[dict], form: str) -> dict[str, np.ndarray]:
-    """``fit_calibration.fit_quiet`` with the form's terms."""
-    width = len(features(pairs[0]["where"], 0, 0.5, form))
-    design, trials, shares = [], [], []
-    for pair in pairs:
-        where, seat = pair["where"], pair["seat"]
-        quiet = [scores[seat] for scores, shooter in pair["row"]["outcomes"] if shooter == -1]
-        if not quiet or where.outstanding == 0:
-            continue
-        whose = "own" if seat == where.seat else "other"
-        group = fit.QUIET_GROUPS.index(f"{where.kind} {whose}")
-        predicted = (fit._quiet(pair) - where.taken[seat]) / where.outstanding
-        realised = (sum(quiet) / len(quiet) - where.taken[seat]) / where.outstanding
-        line = [0.0] * (width * len(fit.QUIET_GROUPS))
-        line[width * group : width * (group + 1)] = features(where, seat, predicted, form)
-        weight = 1.0 if form == "alike" else where.outstanding / MOON_VALUE
-        design.append(line)
-        trials.append(weight)
-        shares.append(weight * min(max(realised, 0.0), 1.0))
-    w = fit._logistic(np.array(design), np.array(trials), np.array(shares), width)
-    return {name: w[width * g : width * (g + 1)] for g, name in enumerate(fit.QUIET_GROUPS)}
+def fit_quiet(pairs: list[dict], form: str) -> dict[str, tuple[float, ...]]:
+    """``fit_calibration.fit_quiet`` with the form's terms and weights."""
+    return fit.fit_quiet(
+        pairs,
+        terms=lambda where, seat, share: features(where, seat, share, form),
+        weight=(lambda where: 1.0) if form == "alike" else fit._by_points_out,
+    )
 
 
 def forecast(row: dict, where, moon: dict, quiet: dict, form: str) -> tuple[list[float], list[float]]:
