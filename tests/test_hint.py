@@ -131,3 +131,29 @@ def test_a_hint_that_is_not_the_best_gives_the_best_ones_reason_as_the_best_ones
             reasoned += 1
         found += 1
     assert found >= 3 and reasoned >= 1
+
+
+def test_a_hint_names_the_best_option_of_its_look_when_that_is_graded_best_too() -> None:
+    """A first look's candidate graded best but not the best of its look: the hint is the best
+    (the best's reasons against the candidate would argue with it: "Hint: pass the 2♠... the
+    2♠ is your protection. Keep it."), unless the best, judged on its own, is not graded best."""
+    from engine import HandState
+    from trainer.coach.hint import _first_look
+
+    depth = Depth(**SMALL)
+    swapped = 0
+    for seed in range(30):
+        view = HandState.from_seed(seed, Rules(), "left").view(0)
+        candidate = _first_look(view, seed, depth)
+        first = judge(view, candidate, seed, depth)
+        best = first.best.option
+        if best == candidate or not grade(first, candidate).correct:
+            continue
+        hint = coach_hint(view, seed, depth)
+        if grade(judge(view, best, seed, depth), best).correct:
+            assert set(hint.cards) == set(best), hint.text
+            assert "What speaks for" not in hint.text
+            swapped += 1
+        else:
+            assert set(hint.cards) == set(candidate), hint.text
+    assert swapped >= 2

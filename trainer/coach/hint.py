@@ -111,14 +111,23 @@ def hint_from(view: PlayerView, option: object, evaluation: Evaluation, safe: Gr
 def coach_hint(view: PlayerView, seed: int = 0, depth: Depth = COACH) -> Hint:
     """The coach's hint for the seat to decide at ``view``. Each candidate is judged as the
     learner's choice would be (``judge``: sampled until its band is decided); the first one graded
-    best is the hint. A moon line is hinted with care: the next best is judged too, and when the
-    moon's edge does not hold against strong blockers the hint says so."""
+    best is the hint, or the best option of its look when that one is graded best too. A moon
+    line is hinted with care: the next best is judged too, and when the moon's edge does not
+    hold against strong blockers the hint says so."""
     candidate = _first_look(view, seed, depth)
     for _ in range(TRIES):
         evaluation = judge(view, candidate, seed, depth)
         if grade(evaluation, candidate).correct:
             break
         candidate = evaluation.best.option
+    best = evaluation.best.option
+    if best != candidate and grade(evaluation, candidate).correct:
+        # As good as the best, but the best's reasons against it would argue with the hint (seen:
+        # "Hint: pass the 2♠... What speaks for passing the K♣...: the 2♠ is your protection.
+        # Keep it."): hint the best itself when it is graded best on its own look.
+        judged = judge(view, best, seed, depth)
+        if grade(judged, best).correct:
+            candidate, evaluation = best, judged
     safe = None
     hinted = grade(evaluation, candidate).chosen.option
     others = [value for value in evaluation.options if value.option != hinted]
