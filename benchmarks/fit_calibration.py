@@ -249,9 +249,11 @@ def fit_quiet(
     }
 
 
-def predicted_rows(pairs: list[dict], moon: dict | None, quiet: dict | None) -> list[dict]:
+def predicted_rows(
+    pairs: list[dict], moon: dict | None, quiet: dict | None, form: type[Calibration] = Calibration
+) -> list[dict]:
     """Compact rows (as ``coach_calibration.table`` reads them), calibrated by ``moon`` and
-    ``quiet`` (raw when None)."""
+    ``quiet`` (raw when None) in the map's ``form`` (another in ``quiet_low_bucket.py``)."""
     rows = {}
     for pair in pairs:
         rows.setdefault((pair["run"], pair["decision"]), pair)
@@ -260,7 +262,7 @@ def predicted_rows(pairs: list[dict], moon: dict | None, quiet: dict | None) -> 
         row = pair["row"]
         moons, points = row["moon"], row["points"]
         if moon is not None:
-            moons, points = Calibration(pair["where"], moon, quiet).predict(moons, points)
+            moons, points = form(pair["where"], moon, quiet).predict(moons, points)
         compact.append(
             {
                 "hand": row["hand"],

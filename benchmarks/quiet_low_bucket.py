@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import coach_calibration as calibration
 import fit_calibration as fit
 
-from engine.calibration import MOON_VALUE, Calibration, _logit, quiet_points
+from engine.calibration import MOON_VALUE, Calibration, _logit
 
 FORMS = ("base", "trick", "clean", "outstanding", "square", "alike")
 """The shipped form; with a term for the trick, for a seat with no points yet, for the points
@@ -54,38 +54,18 @@ def fit_quiet(pairs: list[dict], form: str) -> dict[str, tuple[float, ...]]:
     )
 
 
-def forecast(row: dict, where, moon: dict, quiet: dict, form: str) -> tuple[list[float], list[float]]:
-    """``engine.calibration.Calibration.predict`` with the form's quiet part."""
-    moons, points = row["moon"], row["points"]
-    total = sum(moons)
-    calibrated = Calibration(where, moon).moons(moons)
-    calibrated_total = sum(calibrated)
-    expected = []
-    for seat in range(len(points)):
-        value = quiet_points(points[seat], total - moons[seat], total)
-        if where.outstanding > 0:
-            whose = "own" if seat == where.seat else "other"
-            share = min(max((value - where.taken[seat]) / where.outstanding, 0.0), 1.0)
-            eta = float(np.dot(quiet[f"{where.kind} {whose}"], features(where, seat, share, form)))
-            value = where.taken[seat] + where.outstanding / (1.0 + math.exp(-eta))
-        else:
-            value = where.taken[seat]
-        expected.append((1.0 - calibrated_total) * value + MOON_VALUE * (calibrated_total - calibrated[seat]))
-    return list(calibrated), expected
+def calibration_in(form: str) -> type[Calibration]:
+    """``engine.calibration.Calibration`` with the form's quiet part."""
+
+    class InForm(Calibration):
+        def quiet_log_odds(self, group: str, seat: int, share: float) -> float:
+            return float(np.dot(self.quiet_map[group], features(self.where, seat, share, form)))
+
+    return InForm
 
 
 def rows_of(pairs: list[dict], moon: dict, quiet: dict, form: str) -> list[dict]:
-    decisions = {}
-    for pair in pairs:
-        decisions.setdefault((pair["run"], pair["decision"]), pair)
-    rows = []
-    for pair in decisions.values():
-        row = pair["row"]
-        moons, points = forecast(row, pair["where"], moon, quiet, form)
-        rows.append(
-            {**{k: row[k] for k in ("hand", "kind", "seat", "outcomes")}, "moon": moons, "points": points}
-        )
-    return rows
+    return fit.predicted_rows(pairs, moon, quiet, calibration_in(form))
 
 
 def low_bucket(rows: list[dict]) -> dict:
@@ -122,9 +102,10 @@ def main() -> None:
     args = parser.parse_args()
     fingerprint = calibration.model_fingerprint(calibration.BLOCKERS)
     runs = sorted(str(path) for path in (calibration.KEPT / fingerprint).glob("*.json.gz"))
-    pairs = {run: fit.pairs_of(run) for run in runs}
-    fitted = [p for run in runs for p in pairs[run] if calibration.fitted_on(pairs[run][0]["row"]["hand"])]
-    fresh = [p for run in runs for p in pairs[run] if not calibration.fitted_on(pairs[run][0]["row"]["hand"])]
+    fitted, fresh = [], []
+    for run in runs:
+        pairs = fit.pairs_of(run)
+        (fitted if calibration.fitted_on(pairs[0]["row"]["hand"]) else fresh).extend(pairs)
     moon = fit.fit_moon(fitted)
     report: dict = {"model": fingerprint, "forms": {}}
     for form in FORMS:

@@ -116,6 +116,12 @@ class Calibration:
         total = sum(chances)
         return tuple(c / total for c in chances) if total > 1.0 else tuple(chances)
 
+    def quiet_log_odds(self, group: str, seat: int, share: float) -> float:
+        """The log-odds of the share of the points still out that ``seat`` takes in a hand
+        without a moon, from the play-outs' ``share`` (other forms: ``quiet_low_bucket.py``)."""
+        intercept, slope = self.quiet_map[group]
+        return intercept + slope * _logit(share)
+
     def predict(
         self, moons: Sequence[float], points: Sequence[float]
     ) -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -130,9 +136,8 @@ class Calibration:
             quiet = quiet_points(points[seat], moon_total - moons[seat], moon_total)
             whose = "own" if seat == where.seat else "other"
             if where.outstanding > 0:
-                intercept, slope = self.quiet_map[f"{where.kind} {whose}"]
                 share = (quiet - where.taken[seat]) / where.outstanding
-                log_odds = intercept + slope * _logit(share)
+                log_odds = self.quiet_log_odds(f"{where.kind} {whose}", seat, share)
                 quiet = where.taken[seat] + where.outstanding / (1.0 + math.exp(-log_odds))
             else:
                 quiet = where.taken[seat]

@@ -117,11 +117,12 @@ def coach_hint(view: PlayerView, seed: int = 0, depth: Depth = COACH) -> Hint:
     candidate = _first_look(view, seed, depth)
     for _ in range(TRIES):
         evaluation = judge(view, candidate, seed, depth)
-        if grade(evaluation, candidate).correct:
+        correct = grade(evaluation, candidate).correct
+        if correct:
             break
         candidate = evaluation.best.option
     best = evaluation.best.option
-    if best != candidate and grade(evaluation, candidate).correct:
+    if best != candidate and correct:
         # As good as the best, but the best's reasons against it would argue with the hint (seen:
         # "Hint: pass the 2♠... What speaks for passing the K♣...: the 2♠ is your protection.
         # Keep it."): hint the best itself when it is graded best on its own look.
