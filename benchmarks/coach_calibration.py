@@ -86,9 +86,9 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from engine import CardSet, HandState, Phase, Rules, calibration_map
-from engine.bots import make_bot
+from engine.bots.hard import HardBot
 from engine.calibration import Calibration, Situation, situation
-from engine.evaluator import evaluate_pass, evaluate_play
+from engine.evaluator import EXACT_CARDS, evaluate_pass, evaluate_play
 from engine.moon import BLOCKERS, Blocking
 from engine.passing import rule_of_thumb_pass
 from engine.playout import playout_result
@@ -100,12 +100,20 @@ PREDICTION = {"play": 1024, "pass": 1024}
 KEPT = Path(__file__).resolve().parent / "results" / "calibration"
 
 
+def strong_player(seed: int) -> HardBot:
+    """The strong players the forecast is fitted to: Hard, with the last tricks of each imagined
+    deal solved exactly (``EXACT_CARDS``), as every kept run was played. The Hard of the Play
+    page plays them out by the policy (better against Normal, ``engine.bots.hard``); these
+    players stay as they were, so that runs kept before and after add up."""
+    return HardBot(seed, exact_cards=EXACT_CARDS)
+
+
 def play_to_end(
     state: HandState, seeds: list[int], record: list | None = None
 ) -> tuple[tuple[int, ...], int]:
     """Hard at every seat from ``state`` (changed in place) to the end of the hand; the scores
     and the shooter (-1 for none). ``record`` collects (kind, state before, seat, choice)."""
-    bots = [make_bot("hard", seed) for seed in seeds]
+    bots = [strong_player(seed) for seed in seeds]
     while not state.is_over:
         if state.phase is Phase.PASSING:
             seat = state.seats_to_pass[0]

@@ -66,8 +66,8 @@ def test_a_bot_decides_the_same_whatever_the_hidden_hands_hold(level):
 
 
 def bot_of(level: str, seed: int) -> Bot:
-    """The level's bot; Hard on a small budget in deals (the same search, passes and the exact
-    late hands included, on fewer deals: its full budget makes a hand a table take a minute)."""
+    """The level's bot; Hard on a small budget in deals (the same search of passes and plays, on
+    fewer deals: its full budget makes a hand a table take a minute)."""
     if level == "hard":
         return HardBot(seed, play_samples=64, pass_samples=64, exact_samples=16)
     return make_bot(level, seed)
@@ -149,3 +149,23 @@ def test_bots_can_act_at_any_point_of_a_hand():
         seat = state.seats_to_pass[0] if state.phase is Phase.PASSING else state.to_move
         bot_acts(state, seat, make_bot(rng.choice(["easy", "normal"]), seat))
     assert state.result is not None
+
+
+def test_hard_plays_the_last_tricks_out_by_the_policy_not_with_every_hand_open(monkeypatch):
+    # Late in a hand the coach solves each imagined deal exactly (every seat seeing every card);
+    # Hard plays people who do not see them, and did better against Normal playing them out.
+    import engine.bots.hard as hard
+
+    state = HandState.from_seed(4, Rules(), "hold")
+    normal = make_bot("normal")
+    while max(state.view(0).hand_sizes) > 4 or len(state.view(state.to_move).legal_cards) < 2:
+        state.play(normal.choose_play(state.view(state.to_move)))
+    looked = []
+    monkeypatch.setattr(
+        hard, "evaluate_play", lambda view, **kw: looked.append(evaluate_play(view, **kw)) or looked[-1]
+    )
+    view = state.view(state.to_move)
+    choice = HardBot(3, play_samples=64).choose_play(view)
+    assert [evaluation.method for evaluation in looked] == ["policy"]
+    assert choice == looked[0].best.option
+    assert evaluate_play(view, samples=64, seed=1).method == "exact"  # what the coach does here
