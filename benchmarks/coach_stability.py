@@ -121,7 +121,8 @@ def deep_depth(coach: Evaluation, factor: int) -> Depth:
     deep = COACH.deeper(factor)
     used = factor * coach.samples
     if coach.kind == "pass":
-        return replace(deep, pass_min_samples=min(deep.pass_samples, max(deep.pass_min_samples, used)))
+        floor = min(deep.pass_samples, max(deep.pass_min_samples, used))
+        return replace(deep, pass_min_samples=floor, pass_playouts=None)  # deals bound the reference
     if coach.method == "exact":
         return replace(deep, exact_min_samples=min(deep.exact_samples, max(deep.exact_min_samples, used)))
     return replace(deep, min_samples=min(deep.play_samples, max(deep.min_samples, used)))

@@ -673,6 +673,7 @@ def evaluate_pass(
     only: Sequence[CardSet | str | Sequence] | None = None,
     blocking: Blocking = BLOCKERS,
     measure: str = "playout",
+    playouts: int | None = None,
 ) -> Evaluation:
     """Value every possible pass, or ``only`` these (all on the same fresh deals, no screening;
     a ``judge``d or ``include``d pass must be one of them). ``stages`` screens them in rounds of
@@ -683,7 +684,9 @@ def evaluate_pass(
     ranked: those valued on fresh deals by that value, then the rest by the stage they reached
     (their losses there are paired with the best pass's on the screening deals). The play-outs
     play the moon by ``blocking``; options are screened, ranked and their losses measured by
-    ``measure`` (``MEASURES``)."""
+    ``measure`` (``MEASURES``). ``playouts`` caps the fresh deals' play-outs too (deals times the
+    passes still in the race): finals where several passes stay close to the best cost that many
+    times a deal, and a verdict's time is its play-outs'."""
     if view.phase is not Phase.PASSING or view.passed is not None:
         raise ValueError(f"seat {view.seat} has no pass to choose now")
     how = _how(view, vectorized, 0)
@@ -725,12 +728,20 @@ def evaluate_pass(
     fresh = 0
     decided = judged is None
     playing = list(finalists)  # racing: a finalist that cannot change the judged loss stops
+    played = 0
+    clock_stopped = False
     while fresh < samples:
         chunk = _next_round(fresh, samples, min_samples)
+        if playouts is not None:
+            room = (playouts - played) // len(playing)
+            if room <= 0:
+                break  # the budget in play-outs is spent, as a budget in deals would be
+            chunk = min(chunk, room)
         worlds = pass_deals(view, rng.getrandbits(64), chunk, how)
         outcomes = pass_outcomes(view, [candidates[i] for i in playing], worlds, how, blocking)
         final.add_rows(playing, chunk, outcomes)
         fresh += chunk
+        played += chunk * len(playing)
         if progress:
             progress(done + fresh, total)
         if pairs is not None and fresh >= min_samples:
@@ -743,8 +754,8 @@ def evaluate_pass(
                     pairs.drop(outclassed)
                     playing = [index for index in playing if index not in outclassed]
         if clock.expired:
+            clock_stopped = fresh < samples
             break
-    clock_stopped = fresh < samples and not (judged is not None and decided)
     order = _ranked(final, finalists, judged)
     best = order[0]
     ranked = []

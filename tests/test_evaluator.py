@@ -232,6 +232,26 @@ def test_pass_finals_race_finalists_that_cannot_change_the_judged_loss():
     assert abs(mine.loss - theirs.loss) <= 3 * math.hypot(mine.loss_error, theirs.loss_error)
 
 
+def test_a_pass_budget_in_play_outs_counts_each_deal_once_per_pass_still_playing():
+    """Finals where every pass plays every deal: a cap of three passes' worth of 1,024 deals is
+    a budget of 1,024 deals (the same rounds, so the same values); not the clock's stop."""
+    view = HandState.from_seed(8, Rules(), "right").view(2)
+    three = [value.option for value in evaluate_pass(view, samples=64, seed=1, stages=()).options[:3]]
+    capped = evaluate_pass(view, samples=4096, seed=2, only=three, playouts=3 * 1024)
+    dealt = evaluate_pass(view, samples=1024, seed=2, only=three)
+    assert capped.samples == dealt.samples == 1024 and not capped.clock_stopped
+    assert [(v.option, v.difference) for v in capped.options] == [
+        (v.option, v.difference) for v in dealt.options
+    ]
+    # Judged near a limit, the race drops passes that cannot change the loss: the same cap in
+    # play-outs then buys more deals than the six finals passes could all play.
+    settings = dict(seed=3, stages=((64, 40), (128, 5)), judge=three[2], limits=LIMITS)
+    free = evaluate_pass(view, samples=65536, **settings)
+    capped = evaluate_pass(view, samples=65536, playouts=6 * 4096, **settings)
+    assert free.samples == 65536 and not free.decided
+    assert 4096 < capped.samples < free.samples and not capped.decided and not capped.clock_stopped
+
+
 def test_every_pass_on_the_same_fresh_deals_when_screening_is_skipped():
     view = HandState.from_seed(8, Rules(), "right").view(2)
     evaluation = evaluate_pass(view, samples=64, seed=1, stages=())

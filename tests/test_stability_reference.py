@@ -31,5 +31,6 @@ def test_a_deep_look_at_a_play_solved_exactly_uses_at_least_ten_times_the_coachs
 def test_a_deep_pass_look_uses_at_least_ten_times_the_coachs_fresh_deals():
     deep = coach_stability.deep_depth(SimpleNamespace(kind="pass", samples=93312), 10)
     assert deep.pass_min_samples == 933120 <= deep.pass_samples
+    assert deep.pass_playouts is None  # a cap in play-outs could stop it short of those deals
     assert deep.min_samples == 10 * COACH.min_samples
     assert deep.play_seconds is None and deep.pass_seconds is None  # depth, not the clock

@@ -52,16 +52,26 @@ class Depth:
     """Most deals when a late play is solved exactly. When the view allows no more deals than
     this, every one is solved once and the verdict is exact (``evaluate_play``'s ``every_deal``)."""
     exact_cards: int = 4
-    """Solve each deal exactly once every seat holds at most this many cards. Hard solves from
-    five (``engine.evaluator.EXACT_CARDS``), but a verdict must come within 1.5 s: with five
-    cards a seat a deal took up to 49 ms at a trick's start (p95 18 ms,
+    """Solve each deal exactly once every seat holds at most this many cards. The evaluator
+    solves from five (``engine.evaluator.EXACT_CARDS``), but a verdict must come within 1.5 s:
+    with five cards a seat a deal took up to 49 ms at a trick's start (p95 18 ms,
     ``solver_speed.json``), and such verdicts took 2.3-6.6 s; with four, p95 2 ms a deal."""
     pass_samples: int = 262144
     """Most fresh deals on which a pass's finalists and the learner's pass are valued. A pass's
     paired losses spread about 9 points a deal (moons), so at 65,536 deals a loss within 0.09 of
     a band's limit stayed undecided: 13% of pass verdicts. At four times the deals it is within
     0.045 (undecided: 4% of 150 measured), and the compiled play-outs' threads pay for most of
-    it: median 0.8 s, 92% within 3 s, the deepest 6.5 s (``coach_stability_passes*.json``)."""
+    it (``coach_stability_passes*.json``)."""
+    pass_playouts: int | None = 655360
+    """Most play-outs on those fresh deals (deals times the passes still in the race). A verdict's
+    time is its play-outs' (alone on this machine 2.5-3.3 microseconds each, with the screening's
+    171,520 before them), and finals where three to six passes stay close to the best play each
+    deal that many times: with deals alone as the budget 5 of 150 pass verdicts took 3.0-3.9 s
+    (``coach_stability_passes_floor_*.json``); at 786,432 play-outs one still took 3.2 s
+    (``coach_stability_passes_playouts_*.json``). At two and a half times the deals' budget, of
+    those 150 verdicts one is left undecided that 262,144 deals decided
+    (``coach_stability_passes_cap655k_*.json``); capping the deals instead (139,968) left 5
+    (``coach_stability_passes_cap_*.json``)."""
     pass_stages: tuple[tuple[int, int], ...] = ((256, 64), (1024, 16), (2048, 5))
     """The screening of all passes that picks the finalists: deeper than Hard's
     (``engine.evaluator.PASS_STAGES``), because a pass screened out on 128 deals can be the best
@@ -101,6 +111,7 @@ class Depth:
             play_samples=self.play_samples * factor,
             exact_samples=self.exact_samples * factor,
             pass_samples=self.pass_samples * factor,
+            pass_playouts=None if self.pass_playouts is None else self.pass_playouts * factor,
             pass_stages=tuple((deals * factor, keep) for deals, keep in self.pass_stages),
             min_samples=self.min_samples * factor,
             exact_min_samples=self.exact_min_samples * factor,
@@ -182,6 +193,7 @@ def judge_pass(
     chosen = cards if isinstance(cards, CardSet) else CardSet(cards)
     settings = dict(
         samples=depth.pass_samples,
+        playouts=depth.pass_playouts,
         seconds=depth.pass_seconds,
         seed=seed,
         judge=chosen,

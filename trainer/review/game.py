@@ -251,6 +251,7 @@ def evaluate_decision(
         return evaluate_pass(
             view,
             samples=budget.pass_samples,
+            playouts=budget.pass_playouts,
             seconds=budget.pass_seconds,
             seed=seed,
             stages=budget.pass_stages,
