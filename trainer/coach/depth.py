@@ -70,7 +70,7 @@ class Depth:
     (``coach_stability_passes_floor_*.json``); at 786,432 play-outs one still took 3.2 s
     (``coach_stability_passes_playouts_*.json``). At two and a half times the deals' budget, of
     those 150 verdicts one is left undecided that 262,144 deals decided
-    (``coach_stability_passes_cap655k_*.json``); capping the deals instead (139,968) left 5
+    (``coach_stability_passes_cap655k_*.json``); capping the deals instead (139,968) left 4
     (``coach_stability_passes_cap_*.json``)."""
     pass_stages: tuple[tuple[int, int], ...] = ((256, 64), (1024, 16), (2048, 5))
     """The screening of all passes that picks the finalists: deeper than Hard's
