@@ -72,6 +72,12 @@ ROOT = Path(__file__).resolve().parent.parent
 MAP_FILE = ROOT / "engine" / "calibration_map.py"
 
 
+def todays_runs() -> tuple[str, list[str]]:
+    """The fingerprint of the engine in use and its kept runs' paths, in order."""
+    fingerprint = calibration.model_fingerprint(calibration.BLOCKERS)
+    return fingerprint, sorted(str(path) for path in (calibration.KEPT / fingerprint).glob("*.json.gz"))
+
+
 def pairs_of(path: str) -> list[dict]:
     """One entry a (decision, seat): the run, the decision, the situation, the raw prediction and
     the outcomes; from a run's pickle, a run kept by ``coach_calibration.py --keep`` (with each

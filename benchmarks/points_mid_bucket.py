@@ -22,7 +22,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import coach_calibration as calibration
 import fit_calibration as fit
 
 from engine import calibration_map
@@ -88,8 +87,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
-    fingerprint = calibration.model_fingerprint(calibration.BLOCKERS)
-    runs = sorted(str(path) for path in (calibration.KEPT / fingerprint).glob("*.json.gz"))
+    fingerprint, runs = fit.todays_runs()
     sums = groups([pair for run in runs for pair in fit.pairs_of(run)])
     total: dict = defaultdict(float)
     report = {"model": fingerprint, "runs": len(runs), "groups": []}

@@ -100,8 +100,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
-    fingerprint = calibration.model_fingerprint(calibration.BLOCKERS)
-    runs = sorted(str(path) for path in (calibration.KEPT / fingerprint).glob("*.json.gz"))
+    fingerprint, runs = fit.todays_runs()
     fitted, fresh = [], []
     for run in runs:
         pairs = fit.pairs_of(run)
