@@ -8,10 +8,13 @@ made 34%; 65-100%: 89%, made 77%; 456 hands, 2026-12-04). This module maps each 
 and expected points onto the realised ones, with a map fitted on those hands
 (``benchmarks/fit_calibration.py`` writes ``engine/calibration_map.py``):
 
-- moon chance: a logistic curve in the log-odds of the predicted chance and the trick, one per
-  kind of decision (pass, play), whose moon (the deciding seat's or another's) and, in play,
-  whether that seat is running (has taken every moon card so far). A seat that can no longer
-  shoot (another has taken a moon card) keeps 0;
+- moon chance: a logistic curve in the log-odds of the predicted chance, the trick and the
+  log-odds of the seat's share of the points in the hands without a moon (as the play-outs
+  predict it: another seat that would take most of the points when nobody shoots is a shooter
+  more often than the play-outs' own moon chance says, ``benchmarks/points_mid_bucket.py``),
+  one per kind of decision (pass, play), whose moon (the deciding seat's or another's) and, in
+  play, whether that seat is running (has taken every moon card so far). A seat that can no
+  longer shoot (another has taken a moon card) keeps 0;
 - points: of the hands without a moon, the share of the points still out that a seat takes, a
   logistic curve in the log-odds of the share predicted, per kind and whose (so what is certain
   stays certain: points taken are kept, and none are added once every point card is taken);
@@ -99,8 +102,23 @@ class Calibration:
     """``engine.calibration_map.MOON`` unless a fit under test gives its own."""
     quiet_map: dict = field(default_factory=lambda: QUIET)
 
-    def moons(self, predicted: Sequence[float]) -> tuple[float, ...]:
-        """Every seat's moon chance, calibrated."""
+    def moons(self, predicted: Sequence[float], points: Sequence[float]) -> tuple[float, ...]:
+        """Every seat's moon chance, calibrated, from the play-outs' moon chances and points."""
+        return self._moons(predicted, self.quiet_shares(predicted, points))
+
+    def quiet_shares(self, moons: Sequence[float], points: Sequence[float]) -> tuple[float, ...]:
+        """Each seat's share of the points still out in the hands without a moon, by the
+        play-outs (0 for every seat once no point is out)."""
+        where, moon_total = self.where, sum(moons)
+        if where.outstanding <= 0:
+            return (0.0,) * len(points)
+        return tuple(
+            (quiet_points(points[seat], moon_total - moons[seat], moon_total) - where.taken[seat])
+            / where.outstanding
+            for seat in range(len(points))
+        )
+
+    def _moons(self, predicted: Sequence[float], shares: Sequence[float]) -> tuple[float, ...]:
         if self.where.runner >= 0 and self.where.outstanding == 0:
             return tuple(predicted)  # the runner has taken every point: the moon is made
         chances = []
@@ -108,8 +126,9 @@ class Calibration:
             if self.where.runner not in (NOBODY, seat):
                 chances.append(0.0)  # another seat has taken a moon card: no moon for this one
                 continue
-            intercept, slope, per_trick, unseen = self.moon_map[_moon_group(self.where, seat)]
+            intercept, slope, per_trick, unseen, per_share = self.moon_map[_moon_group(self.where, seat)]
             log_odds = intercept + slope * _logit(chance) + per_trick * self.where.trick / 13
+            log_odds += per_share * _logit(shares[seat])
             if chance <= FLOOR:  # no imagined deal made this moon: a level of its own
                 log_odds += unseen
             chances.append(1.0 / (1.0 + math.exp(-log_odds)))
@@ -127,17 +146,15 @@ class Calibration:
     ) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """(moon chances, expected points) of every seat, calibrated, from the play-outs'."""
         players = len(points)
-        moon_total = sum(moons)
-        calibrated = self.moons(moons)
+        shares = self.quiet_shares(moons, points)
+        calibrated = self._moons(moons, shares)
         calibrated_total = sum(calibrated)
         expected = []
         where = self.where
         for seat in range(players):
-            quiet = quiet_points(points[seat], moon_total - moons[seat], moon_total)
             whose = "own" if seat == where.seat else "other"
             if where.outstanding > 0:
-                share = (quiet - where.taken[seat]) / where.outstanding
-                log_odds = self.quiet_log_odds(f"{where.kind} {whose}", seat, share)
+                log_odds = self.quiet_log_odds(f"{where.kind} {whose}", seat, shares[seat])
                 quiet = where.taken[seat] + where.outstanding / (1.0 + math.exp(-log_odds))
             else:
                 quiet = where.taken[seat]

@@ -1,6 +1,6 @@
 """The fitted map of ``engine.calibration``, written by ``benchmarks/fit_calibration.py``.
 
-Fitted on 1200 hands of 50 calibration runs (2026-12-04):
+Fitted on 1896 hands of 79 calibration runs (2026-12-05):
 hands-992000-992023.json.gz, hands-992024-992047.json.gz, hands-992048-992071.json.gz,
 hands-992072-992095.json.gz, hands-992096-992119.json.gz, hands-992120-992143.json.gz,
 hands-992144-992167.json.gz, hands-992168-992191.json.gz, hands-992192-992215.json.gz,
@@ -17,25 +17,36 @@ hands-992864-992887.json.gz, hands-992888-992911.json.gz, hands-992912-992935.js
 hands-992936-992959.json.gz, hands-992960-992983.json.gz, hands-992984-993007.json.gz,
 hands-993008-993031.json.gz, hands-993032-993055.json.gz, hands-993056-993079.json.gz,
 hands-993080-993103.json.gz, hands-993104-993127.json.gz, hands-993128-993151.json.gz,
-hands-993152-993175.json.gz, hands-993176-993199.json.gz.
+hands-993152-993175.json.gz, hands-993176-993199.json.gz, hands-993200-993223.json.gz,
+hands-993224-993247.json.gz, hands-993248-993271.json.gz, hands-993272-993295.json.gz,
+hands-993296-993319.json.gz, hands-993320-993343.json.gz, hands-993344-993367.json.gz,
+hands-993368-993391.json.gz, hands-993392-993415.json.gz, hands-993416-993439.json.gz,
+hands-993440-993463.json.gz, hands-993464-993487.json.gz, hands-993488-993511.json.gz,
+hands-993512-993535.json.gz, hands-993536-993559.json.gz, hands-993560-993583.json.gz,
+hands-993584-993607.json.gz, hands-993608-993631.json.gz, hands-993632-993655.json.gz,
+hands-993656-993679.json.gz, hands-993680-993703.json.gz, hands-993704-993727.json.gz,
+hands-993728-993751.json.gz, hands-993752-993775.json.gz, hands-993776-993799.json.gz,
+hands-993800-993823.json.gz, hands-993824-993847.json.gz, hands-993848-993871.json.gz,
+hands-993872-993895.json.gz.
 """
 
 MOON = {
-    "pass own": (-0.3932, 0.6893, 0.0, -1.144),
-    "pass other": (-0.9983, 0.4051, 0.0, 0.2067),
-    "play own open": (-0.2822, 0.542, -0.977, -1.9299),
-    "play own running": (-1.5291, 0.3834, 1.5737, -0.7691),
-    "play other open": (-0.7549, 0.4756, 0.4197, -0.4398),
-    "play other running": (-1.4488, 0.4346, 2.5854, -0.8899),
+    "pass own": (-0.3142, 0.6954, 0.0, -1.2518, -0.0244),
+    "pass other": (-0.5482, 0.3607, 0.0, 0.2304, 0.623),
+    "play own open": (-0.1382, 0.5654, -0.9262, -1.7145, 0.0055),
+    "play own running": (-1.3758, 0.3864, 1.3667, -1.0283, -0.0394),
+    "play other open": (-0.9186, 0.3367, 0.4712, -0.4471, 0.6475),
+    "play other running": (-1.3264, 0.4482, 2.5097, -0.6663, 0.0216),
 }
 """Per group: (intercept, slope on the predicted chance's log-odds, slope on trick / 13, added
-    when the predicted chance is 0)."""
+    when the predicted chance is 0, slope on the log-odds of the seat's predicted share of the
+    points in the hands without a moon)."""
 
 QUIET = {
-    "pass own": (-0.1047, 0.7777),
-    "pass other": (-0.3756, 0.6794),
-    "play own": (0.0316, 0.6682),
-    "play other": (-0.3326, 0.7513),
+    "pass own": (-0.1045, 0.7784),
+    "pass other": (-0.4257, 0.6308),
+    "play own": (0.0329, 0.6755),
+    "play other": (-0.3208, 0.7621),
 }
 """Per kind and whose, hands without a moon: (intercept, slope on the log-odds) of the share of
     the points still out that the seat takes."""
@@ -91,9 +102,38 @@ DATA = (
     "benchmarks/results/calibration/r00f79924e63f0eb/hands-993128-993151.json.gz",
     "benchmarks/results/calibration/r00f79924e63f0eb/hands-993152-993175.json.gz",
     "benchmarks/results/calibration/r00f79924e63f0eb/hands-993176-993199.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993200-993223.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993224-993247.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993248-993271.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993272-993295.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993296-993319.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993320-993343.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993344-993367.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993368-993391.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993392-993415.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993416-993439.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993440-993463.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993464-993487.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993488-993511.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993512-993535.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993536-993559.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993560-993583.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993584-993607.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993608-993631.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993632-993655.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993656-993679.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993680-993703.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993704-993727.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993728-993751.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993752-993775.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993776-993799.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993800-993823.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993824-993847.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993848-993871.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993872-993895.json.gz",
 )
 """The files fitted on (kept runs or data files, from the repository's root): the map is
     fitted again from them alone."""
 
-FITTED_HANDS = ((992000, 993199),)
+FITTED_HANDS = ((992000, 993895),)
 """The seeds of the hands fitted on, (first, last): figures of these hands are not a test."""

@@ -85,13 +85,40 @@ def test_a_likelier_moon_by_the_play_outs_stays_likelier_and_chances_stay_chance
     for seat in range(4):
         if runner not in (NOBODY, seat):
             continue
-        mapped = [Calibration(where).moons([p if s == seat else 0.0 for s in range(4)])[seat] for p in grid]
+        mapped = []
+        for p in grid:  # the same share of the points without a moon (6.5), whatever the chance
+            moons = [p if s == seat else 0.0 for s in range(4)]
+            mapped.append(Calibration(where).moons(moons, consistent_points(moons, [6.5] * 4))[seat])
         assert all(0.0 <= c <= 1.0 for c in mapped)
         assert mapped == sorted(mapped), (seat, mapped)
     rng = random.Random(5)
     for _ in range(200):
-        moons = Calibration(where).moons([rng.random() for _ in range(4)])
+        moons = Calibration(where).moons(
+            [rng.random() for _ in range(4)], [rng.uniform(0, 26) for _ in range(4)]
+        )
         assert sum(moons) <= 1.0 + 1e-12
+
+
+def consistent_points(moons: list[float], quiet: list[float]) -> list[float]:
+    """Every seat's expected points from the moon chances and the points of the hands without a
+    moon (the shooter scores 0, the others 26)."""
+    total = sum(moons)
+    return [(1 - total) * quiet[s] + MOON_VALUE * (total - moons[s]) for s in range(4)]
+
+
+def test_of_two_seats_alike_in_moon_chance_the_one_that_takes_more_points_without_a_moon_is_likelier():
+    """The map's share term, as fitted: another seat the play-outs see taking most of the points
+    when nobody shoots shoots more often than its moon chance alone says; and the forecast
+    reads the share from the play-outs' points (one seat's points more, its moon likelier)."""
+    for where in (Situation("pass", 0, 0, NOBODY), Situation("play", 0, 3, NOBODY)):
+        moons = [0.01, 0.03, 0.03, 0.0]
+        third_takes_most = consistent_points(moons, [6.0, 4.0, 12.0, 4.0])
+        second_takes_most = consistent_points(moons, [6.0, 12.0, 4.0, 4.0])
+        a = Calibration(where).moons(moons, third_takes_most)
+        b = Calibration(where).moons(moons, second_takes_most)
+        assert a[2] > a[1] and b[1] > b[2], (where, a, b)
+        shares = Calibration(where).quiet_shares(moons, third_takes_most)
+        assert shares == pytest.approx([6.0 / 26, 4.0 / 26, 12.0 / 26, 4.0 / 26])
 
 
 def test_the_points_are_the_moons_26s_plus_the_hands_without_a_moon():
@@ -175,10 +202,15 @@ def synthetic_pairs(truth: dict, count: int, seed: int) -> list[dict]:
         runner = NOBODY if kind == "pass" else rng.choice([NOBODY, NOBODY, 0, 1])
         where = Situation(kind, 0, trick, runner)
         moons = [0.0 if rng.random() < 0.3 else rng.random() ** 3 / 2 for _ in range(4)]
+        total = sum(moons)
+        if total > 0.9:
+            moons = [m * 0.9 / total for m in moons]
+        quiet = [rng.uniform(1.0, 16.0) for _ in range(4)]
         chances = []
         for seat in range(4):
-            a, b, c, d = truth[fit_calibration._moon_group(where, seat)]
+            a, b, c, d, e = truth[fit_calibration._moon_group(where, seat)]
             eta = a + b * fit_calibration._logit(moons[seat]) + c * trick / 13 + d * (moons[seat] == 0)
+            eta += e * fit_calibration._logit(quiet[seat] / MOON_VALUE)
             chances.append(0.0 if runner not in (NOBODY, seat) else 1 / (1 + math.exp(-eta)))
         outcomes = []
         for _ in range(rng.choice([1, 1, 4])):  # at most one shooter a hand
@@ -194,7 +226,7 @@ def synthetic_pairs(truth: dict, count: int, seed: int) -> list[dict]:
             "kind": kind,
             "seat": 0,
             "moon": moons,
-            "points": [6.5] * 4,
+            "points": consistent_points(moons, quiet),
             "outcomes": outcomes,
         }
         pairs += [{"run": "x", "decision": number, "row": row, "where": where, "seat": s} for s in range(4)]
@@ -202,12 +234,14 @@ def synthetic_pairs(truth: dict, count: int, seed: int) -> list[dict]:
 
 
 def test_the_fit_finds_a_known_map_and_writes_it_for_the_engine(tmp_path, monkeypatch):
-    truth = {group: (-1.5, 0.5, 1.0, -1.0) for group in fit_calibration.MOON_GROUPS}
+    truth = {group: (-1.5, 0.5, 1.0, -1.0, 0.6) for group in fit_calibration.MOON_GROUPS}
     fitted = fit_calibration.fit_moon(synthetic_pairs(truth, 24000, 1))
     for group in ("pass other", "play other open", "play own open"):
-        a, b, c, d = fitted[group]
+        a, b, c, d, e = fitted[group]
         assert abs(a - -1.5) < 0.3 and abs(b - 0.5) < 0.07, (group, fitted[group])
-        assert abs(d - -1.0) < 0.5, (group, fitted[group])  # the level of a chance of 0
+        assert abs(e - 0.6) < 0.2, (group, fitted[group])  # the share of the points without a moon
+        if "other" in group:  # the level of a chance of 0 (three seats' worth of its rare moons)
+            assert abs(d - -1.0) < 0.5, (group, fitted[group])
         if group.startswith("play"):  # at the pass the trick is always 0: no slope to find
             assert abs(c - 1.0) < 0.45, (group, fitted[group])
     target = tmp_path / "calibration_map.py"
@@ -228,7 +262,7 @@ def test_the_fit_counts_each_decision_once_however_often_it_was_continued():
     """Calm hands' positions were continued more often (at most three of a hand's moon positions
     are), so the fit weighs each (decision, seat) once: repeating the outcomes of the positions
     that made no moon, as continuations that end the same way would, changes nothing."""
-    truth = {group: (-1.5, 0.5, 1.0, -1.0) for group in fit_calibration.MOON_GROUPS}
+    truth = {group: (-1.5, 0.5, 1.0, -1.0, 0.6) for group in fit_calibration.MOON_GROUPS}
     pairs = synthetic_pairs(truth, 4000, 2)
     calm = []
     for pair in pairs:

@@ -93,7 +93,7 @@ def test_the_fingerprint_follows_what_hard_plays_and_the_evaluator_predicts(monk
             assert calibration.model_fingerprint(BLOCKERS) != model, name
     calibration.model_fingerprint.cache_clear()
     with monkeypatch.context() as patch:
-        patch.setitem(MOON, "pass own", (0.0, 1.0, 0.0, 0.0))  # another map: other forecasts
+        patch.setitem(MOON, "pass own", (0.0, 1.0, 0.0, 0.0, 0.0))  # another map: other forecasts
         assert calibration.map_fingerprint() != map_in_use
         assert calibration.model_fingerprint(BLOCKERS) == model
     calibration.model_fingerprint.cache_clear()
