@@ -5,9 +5,12 @@ a temporary folder as a package of its own (``engine_start``), and its Hard bot 
 own engine's view of the same hand: before each of its decisions the adapter replays the hand
 so far (deal, passes, cards) into the old engine. Line-up: new, new, old, old, rotated through
 every seat of every deal (``engine.tournament``), so each bot holds every seat's cards.
+``--lineup old normal normal normal`` plays the starting Hard against today's Normal on the
+deals of ``python -m engine.tournament hard normal normal normal`` (same seed, same deals): how
+much of Hard's margin over Normal is Normal's own change.
 
     PYTHONPATH=. .venv/bin/python benchmarks/hard_vs_start.py --deals 100 --workers 2
-        [--json benchmarks/results/hard_vs_start.json]
+        [--lineup new new old old] [--json benchmarks/results/hard_vs_start.json]
 """
 
 from __future__ import annotations
@@ -91,7 +94,8 @@ class StartingHard:
 
 
 class Factory:
-    """Picklable bot factory for the process pool: "new" is today's Hard, "old" the start's."""
+    """Picklable bot factory for the process pool: "new" is today's Hard, "old" the start's,
+    any other name today's bot of that name."""
 
     def __init__(self, folder: str) -> None:
         self.folder = folder
@@ -99,7 +103,7 @@ class Factory:
     def __call__(self, name: str, seed: int):
         if name == "old":
             return StartingHard(seed, self.folder)
-        return make_bot("hard", seed)
+        return make_bot("hard" if name == "new" else name, seed)
 
 
 def main() -> None:
@@ -108,17 +112,23 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--commit", default=START)
+    parser.add_argument(
+        "--lineup",
+        nargs=4,
+        default=["new", "new", "old", "old"],
+        metavar="BOT",
+        help="new, old or a bot's name",
+    )
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         unpack(args.commit, Path(folder))
         started = time.perf_counter()
-        lineup = ["new", "new", "old", "old"]
         results = run_tournament(
-            lineup, Rules(), args.deals, args.seed, args.workers, factory=Factory(folder)
+            args.lineup, Rules(), args.deals, args.seed, args.workers, factory=Factory(folder)
         )
     summary = summarize(results)
-    summary.update({"lineup": ["new", "new", "old", "old"], "commit": args.commit, "seed": args.seed})
+    summary.update({"lineup": args.lineup, "commit": args.commit, "seed": args.seed})
     summary["seconds"] = time.perf_counter() - started
     print(format_table(summary))
     if args.json:
