@@ -148,14 +148,15 @@ def save_data(pairs: list[dict], target: str) -> None:
     Path(target).write_bytes(gzip.compress(blob.encode(), mtime=0))
 
 
-def _moon_features(pair: dict) -> tuple[int, list[float]] | None:
+def _moon_features(pair: dict, shares: Sequence[float]) -> tuple[int, list[float]] | None:
+    """The pair's moon group and features; ``shares``: every seat's share of the points in the
+    hands without a moon, as ``Calibration.quiet_shares`` reads the pair's decision."""
     where, seat = pair["where"], pair["seat"]
     if where.runner not in (-1, seat):
         return None  # no moon possible: the map keeps 0
     group = MOON_GROUPS.index(_moon_group(where, seat))
-    row = pair["row"]
-    chance = row["moon"][seat]
-    share = Calibration(where).quiet_shares(row["moon"], row["points"])[seat]
+    chance = pair["row"]["moon"][seat]
+    share = shares[seat]
     return group, [1.0, _logit(chance), where.trick / 13, 1.0 if chance <= FLOOR else 0.0, _logit(share)]
 
 
@@ -170,8 +171,12 @@ def fit_moon(pairs: list[dict]) -> dict[str, tuple[float, float, float, float, f
     forecast, 3.26% made without it, ``points_mid_bucket.py``)."""
     width = 5
     design, trials, hits = [], [], []
+    shares: dict[int, tuple[float, ...]] = {}  # a decision's four seats share one reading
     for pair in pairs:
-        features = _moon_features(pair)
+        row = pair["row"]
+        if id(row) not in shares:
+            shares[id(row)] = Calibration(pair["where"]).quiet_shares(row["moon"], row["points"])
+        features = _moon_features(pair, shares[id(row)])
         if features is None:
             continue
         group, values = features

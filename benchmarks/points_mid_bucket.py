@@ -24,7 +24,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import fit_calibration as fit
 
-from engine import calibration_map
 from engine.calibration import MOON_VALUE, Calibration, quiet_points
 
 LOW, HIGH = 3.0, 6.0
@@ -44,9 +43,7 @@ def groups(pairs: list[dict]) -> dict[tuple[str, str, str], dict[str, float]]:
     sums: dict = defaultdict(lambda: defaultdict(float))
     for pair in decisions.values():
         row, where = pair["row"], pair["where"]
-        moons, points = Calibration(where, calibration_map.MOON, calibration_map.QUIET).predict(
-            row["moon"], row["points"]
-        )
+        moons, points = Calibration(where).predict(row["moon"], row["points"])
         for seat, forecast in enumerate(points):
             if not LOW <= forecast < HIGH:
                 continue
