@@ -73,6 +73,7 @@ import datetime
 import functools
 import gzip
 import hashlib
+import inspect
 import json
 import math
 import os
@@ -104,8 +105,11 @@ def strong_player(seed: int) -> HardBot:
     """The strong players the forecast is fitted to: Hard, with the last tricks of each imagined
     deal solved exactly (``EXACT_CARDS``), as every kept run was played. The Hard of the Play
     page plays them out by the policy (better against Normal, ``engine.bots.hard``); these
-    players stay as they were, so that runs kept before and after add up."""
-    return HardBot(seed, exact_cards=EXACT_CARDS)
+    players stay as they were, so that runs kept before and after add up: they weigh no moon plan
+    of their own (``HardBot.moon_plan``), as when the runs were played. (``--refile`` probes
+    engines from before the plan with this file: their Hard has no such option and weighs none.)"""
+    plan = {"moon_plan": False} if "moon_plan" in inspect.signature(HardBot).parameters else {}
+    return HardBot(seed, exact_cards=EXACT_CARDS, **plan)
 
 
 def play_to_end(
@@ -342,11 +346,21 @@ def print_table(title: str, report: list[dict], percent: bool) -> None:
 
 
 def parse_blocking(text: str) -> Blocking:
-    """RUN,GUARD,CHEAP: ``engine.moon.Blocking``'s fields."""
+    """RUN,GUARD,CHEAP: ``engine.moon.Blocking``'s thresholds."""
     numbers = [int(part) for part in text.split(",")]
-    if len(numbers) != len(dataclasses.fields(Blocking)):
+    if len(numbers) != 3:
         raise argparse.ArgumentTypeError(f"--blocking {text!r}: give RUN,GUARD,CHEAP")
     return Blocking(*numbers)
+
+
+def thresholds(blocking: Blocking) -> list[int]:
+    """RUN, GUARD, CHEAP: what kept runs are filed by. Strong players plan no moon of their own
+    from the start (``Blocking.shooter``: a plan Hard weighs for itself, not one the play-outs
+    the forecast reads assume). An engine from before the plan (``--refile``) has no such field."""
+    shooter = getattr(blocking, "shooter", -1)
+    if shooter != -1:
+        raise ValueError(f"calibration play-outs have no planned shooter (seat {shooter} given)")
+    return [blocking.run, blocking.guard, blocking.cheap]
 
 
 PROBE_HANDS = ((0, 909_000), (3, 909_003))
@@ -367,7 +381,7 @@ def model_fingerprint(blocking: Blocking) -> str:
     probe is the same on any machine. The map (``engine.calibration_map``) is not in it: Hard
     ranks by the play-outs' own points, and kept rows are forecast again by today's map
     (``reforecast``), so a map fitted again on them keeps the count going."""
-    digest = hashlib.sha256(json.dumps([PREDICTION, list(dataclasses.astuple(blocking))]).encode())
+    digest = hashlib.sha256(json.dumps([PREDICTION, thresholds(blocking)]).encode())
     for job in PROBE_HANDS:
         decisions = play_hand(job)
         digest.update(repr([(d["kind"], d["seat"], str(d["choice"])) for d in decisions]).encode())
@@ -452,7 +466,7 @@ def keep_run(rows: list[dict], args: argparse.Namespace, fingerprint: str, folde
         "per_hand": args.per_hand,
         "moon_floor": args.moon_floor,
         "prediction_deals": PREDICTION,
-        "blocking": list(dataclasses.astuple(args.blocking)),
+        "blocking": thresholds(args.blocking),
         "map": map_fingerprint(),
         "date": datetime.date.today().isoformat(),
         "rows": rows,
@@ -481,7 +495,7 @@ def fingerprint_at(commit: str, blocking: Blocking) -> str:
                 f"spec = importlib.util.spec_from_file_location('probe', {str(Path(__file__).resolve())!r})\n"
                 "module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module)\n"
                 "from engine.moon import Blocking\n"
-                f"print(module.model_fingerprint(Blocking(*{list(dataclasses.astuple(blocking))})))\n"
+                f"print(module.model_fingerprint(Blocking(*{thresholds(blocking)})))\n"
             )
             found = subprocess.run(
                 [sys.executable, "-c", probe],
@@ -819,7 +833,7 @@ def main() -> None:
         "continuations": args.continuations,
         "moon_floor": args.moon_floor,
         "prediction_deals": PREDICTION,
-        "blocking": list(dataclasses.astuple(args.blocking)),
+        "blocking": thresholds(args.blocking),
         "hands_used": [args.hand_from, min(args.hand_to, args.hands)],
     }
     if args.pool:

@@ -7,7 +7,8 @@ so far (deal, passes, cards) into the old engine. Line-up: new, new, old, old, r
 every seat of every deal (``engine.tournament``), so each bot holds every seat's cards.
 ``--lineup old normal normal normal`` plays the starting Hard against today's Normal on the
 deals of ``python -m engine.tournament hard normal normal normal`` (same seed, same deals): how
-much of Hard's margin over Normal is Normal's own change.
+much of Hard's margin over Normal is Normal's own change; ``--lineup new new single single`` plays
+today's Hard against itself without its moon plan.
 
     PYTHONPATH=. .venv/bin/python benchmarks/hard_vs_start.py --deals 100 --workers 2
         [--lineup new new old old] [--json benchmarks/results/hard_vs_start.json]
@@ -27,6 +28,7 @@ from pathlib import Path
 
 from engine import HandState, MoonAction, PassAction, Phase, PlayAction, Rules
 from engine.bots import make_bot
+from engine.bots.hard import HardBot
 from engine.tournament import format_table, run_tournament, summarize
 
 START = "d39f821"
@@ -95,7 +97,8 @@ class StartingHard:
 
 class Factory:
     """Picklable bot factory for the process pool: "new" is today's Hard, "old" the start's,
-    any other name today's bot of that name."""
+    "single" today's Hard weighing no moon plan of its own (``HardBot.moon_plan``), any other
+    name today's bot of that name."""
 
     def __init__(self, folder: str) -> None:
         self.folder = folder
@@ -103,6 +106,8 @@ class Factory:
     def __call__(self, name: str, seed: int):
         if name == "old":
             return StartingHard(seed, self.folder)
+        if name == "single":
+            return HardBot(seed, moon_plan=False)
         return make_bot("hard" if name == "new" else name, seed)
 
 
@@ -117,7 +122,7 @@ def main() -> None:
         nargs=4,
         default=["new", "new", "old", "old"],
         metavar="BOT",
-        help="new, old or a bot's name",
+        help="new, old, single or a bot's name",
     )
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()

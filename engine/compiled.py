@@ -57,6 +57,7 @@ class RulesCode:
     moon_guard: int
     cheap_block: int
     deck_mask: int
+    shooter: int
 
     @classmethod
     def of(cls, rules: Rules, blocking: Blocking = BLOCKERS) -> tuple[int, ...]:
@@ -75,6 +76,7 @@ class RulesCode:
             blocking.guard,
             blocking.cheap,
             rules.deck_mask,
+            blocking.shooter,
         )
         return tuple(code.__dict__.values())
 
@@ -162,6 +164,7 @@ def _choose(
     moon_run: int,
     moon_guard: int,
     cheap_block: int,
+    shooter: int,
 ) -> int:
     """``engine.policy.choose_card``, line for line."""
     running = runner_cards >= moon_run
@@ -181,7 +184,7 @@ def _choose(
                 position = index
     shooting = runner == seat and running
     if not shooting and moon_mask and (runner == seat or runner == NOBODY):  # noqa: SIM109 (numba)
-        shooting = _losers(hand, outstanding, players) == 0
+        shooting = seat == shooter or _losers(hand, outstanding, players) == 0
     if shooting:
         if not length:
             return _highest_by_rank(legal)
@@ -280,6 +283,7 @@ def run_policy(
         moon_guard,
         cheap_block,
         _deck_mask,
+        shooter,
     ) = rules
     safe_mask = ~point_mask
     current = np.empty(players, dtype=np.int64)
@@ -335,6 +339,7 @@ def run_policy(
                 moon_run,
                 moon_guard,
                 cheap_block,
+                shooter,
             )
             if card == _QUEEN:
                 queen_out = False
@@ -634,6 +639,7 @@ def runner_mismatches(
         moon_guard,
         cheap_block,
         deck_mask,
+        shooter,
     ) = rules
     counts = np.zeros(hands.shape[0], dtype=np.int64)
     trick = np.zeros(players, dtype=np.int64)
@@ -678,6 +684,7 @@ def runner_mismatches(
                 moon_run,
                 moon_guard,
                 cheap_block,
+                shooter,
             )
             if card != cards[k]:
                 count += 1

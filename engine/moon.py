@@ -67,6 +67,9 @@ class Blocking:
     run: int = MOON_RUN
     guard: int = MOON_GUARD
     cheap: int = CHEAP_BLOCK
+    shooter: int = -1
+    """A seat that goes for the moon from the start, for as long as it can still make it (-1,
+    ``NOBODY``: none): the plan a searching seat weighs against playing for few points."""
 
 
 BLOCKERS = Blocking()

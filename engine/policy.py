@@ -104,7 +104,9 @@ def choose_card(
     running = runner_cards >= blocking.run
     guarding = runner_cards >= blocking.guard
     if (runner == seat and running) or (
-        moon_mask and runner in (seat, NOBODY) and not has_loser(hand, outstanding, players)
+        moon_mask
+        and runner in (seat, NOBODY)
+        and (seat == blocking.shooter or not has_loser(hand, outstanding, players))
     ):
         card = _shoot(legal, trick, moon_mask)
         if card >= 0:

@@ -118,13 +118,20 @@ def test_batch_heuristic_playout_matches_the_engine_and_the_scalar_policy(name, 
         assert heuristic_playout(state) == expected, (name, row)
 
 
-BLOCKINGS = [STRONG_BLOCKERS, Blocking(run=3, guard=2, cheap=1), Blocking(run=7, cheap=0)]
+BLOCKINGS = [
+    STRONG_BLOCKERS,
+    Blocking(run=3, guard=2, cheap=1),
+    Blocking(run=7, cheap=0),
+    Blocking(shooter=0),
+    Blocking(shooter=2, guard=1),
+]
 
 
 @pytest.mark.parametrize("blocking", BLOCKINGS)
 def test_batch_playout_plays_the_moon_by_the_blocking_it_is_given_as_the_policy_does(blocking):
     """Every threshold of ``Blocking`` reaches the compiled policy: the calibration benchmark
-    tries other values of them, and they must play the same cards as the reference."""
+    tries other values of them, and they must play the same cards as the reference; so does a
+    seat going for the moon from the start (``Blocking.shooter``, the plan Hard weighs)."""
     rules = Rules()
     for played in (0, 3, 9):
         states = positions(rules, 24, played) + moon_positions(rules, 24, played)

@@ -169,3 +169,40 @@ def test_hard_plays_the_last_tricks_out_by_the_policy_not_with_every_hand_open(m
     assert [evaluation.method for evaluation in looked] == ["policy"]
     assert choice == looked[0].best.option
     assert evaluate_play(view, samples=64, seed=1).method == "exact"  # what the coach does here
+
+
+def moon_run_position() -> HandState:
+    """Seeded hand 401 (hold), the policy at every seat for seven tricks: nobody has taken a
+    point; seat 0 leads, holding K♣ A♣ (the last clubs) 9♦ 9♠ 10♠ 7♥. Across holds only hearts,
+    and the Q♠ is with Right: cashing the clubs draws the points onto them."""
+    from engine import CARDS
+    from tests.test_inference import policy_card
+
+    state = HandState.from_seed(401, Rules(), "hold")
+    for _ in range(28):
+        state.play(CARDS[policy_card(state)])
+    return state
+
+
+def test_hard_weighs_a_moon_run_from_here_and_plays_it_where_it_pays(monkeypatch):
+    """Hard values each card twice on the same imagined deals (``HardBot.moon_plan``): played
+    out as the policy plays, and with itself running for the moon from now on. Here the run's
+    play-outs make the moon in most deals, so it cashes a club; valuing one plan, it exits with
+    a spade. An option is worth its better plan: Hard's card is the best of both looks."""
+    import engine.bots.hard as hard
+    from engine.moon import BLOCKERS, NOBODY, Blocking, moon_candidate, moon_cards, taken_masks
+
+    view = moon_run_position().view(0)
+    assert view.is_my_turn and moon_candidate(taken_masks(view), moon_cards(view.rules)) == (NOBODY, 0)
+    looked = []
+    monkeypatch.setattr(
+        hard,
+        "evaluate_play",
+        lambda view, **kw: looked.append((kw["blocking"], evaluate_play(view, **kw))) or looked[-1][1],
+    )
+    choice = HardBot(3, play_samples=256).choose_play(view)
+    (usual, one), (plan, run) = looked
+    assert usual == BLOCKERS and plan == Blocking(shooter=0) and one.seed == run.seed  # same deals
+    assert str(choice)[-1] == "♣" and run.value_of(choice).moon_for > 0.5
+    assert choice == min((one.best, run.best), key=lambda value: value.difference).option
+    assert str(HardBot(3, play_samples=256, moon_plan=False).choose_play(view)).endswith("♠")

@@ -5,7 +5,7 @@ import pytest
 
 from engine import CardSet, HandState, Rules
 from engine.bots import make_bot
-from engine.bots.hard import moon_block
+from engine.bots.hard import HardBot, moon_block
 from engine.moon import (
     BLOCKERS,
     IMPOSSIBLE,
@@ -13,6 +13,7 @@ from engine.moon import (
     MOON_RUN,
     NOBODY,
     STRONG_BLOCKERS,
+    Blocking,
     has_loser,
     losers,
     moon_candidate,
@@ -206,6 +207,22 @@ def test_a_hand_without_losers_shoots_before_it_has_taken_anything():
     assert code(policy(weak, weak, "", 0, 0, outstanding=outstanding | mask("AH"))) != "AH"
 
 
+def test_a_planned_shooter_runs_from_the_start_while_it_can_still_make_it():
+    """``Blocking.shooter``: the seat Hard imagines going for the moon (its moon plan) plays as a
+    runner with losers in its hand, before any moon card is taken and while it holds them all;
+    once another seat has taken one it plays as usual, and the other seats are unchanged."""
+    hand = "AS 2S KH 5C 2D"  # the 2♠, 5♣ and 2♦ are losers: no moon by reflex
+    plan = Blocking(shooter=0)
+    assert code(policy(hand, hand, "", 0, 0)) == "2D"  # the usual lead: its lowest
+    assert code(policy(hand, hand, "", 0, 0, blocking=plan)) == "AS"  # the runner's: its highest
+    assert code(policy(hand, hand, "", 0, 0, runner=0, runner_cards=1, blocking=plan)) == "AS"
+    assert code(policy("AD 3D 5C", "AD 3D", "9D 4D", 0, 2, blocking=plan)) == "AD"  # wins it
+    assert code(policy("AD 3D 5C", "AD 3D", "9D 4D", 0, 2)) == "3D"  # ducks
+    assert code(policy(hand, hand, "", 0, 0, runner=IMPOSSIBLE, blocking=plan)) == "2D"
+    assert code(policy(hand, hand, "", 0, 0, runner=2, runner_cards=1, blocking=plan)) == "2D"
+    assert code(policy(hand, hand, "", 1, 1, blocking=plan)) == "2D"  # another seat's plan
+
+
 def test_the_normal_bot_keeps_its_points_off_an_early_runners_trick():
     # Across (2) has taken the 2♥ and leads the A♦; seat 0, void in diamonds, must not feed it.
     state = position(OPENING + " AD 4D")
@@ -254,3 +271,26 @@ def test_high_hearts_are_kept_under_the_runners_heart():
     # Across (2) leads the K♥ with one heart taken; seat 3 ducks with its lowest heart, keeping the Q♥.
     assert code(policy("2H QH 5C", "2H QH", "KH", 3, 2, runner=2, runner_cards=1)) == "2H"
     assert code(policy("2H QH 5C", "2H QH", "KH", 3, 2)) == "QH"  # no runner: the highest that ducks
+
+
+@pytest.mark.parametrize(("plays", "plans"), [("", 2), ("AD", 1)])
+def test_hard_weighs_a_moon_plan_only_while_it_can_still_shoot(monkeypatch, plays, plans):
+    """Across (2) has taken the 2♥ and leads: it may still run, so Hard values its cards with
+    and without running (``HardBot.moon_plan``); Right (3), to play next, can shoot no more."""
+    import engine.bots.hard as hard
+    from engine.evaluator import evaluate_play
+
+    state = position(f"{OPENING} {plays}")
+    view = state.view(state.to_move)
+    assert (state.to_move, moon_threat(view, include_self=True).seat) == (2 if not plays else 3, 2)
+    looked = []
+    monkeypatch.setattr(
+        hard, "evaluate_play", lambda view, **kw: looked.append(kw["blocking"]) or evaluate_play(view, **kw)
+    )
+    HardBot(3, play_samples=64).choose_play(view)
+    assert looked[0] == BLOCKERS and len(looked) == plans
+    if plans == 2:
+        assert looked[1] == Blocking(shooter=2)
+    looked.clear()
+    HardBot(3, play_samples=64, moon_plan=False).choose_play(view)
+    assert looked == [BLOCKERS]
