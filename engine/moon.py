@@ -62,7 +62,8 @@ most this many moon cards and none but hearts."""
 
 @dataclass(frozen=True)
 class Blocking:
-    """How a play-out plays the moon: the thresholds above, as one value to pass around."""
+    """How a play-out plays the moon: the thresholds above, and a seat planned to run from the
+    start, as one value to pass around."""
 
     run: int = MOON_RUN
     guard: int = MOON_GUARD

@@ -19,12 +19,13 @@ And it plays the moon on both sides (``engine.moon`` says who is running and how
   Q♠), and never discards points onto the runner's trick unless a later seat may still take
   it (then it throws its lowest heart, which invites that cheap block: points split end the
   moon); following a heart the runner is winning, it keeps its high hearts (they stop the
-  runner later); once the runner holds ``MOON_RUN`` moon cards it blocks at any price: it
+  runner later); once the runner holds ``MOON_GUARD`` moon cards it blocks at any price: it
   takes any trick the runner is winning (the lead is
   worth having), leads its highest heart, and keeps its points while the runner is still to
   play; discarding onto a trick someone else wins once the runner has played, it throws points
   as usual: points with another player end the moon.
-- the runner, from ``MOON_RUN`` moon cards (or sooner, when its hand has no losers left), wins
+- the runner, from ``MOON_RUN`` moon cards (or sooner, when its hand has no losers left, or
+  from the start for a seat the search plans a moon for: ``Blocking.shooter``), wins
   every trick it can (its highest card) and discards its lowest card that is no point, for as
   long as the moon can still be made; once it must let a trick with points go, it plays the
   ordinary policy again.
