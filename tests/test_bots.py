@@ -203,6 +203,7 @@ def test_hard_weighs_a_moon_run_from_here_and_plays_it_where_it_pays(monkeypatch
     choice = HardBot(3, play_samples=256).choose_play(view)
     (usual, one), (plan, run) = looked
     assert usual == BLOCKERS and plan == Blocking(shooter=0) and one.seed == run.seed  # same deals
+    assert one.samples == run.samples == 128  # the plans share the budget: one look's cost
     assert str(choice)[-1] == "♣" and run.value_of(choice).moon_for > 0.5
     assert choice == min((one.best, run.best), key=lambda value: value.difference).option
     assert str(HardBot(3, play_samples=256, moon_plan=False).choose_play(view)).endswith("♠")

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 
 from ..cards import Card, CardSet
-from ..evaluator import Evaluation, evaluate_pass, evaluate_play
+from ..evaluator import PASS_STAGES, Evaluation, evaluate_pass, evaluate_play
 from ..moon import BLOCKERS, NOBODY, Blocking, moon_candidate, moon_cards, moon_threat, taken_masks
 from ..policy import view_card
 from ..scoring import MoonChoice
@@ -34,12 +34,13 @@ class HardBot:
     deals played out as the policy plays (it runs for the moon only once it holds five moon
     cards, or its hand has no losers), and again with this seat going for the moon from now on,
     for as long as it can still make it (``Blocking.shooter``); an option's value is its better
-    plan's. The other seats block in both as the policy does. Against Normal this made the margin
-    4.75 points a hand over 250 deals (seed 2026; one plan: 4.06), +0.69 +- 0.40 paired on the
-    same deals, and +0.62 +- 0.32 on 250 others (seed 7): the policy starts running too late to
-    find the moons a strong hand makes by running from the start. Its moons there come from
+    plan's. The other seats block in both as the policy does. The plans share the budget, so a
+    decision costs what one look did. Against Normal this made the margin 4.64 points a hand over
+    250 deals (seed 2026; one plan: 4.06), +0.58 +- 0.46 paired on the same deals, and +0.48 +-
+    0.41 on 250 others (seed 7): the policy starts running too late to find the moons a strong
+    hand makes by running from the start. Its moons there come from
     blockers who play as the policy (and Normal) do; against Hard without the plan, who blocks
-    by search, it is even (-0.16 +- 0.50 points a hand head to head, 250 deals).
+    by search, it is even (+0.01 +- 0.50 points a hand head to head, 250 deals).
 
     It plays every imagined deal out by the policy to the end (``exact_cards`` 0): solving the
     last tricks of each deal exactly, as the coach does, has every seat play with all hands open,
@@ -74,7 +75,9 @@ class HardBot:
         self.moon_plan = moon_plan
 
     def choose_pass(self, view: PlayerView) -> CardSet:
-        return self._best_look(evaluate_pass, view, samples=self.pass_samples, seconds=self.pass_seconds)
+        return self._best_look(
+            evaluate_pass, view, samples=self.pass_samples, seconds=self.pass_seconds, stages=PASS_STAGES
+        )
 
     def choose_play(self, view: PlayerView) -> Card:
         legal = view.legal_cards
@@ -93,10 +96,19 @@ class HardBot:
         )
 
     def _best_look(self, evaluate: Callable[..., Evaluation], view: PlayerView, **budget) -> Card | CardSet:
-        """The best option over every plan (``_plans``), each plan's values on the same deals."""
+        """The best option over every plan (``_plans``), each plan's values on the same deals.
+        The plans share the budget (deals, screening stages, seconds), so a decision costs what
+        one look did: in the browser, where the play-outs run in pure Python, that is seconds."""
         seed = self.rng.getrandbits(32)
+        plans = self._plans(view)
+        share = len(plans)
+        budget["samples"] //= share
+        if budget["seconds"] is not None:
+            budget["seconds"] /= share
+        if "stages" in budget:
+            budget["stages"] = tuple((deals // share, keep) for deals, keep in budget["stages"])
         looks: list[Evaluation] = []
-        for blocking in self._plans(view):
+        for blocking in plans:
             looks.append(evaluate(view, seed=seed, measure=self.measure, blocking=blocking, **budget))
             if looks[-1].method == "exact":
                 break  # solved with every seat playing perfectly: no plan changes the values
