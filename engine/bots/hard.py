@@ -38,9 +38,9 @@ class HardBot:
     decision costs what one look did. Against Normal this made the margin 4.64 points a hand over
     250 deals (seed 2026; one plan: 4.06), +0.58 +- 0.46 paired on the same deals, and +0.48 +-
     0.41 on 250 others (seed 7): the policy starts running too late to find the moons a strong
-    hand makes by running from the start. Its moons there come from
-    blockers who play as the policy (and Normal) do; against Hard without the plan, who blocks
-    by search, it is even (+0.01 +- 0.50 points a hand head to head, 250 deals).
+    hand makes by running from the start. Its moons there come from blockers who play as the
+    policy (and Normal) do; against Hard without the plan, who blocks by search, it is even
+    (+0.01 +- 0.50 points a hand head to head, 250 deals).
 
     It plays every imagined deal out by the policy to the end (``exact_cards`` 0): solving the
     last tricks of each deal exactly, as the coach does, has every seat play with all hands open,
