@@ -7,7 +7,7 @@ moon, and of 1-9 points) in both, and it fits other forms of the map's quiet par
 runs and tables the points of the fresh ones under each (``base`` is the shipped form).
 
     PYTHONPATH=. .venv/bin/python benchmarks/quiet_low_bucket.py
-        [--json benchmarks/results/quiet_low_bucket.json]
+        [--forms base hinge] [--json benchmarks/results/quiet_low_bucket.json]
 """
 
 from __future__ import annotations
@@ -27,9 +27,12 @@ import fit_calibration as fit
 
 from engine.calibration import MOON_VALUE, Calibration, _logit
 
-FORMS = ("base", "trick", "clean", "outstanding", "square", "alike")
+FORMS = ("base", "trick", "clean", "outstanding", "square", "alike", "hinge")
 """The shipped form; with a term for the trick, for a seat with no points yet, for the points
-still out, for the square of the log-odds; and every position weighted alike."""
+still out, for the square of the log-odds; every position weighted alike; and a slope of its own
+for shares below ``HINGE`` (how far below, in log-odds)."""
+
+HINGE = 0.05
 
 
 def features(where, seat: int, share: float, form: str) -> list[float]:
@@ -42,6 +45,8 @@ def features(where, seat: int, share: float, form: str) -> list[float]:
         line.append(where.outstanding / MOON_VALUE)
     elif form == "square":
         line.append(_logit(share) ** 2 / 10)
+    elif form == "hinge":
+        line.append(max(0.0, _logit(HINGE) - _logit(share)))
     return line
 
 
@@ -99,6 +104,7 @@ def at_most(observed: int, expected: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", metavar="PATH")
+    parser.add_argument("--forms", nargs="+", choices=FORMS, default=FORMS, help="forms to fit (base first)")
     args = parser.parse_args()
     fingerprint, runs = fit.todays_runs()
     fitted, fresh = [], []
@@ -107,7 +113,7 @@ def main() -> None:
         (fitted if calibration.fitted_on(pairs[0]["row"]["hand"]) else fresh).extend(pairs)
     moon = fit.fit_moon(fitted)
     report: dict = {"model": fingerprint, "forms": {}}
-    for form in FORMS:
+    for form in args.forms:
         quiet = fit_quiet(fitted, form)
         rows = rows_of(fresh, moon, quiet, form)
         points = calibration.table(rows, "points", calibration.POINT_BUCKETS)
