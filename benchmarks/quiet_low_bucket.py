@@ -106,6 +106,8 @@ def main() -> None:
     parser.add_argument("--json", metavar="PATH")
     parser.add_argument("--forms", nargs="+", choices=FORMS, default=FORMS, help="forms to fit (base first)")
     args = parser.parse_args()
+    if "base" not in args.forms:
+        parser.error("--forms: give base too (the where-from counts are the shipped form's)")
     fingerprint, runs = fit.todays_runs()
     fitted, fresh = [], []
     for run in runs:
