@@ -12,7 +12,8 @@ Hard x4's outcomes. Fits
   outcomes' share of moons (by outcomes, positions continued more often would count more, and
   which were continued depends on how the hand went on: ``coach_calibration.table``);
 - per kind and whose, in the hands without a moon, a logistic regression of the share of the
-  points still out that the seat took on the log-odds of the share the play-outs predicted.
+  points still out that the seat took on the log-odds of the share the play-outs predicted, and
+  on both again times the share of the points already taken.
 
 Then holds out each run in turn (fitted on the others) and prints the calibration tables of the
 held-out predictions, raw and calibrated, as ``coach_calibration.py`` does. ``--write`` writes
@@ -228,7 +229,10 @@ def _quiet(pair: dict) -> float:
 
 
 def _quiet_terms(where: Situation, seat: int, share: float) -> list[float]:
-    return [1.0, _logit(share)]
+    """``Calibration.quiet_log_odds``'s terms: 1, the log-odds, and both again times the share of
+    the points already taken (0 in a pass)."""
+    gone = 1.0 - where.outstanding / MOON_VALUE
+    return [1.0, _logit(share), gone, gone * _logit(share)]
 
 
 def _by_points_out(where: Situation) -> float:
@@ -240,7 +244,8 @@ def fit_quiet(
     terms: Callable[[Situation, int, float], list[float]] = _quiet_terms,
     weight: Callable[[Situation], float] = _by_points_out,
 ) -> dict[str, tuple[float, ...]]:
-    """Per kind and whose (intercept, slope on the log-odds): in hands without a moon, the share
+    """Per kind and whose (intercept, slope on the log-odds, both again times the share of the
+    points already taken: ``_quiet_terms``): in hands without a moon, the share
     of the points still out that a seat takes, realised against predicted (a logistic
     regression on shares, each position weighted by the points still out, however many of its
     outcomes had no moon). ``terms`` and ``weight`` try other forms (``quiet_low_bucket.py``)."""
@@ -365,8 +370,9 @@ def write_map(
         "QUIET = {",
         *(f'    "{name}": {values!r},' for name, values in quiet.items()),
         "}",
-        '"""Per kind and whose, hands without a moon: (intercept, slope on the log-odds) of the share of',
-        '    the points still out that the seat takes."""',
+        '"""Per kind and whose, hands without a moon: (intercept, slope on the log-odds, and both again',
+        "    times the share of the points already taken) of the share of the points still out that the",
+        '    seat takes."""',
         "",
         "DATA = (",
         *(f'    "{path}",' for path in data_files),

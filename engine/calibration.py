@@ -16,7 +16,8 @@ and expected points onto the realised ones, with a map fitted on those hands
   play, whether that seat is running (has taken every moon card so far). A seat that can no
   longer shoot (another has taken a moon card) keeps 0;
 - points: of the hands without a moon, the share of the points still out that a seat takes, a
-  logistic curve in the log-odds of the share predicted, per kind and whose (so what is certain
+  logistic curve in the log-odds of the share predicted whose intercept and slope move with the
+  share of the points already taken, per kind and whose (so what is certain
   stays certain: points taken are kept, and none are added once every point card is taken);
   then the moons added back (standard scoring: 26 to every seat but the shooter). A moon already
   made keeps its 1.
@@ -127,19 +128,27 @@ class Calibration:
                 chances.append(0.0)  # another seat has taken a moon card: no moon for this one
                 continue
             intercept, slope, per_trick, unseen, per_share = self.moon_map[_moon_group(self.where, seat)]
-            log_odds = intercept + slope * _logit(chance) + per_trick * self.where.trick / 13
-            log_odds += per_share * _logit(shares[seat])
+            seen = slope * _logit(chance)
             if chance <= FLOOR:  # no imagined deal made this moon: a level of its own
-                log_odds += unseen
+                seen += unseen
+            else:  # and a moon some deal made is never less likely than one none made
+                seen = max(seen, slope * _logit(FLOOR) + unseen)
+            log_odds = intercept + seen + per_trick * self.where.trick / 13
+            log_odds += per_share * _logit(shares[seat])
             chances.append(1.0 / (1.0 + math.exp(-log_odds)))
         total = sum(chances)
         return tuple(c / total for c in chances) if total > 1.0 else tuple(chances)
 
     def quiet_log_odds(self, group: str, seat: int, share: float) -> float:
         """The log-odds of the share of the points still out that ``seat`` takes in a hand
-        without a moon, from the play-outs' ``share`` (other forms: ``quiet_low_bucket.py``)."""
-        intercept, slope = self.quiet_map[group]
-        return intercept + slope * _logit(share)
+        without a moon, from the play-outs' ``share``: a line in its log-odds whose intercept and
+        slope move with the share of the points already taken (late in a hand the play-outs
+        read a seat that takes nothing about right, early they read it too low; other forms:
+        ``quiet_low_bucket.py``)."""
+        intercept, slope, per_gone, per_gone_slope = self.quiet_map[group]
+        gone = 1.0 - self.where.outstanding / MOON_VALUE
+        log_odds = _logit(share)
+        return intercept + slope * log_odds + gone * (per_gone + per_gone_slope * log_odds)
 
     def predict(
         self, moons: Sequence[float], points: Sequence[float]

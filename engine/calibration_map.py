@@ -1,6 +1,6 @@
 """The fitted map of ``engine.calibration``, written by ``benchmarks/fit_calibration.py``.
 
-Fitted on 1896 hands of 79 calibration runs (2026-12-05):
+Fitted on 2520 hands of 105 calibration runs (2026-12-05):
 hands-992000-992023.json.gz, hands-992024-992047.json.gz, hands-992048-992071.json.gz,
 hands-992072-992095.json.gz, hands-992096-992119.json.gz, hands-992120-992143.json.gz,
 hands-992144-992167.json.gz, hands-992168-992191.json.gz, hands-992192-992215.json.gz,
@@ -27,29 +27,38 @@ hands-993584-993607.json.gz, hands-993608-993631.json.gz, hands-993632-993655.js
 hands-993656-993679.json.gz, hands-993680-993703.json.gz, hands-993704-993727.json.gz,
 hands-993728-993751.json.gz, hands-993752-993775.json.gz, hands-993776-993799.json.gz,
 hands-993800-993823.json.gz, hands-993824-993847.json.gz, hands-993848-993871.json.gz,
-hands-993872-993895.json.gz.
+hands-993872-993895.json.gz, hands-993896-993919.json.gz, hands-993920-993943.json.gz,
+hands-993944-993967.json.gz, hands-993968-993991.json.gz, hands-993992-994015.json.gz,
+hands-994016-994039.json.gz, hands-994040-994063.json.gz, hands-994064-994087.json.gz,
+hands-994088-994111.json.gz, hands-994112-994135.json.gz, hands-994136-994159.json.gz,
+hands-994160-994183.json.gz, hands-994184-994207.json.gz, hands-994208-994231.json.gz,
+hands-994232-994255.json.gz, hands-994256-994279.json.gz, hands-994280-994303.json.gz,
+hands-994304-994327.json.gz, hands-994328-994351.json.gz, hands-994352-994375.json.gz,
+hands-994376-994399.json.gz, hands-994400-994423.json.gz, hands-994424-994447.json.gz,
+hands-994448-994471.json.gz, hands-994472-994495.json.gz, hands-994496-994519.json.gz.
 """
 
 MOON = {
-    "pass own": (-0.3142, 0.6954, 0.0, -1.2518, -0.0244),
-    "pass other": (-0.5482, 0.3607, 0.0, 0.2304, 0.623),
-    "play own open": (-0.1382, 0.5654, -0.9262, -1.7145, 0.0055),
-    "play own running": (-1.3758, 0.3864, 1.3667, -1.0283, -0.0394),
-    "play other open": (-0.9186, 0.3367, 0.4712, -0.4471, 0.6475),
-    "play other running": (-1.3264, 0.4482, 2.5097, -0.6663, 0.0216),
+    "pass own": (-0.3444, 0.6877, 0.0, -1.2837, -0.0155),
+    "pass other": (-0.4258, 0.3788, 0.0, 0.2744, 0.6657),
+    "play own open": (-0.1474, 0.5719, -1.0251, -1.4159, 0.0203),
+    "play own running": (-1.3561, 0.4024, 1.3093, -0.9858, -0.0357),
+    "play other open": (-0.9937, 0.3268, 0.4503, -0.4434, 0.6777),
+    "play other running": (-1.4182, 0.4474, 2.5998, -0.6676, 0.0291),
 }
 """Per group: (intercept, slope on the predicted chance's log-odds, slope on trick / 13, added
     when the predicted chance is 0, slope on the log-odds of the seat's predicted share of the
     points in the hands without a moon)."""
 
 QUIET = {
-    "pass own": (-0.1045, 0.7784),
-    "pass other": (-0.4257, 0.6308),
-    "play own": (0.0329, 0.6755),
-    "play other": (-0.3208, 0.7621),
+    "pass own": (-0.0941, 0.7862, 0.0, 0.0),
+    "pass other": (-0.4659, 0.5925, 0.0, 0.0),
+    "play own": (-0.0088, 0.6571, 0.1934, 0.0482),
+    "play other": (-0.4163, 0.673, 0.3466, 0.321),
 }
-"""Per kind and whose, hands without a moon: (intercept, slope on the log-odds) of the share of
-    the points still out that the seat takes."""
+"""Per kind and whose, hands without a moon: (intercept, slope on the log-odds, and both again
+    times the share of the points already taken) of the share of the points still out that the
+    seat takes."""
 
 DATA = (
     "benchmarks/results/calibration/r00f79924e63f0eb/hands-992000-992023.json.gz",
@@ -131,9 +140,35 @@ DATA = (
     "benchmarks/results/calibration/r00f79924e63f0eb/hands-993824-993847.json.gz",
     "benchmarks/results/calibration/r00f79924e63f0eb/hands-993848-993871.json.gz",
     "benchmarks/results/calibration/r00f79924e63f0eb/hands-993872-993895.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993896-993919.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993920-993943.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993944-993967.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993968-993991.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-993992-994015.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994016-994039.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994040-994063.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994064-994087.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994088-994111.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994112-994135.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994136-994159.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994160-994183.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994184-994207.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994208-994231.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994232-994255.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994256-994279.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994280-994303.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994304-994327.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994328-994351.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994352-994375.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994376-994399.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994400-994423.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994424-994447.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994448-994471.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994472-994495.json.gz",
+    "benchmarks/results/calibration/r00f79924e63f0eb/hands-994496-994519.json.gz",
 )
 """The files fitted on (kept runs or data files, from the repository's root): the map is
     fitted again from them alone."""
 
-FITTED_HANDS = ((992000, 993895),)
+FITTED_HANDS = ((992000, 994519),)
 """The seeds of the hands fitted on, (first, last): figures of these hands are not a test."""

@@ -81,7 +81,7 @@ def test_a_seat_that_can_no_longer_shoot_keeps_no_moon_chance():
 @pytest.mark.parametrize("kind, trick, runner", [("pass", 0, NOBODY), ("play", 1, NOBODY), ("play", 7, 2)])
 def test_a_likelier_moon_by_the_play_outs_stays_likelier_and_chances_stay_chances(kind, trick, runner):
     where = Situation(kind, 0, trick, runner)
-    grid = [0.0, FLOOR, 0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.99, 1.0]
+    grid = [0.0, FLOOR, 1 / 1536, 1 / 1024, 0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.99, 1.0]
     for seat in range(4):
         if runner not in (NOBODY, seat):
             continue
@@ -140,8 +140,10 @@ def test_the_points_are_the_moons_26s_plus_the_hands_without_a_moon():
         assert moons == (0.0,) * 4
         for s in range(4):
             whose = "own" if s == seat else "other"
-            intercept, slope = QUIET[f"{where.kind} {whose}"]
-            share = 1 / (1 + math.exp(-(intercept + slope * _logit((quiet[s] - taken[s]) / outstanding))))
+            intercept, slope, per_gone, per_gone_slope = QUIET[f"{where.kind} {whose}"]
+            log_odds, gone = _logit((quiet[s] - taken[s]) / outstanding), 1 - outstanding / MOON_VALUE
+            log_odds = intercept + slope * log_odds + gone * (per_gone + per_gone_slope * log_odds)
+            share = 1 / (1 + math.exp(-log_odds))
             assert expected[s] == pytest.approx(taken[s] + outstanding * share)
             assert taken[s] <= expected[s] <= taken[s] + outstanding  # never less than is certain
     # with moons, each seat's 26 from the others' calibrated chances
@@ -153,7 +155,7 @@ def test_the_points_are_the_moons_26s_plus_the_hands_without_a_moon():
         quiet = quiet_points(points[s], sum(shares) - shares[s], sum(shares))
         assert (1 - sum(shares)) * quiet + MOON_VALUE * (sum(shares) - shares[s]) == pytest.approx(points[s])
         whose = "own" if s == 1 else "other"
-        intercept, slope = QUIET[f"pass {whose}"]
+        intercept, slope, _, _ = QUIET[f"pass {whose}"]  # no points taken yet: the line as it is
         mapped = MOON_VALUE / (1 + math.exp(-(intercept + slope * _logit(quiet / MOON_VALUE))))
         assert expected[s] == pytest.approx((1 - sum(moons)) * mapped + MOON_VALUE * (sum(moons) - moons[s]))
 
@@ -282,3 +284,65 @@ def test_the_engine_s_map_is_the_one_fitted_on_the_kept_decisions():
     # the hands it names as fitted on are those hands: the calibration benchmark leaves them out
     seeds = {pair["row"]["hand"] for pair in pairs}
     assert fit_calibration.seed_ranges(seeds) == [tuple(pair) for pair in FITTED_HANDS]
+
+
+def quiet_pairs(truth: dict, count: int, seed: int) -> list[dict]:
+    """Pairs without moons whose seats take a share of the points still out drawn from ``truth``
+    (``engine.calibration.Calibration.quiet_log_odds``'s form)."""
+    rng = random.Random(seed)
+    pairs = []
+    for number in range(count):
+        kind = rng.choice(["pass", "play"])
+        taken = [0] * 4
+        for _ in range(0 if kind == "pass" else rng.randrange(0, 23)):  # up to 22 of the 26 gone
+            taken[rng.randrange(4)] += 1
+        outstanding = MOON_VALUE - sum(taken)
+        where = Situation(kind, 0, 0 if kind == "pass" else 6, IMPOSSIBLE, tuple(taken), outstanding)
+        gone = 1 - outstanding / MOON_VALUE
+        shares = [rng.uniform(0.02, 0.9) for _ in range(4)]
+        chances = []
+        for seat, share in enumerate(shares):
+            a, b, c, d = truth[f"{kind} {'own' if seat == 0 else 'other'}"]
+            log_odds = a + b * _logit(share) + gone * (c + d * _logit(share))
+            chances.append(1 / (1 + math.exp(-log_odds)))
+        outcomes = [  # eight continuations: the seat takes every point still out, or none
+            ([taken[s] + outstanding * (rng.random() < chances[s]) for s in range(4)], -1) for _ in range(8)
+        ]
+        row = {
+            "hand": number,
+            "kind": kind,
+            "seat": 0,
+            "moon": [0.0] * 4,
+            "points": [taken[s] + shares[s] * outstanding for s in range(4)],
+            "outcomes": outcomes,
+        }
+        pairs += [{"run": "x", "decision": number, "row": row, "where": where, "seat": s} for s in range(4)]
+    return pairs
+
+
+def test_the_fit_finds_a_known_points_map_whose_line_moves_with_the_points_taken():
+    truth = {
+        "pass own": (-0.2, 0.8, 0.0, 0.0),
+        "pass other": (-0.4, 0.6, 0.0, 0.0),
+        "play own": (0.1, 0.6, -0.5, 0.8),
+        "play other": (-0.3, 0.7, -1.0, 0.5),
+    }
+    fitted = fit_calibration.fit_quiet(quiet_pairs(truth, 8000, 5))
+    for group, (a, b, c, d) in truth.items():
+        got = fitted[group]
+        assert abs(got[0] - a) < 0.15 and abs(got[1] - b) < 0.08, (group, got)
+        if group.startswith("play"):  # at the pass no point is taken yet: nothing to find
+            assert abs(got[2] - c) < 0.3 and abs(got[3] - d) < 0.2, (group, got)
+        else:
+            assert got[2:] == (0.0, 0.0), (group, got)
+
+
+def test_a_seat_the_play_outs_give_a_larger_share_is_forecast_a_larger_one_however_many_points_are_gone():
+    for group, (_, slope, _, per_gone_slope) in QUIET.items():
+        for gone in (0.0, 1.0):  # the slope is a line in the share gone: its ends bound it
+            assert slope + gone * per_gone_slope > 0.2, group
+    where = Situation("play", 0, 11, IMPOSSIBLE, (3, 4, 9, 0), 10)
+    calibration = Calibration(where)
+    for group in ("play own", "play other"):
+        mapped = [calibration.quiet_log_odds(group, 1, share) for share in (0.001, 0.01, 0.1, 0.5, 0.9)]
+        assert mapped == sorted(mapped), group
