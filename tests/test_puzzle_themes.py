@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import CardSet, HandState, Rules
 from engine.evaluator import Evaluation, OptionValue
+from trainer.puzzles.format import OPTION_COLUMNS, answer_from_evaluation, as_stored
 from trainer.puzzles.themes import pass_themes
 
 
@@ -40,3 +41,19 @@ def test_the_moon_is_a_theme_only_when_it_tells_the_passes_apart():
     assert "moon_shooting" not in shared
     deciding = pass_themes(view, evaluation("2C 3C QS", str(natural), (0.30, 0.05)), natural)
     assert "moon_shooting" in deciding
+
+
+def test_a_puzzle_file_s_themes_follow_from_the_figures_it_keeps():
+    """A moon gap a hair over the limit before rounding and on it after: the file's themes are
+    read from the figures as the file keeps them, so its own figures give them back."""
+    view = passing_view()
+    natural = CardSet("2C 3C JH")
+    full = evaluation("2C 3C QS", str(natural), (0.06460004, 0.0146))
+    assert "moon_shooting" in pass_themes(view, full, natural)
+    stored = as_stored(full)
+    written = answer_from_evaluation(full, ["2C 3C QS"], "")["options"]
+    assert [[text, *figures] for text, *figures in written] == [
+        [" ".join(v.option.codes), *(getattr(v, name) for name in OPTION_COLUMNS[1:-1]), v.samples]
+        for v in stored.options
+    ]
+    assert "moon_shooting" not in pass_themes(view, stored, natural)

@@ -8,7 +8,7 @@ else is affected.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -381,6 +381,17 @@ def load_files(paths: list[Path]) -> tuple[list[Puzzle], list[str]]:
     return puzzles, problems
 
 
+def as_stored(evaluation: Evaluation) -> Evaluation:
+    """The evaluation with its figures as a puzzle file keeps them (``answer_from_evaluation``):
+    what is read from it when the file is written (its themes) must follow from the file alone,
+    and a figure at a threshold can fall either side of it once rounded."""
+    options = tuple(
+        replace(value, **{name: round(getattr(value, name), 4) for name in OPTION_COLUMNS[1:-1]})
+        for value in evaluation.options
+    )
+    return replace(evaluation, options=options)
+
+
 def answer_from_evaluation(
     evaluation: Evaluation, accepted: list[str], verified: str, stages=(), include: list[str] | None = None
 ) -> dict:
@@ -397,8 +408,8 @@ def answer_from_evaluation(
         **({"every_deal": True} if evaluation.every_deal else {}),
         "option_columns": list(OPTION_COLUMNS),
         "options": [
-            [_text(v.option), *(round(getattr(v, name), 4) for name in OPTION_COLUMNS[1:-1]), v.samples]
-            for v in evaluation.options
+            [_text(v.option), *(getattr(v, name) for name in OPTION_COLUMNS[1:-1]), v.samples]
+            for v in as_stored(evaluation).options
         ],
     }
 

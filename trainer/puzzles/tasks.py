@@ -37,7 +37,7 @@ from engine.rules import PRESETS
 from ..coach import coach_pass, coach_play
 from ..coach.grading import TOLERANCE
 from .evidence import bot_evidence, rating_from
-from .format import THEMES, answer_from_evaluation, position_state
+from .format import THEMES, answer_from_evaluation, as_stored, position_state
 from .themes import pass_themes, play_themes
 from .verify import MEASURE, MIN_ERRORS, MIN_LOSS, Check, evaluate_all, text_of, verify_position
 
@@ -239,11 +239,11 @@ def puzzle_data(
 ) -> dict:
     """A verified position as a puzzle file's plain data (without its id: the job numbers it)."""
     evaluation = checked.evaluation
-    if kind == "pass":
-        themes = pass_themes(view, evaluation, natural)
+    if kind == "pass":  # the themes as the file's own figures give them
+        themes = pass_themes(view, as_stored(evaluation), natural)
         verdict = coach_pass(view, natural, evaluation)
     else:
-        themes = play_themes(view, evaluation, natural)
+        themes = play_themes(view, as_stored(evaluation), natural)
         verdict = coach_play(view, natural, evaluation)
     explanation = (
         f"The natural-looking {natural} costs about {verdict.grade.loss:.1f} points against the other "
