@@ -18,7 +18,9 @@ Hard x4's outcomes. Fits
 Then holds out each run in turn (fitted on the others) and prints the calibration tables of the
 held-out predictions, raw and calibrated, as ``coach_calibration.py`` does. ``--write`` writes
 the map fitted on every run to ``engine/calibration_map.py``; ``--held-out`` runs (fresh hands,
-never fitted on) are reported under that map.
+never fitted on) are reported under that map. ``--map FIT.json`` fits nothing: the runs given are
+tables under the map an earlier ``--json`` kept (``moon_map``, ``quiet_map``), a map fixed before
+they were played tested on them (none of its fitted runs may be among them).
 
     PYTHONPATH=. .venv/bin/python benchmarks/fit_calibration.py RUN.pickle ... [--write]
         [--held-out RUN.pickle ...] [--save-data FIT.json.gz] [--save-held-out TEST.json.gz]
@@ -387,6 +389,40 @@ def write_map(
     MAP_FILE.write_text("\n".join(lines), encoding="utf-8")
 
 
+def kept_map(path: Path) -> tuple[dict, dict, list[str]]:
+    """(moon map, quiet map, runs fitted on) of a fit's ``--json``; a clear error if it has none."""
+    try:
+        fit = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise ValueError(f"not a fit's --json ({error})") from error
+    missing = [key for key in ("moon_map", "quiet_map", "runs") if key not in fit]
+    if missing:
+        raise ValueError(f"no {', '.join(missing)} in it: not a fit's --json")
+    moon = {group: tuple(terms) for group, terms in fit["moon_map"].items()}
+    quiet = {group: tuple(terms) for group, terms in fit["quiet_map"].items()}
+    return moon, quiet, fit["runs"]
+
+
+def judge_by_kept_map(runs: list[str], path: Path) -> dict:
+    """The runs' tables under a kept map (raw beside it); refuses runs the map was fitted on."""
+    moon, quiet, fitted = kept_map(path)
+    reused = sorted({Path(run).name for run in runs} & set(fitted))
+    if reused:
+        raise ValueError(f"it was fitted on {', '.join(reused)}: those are no test of it")
+    test = [pair for run in runs for pair in pairs_of(run)]
+    hands = len({(pair["run"], pair["row"]["hand"]) for pair in test})
+    results = {
+        "map_from": str(path),
+        "test_runs": sorted({Path(pair["run"].split(":")[-1]).name for pair in test}),
+        "test_hands": hands,
+        "test_raw": tables(predicted_rows(test, None, None)),
+        "test": tables(predicted_rows(test, moon, quiet)),
+    }
+    summary(f"{hands} hands, the play-outs' predictions", results["test_raw"])
+    summary(f"The same hands under the map of {path.name}, fitted before them", results["test"])
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -404,9 +440,19 @@ def main() -> None:
     )
     parser.add_argument("--save-data", metavar="PATH", help="keep the fitted runs' decisions (.json.gz)")
     parser.add_argument("--save-held-out", metavar="PATH", help="keep the held-out runs' decisions")
+    parser.add_argument("--map", metavar="FIT.json", help="fit nothing: table the runs under this fit's map")
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
     start = time.perf_counter()
+    if args.map:
+        try:
+            results = judge_by_kept_map(args.runs, Path(args.map))
+        except ValueError as error:
+            parser.error(f"--map {args.map}: {error}")
+        if args.json:
+            results["date"] = datetime.date.today().isoformat()
+            Path(args.json).write_text(json.dumps(results, indent=1, default=float) + "\n", encoding="utf-8")
+        return
     everything = [pair for run in args.runs for pair in pairs_of(run)]
     by_run: dict[str, list[dict]] = {}
     for pair in everything:

@@ -273,3 +273,44 @@ def test_a_position_counts_once_however_often_it_was_continued(what):
     keys = ("predicted", "realised", "clustered_error")
     assert [[b[k] for k in keys] for b in again] == [pytest.approx([b[k] for k in keys]) for b in once]
     assert sum(b["outcomes"] for b in again) > sum(b["outcomes"] for b in once)
+
+
+def test_a_map_kept_before_the_runs_is_tested_on_them_and_never_on_its_own(tmp_path):
+    """``fit_calibration.py RUN ... --map FIT.json``: a map fixed before the runs were played
+    (an earlier fit's --json) tables them as today's map would, and refuses runs it was fitted on."""
+    where = {
+        "kind": "play",
+        "seat": 0,
+        "trick": 5,
+        "runner": NOBODY,
+        "taken": [0, 3, 0, 1],
+        "outstanding": 22,
+    }
+    raw_moon, raw_points = [0.02, 0.2, 0.0, 0.01], [5.0, 9.0, 6.0, 6.0]
+    placed = {**ROWS[0], "raw_moon": raw_moon, "raw_points": raw_points, "where": where}
+    run = calibration.keep_run([placed], args(500, 1), "b-this-model", tmp_path)
+    quiet = {"pass own": (0.0, 1.0, 0.0, 0.0), "pass other": (0.0, 1.0, 0.0, 0.0)}
+    quiet |= {"play own": (0.3, 0.8, 0.1, 0.2), "play other": (-0.2, 0.9, 0.4, 0.1)}
+    moon = {group: (0.1, 0.9, 0.2, -0.5, 0.3) for group in MOON}
+    fit = tmp_path / "fit.json"
+    fit.write_text(json.dumps({"runs": ["hands-400-423.json.gz"], "moon_map": moon, "quiet_map": quiet}))
+    results = fit_calibration.judge_by_kept_map([str(run)], fit)
+    expected_moon, expected_points = Calibration(
+        Situation(**{**where, "taken": (0, 3, 0, 1)}), moon, quiet
+    ).predict(raw_moon, raw_points)
+    assert results["test_hands"] == 1 and results["test_runs"] == [run.name]
+    tabled = results["test"]["points_table"]
+    assert sum(b["pairs"] for b in tabled) == 4
+    assert sum(b["predicted"] * b["pairs"] for b in tabled) == pytest.approx(sum(expected_points))
+    moons = results["test"]["moon_table"]
+    assert sum(b["predicted"] * b["pairs"] for b in moons) == pytest.approx(sum(expected_moon))
+    assert sum(expected_moon) != pytest.approx(sum(raw_moon))  # the kept map, not the play-outs' figures
+    fit.write_text(json.dumps({"runs": [run.name], "moon_map": moon, "quiet_map": quiet}))
+    with pytest.raises(ValueError, match=f"fitted on {run.name}"):
+        fit_calibration.judge_by_kept_map([str(run)], fit)
+    fit.write_text(json.dumps({"runs": [], "moon_map": moon}))
+    with pytest.raises(ValueError, match="no quiet_map"):
+        fit_calibration.judge_by_kept_map([str(run)], fit)
+    fit.write_text("{not json")
+    with pytest.raises(ValueError, match="not a fit's --json"):
+        fit_calibration.judge_by_kept_map([str(run)], fit)
