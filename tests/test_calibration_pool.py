@@ -224,11 +224,16 @@ def test_refiling_refuses_a_commit_that_is_not_there_and_a_run_of_another_model(
     ]
 
 
+PLACED = {"kind": "play", "seat": 0, "trick": 5, "runner": NOBODY, "taken": [0, 3, 0, 1], "outstanding": 22}
+"""A kept position (``where``) as JSON holds it, and the play-outs' own figures there."""
+RAW = ([0.02, 0.2, 0.0, 0.01], [5.0, 9.0, 6.0, 6.0])
+
+
 def test_kept_rows_are_forecast_by_todays_map_from_the_play_outs_own_figures():
     """A map fitted again does not start the count again: every kept row with its position is
     forecast anew; a row kept without it is left out and counted, not shown with an old map's."""
     where = Situation("play", 0, 5, NOBODY, (0, 3, 0, 1), 22)
-    raw_moon, raw_points = [0.02, 0.2, 0.0, 0.01], [5.0, 9.0, 6.0, 6.0]
+    raw_moon, raw_points = RAW
     stale = {
         **ROWS[0],
         "moon": [0.5] * 4,
@@ -238,14 +243,7 @@ def test_kept_rows_are_forecast_by_todays_map_from_the_play_outs_own_figures():
     }
     placed = {
         **stale,
-        "where": {
-            "kind": "play",
-            "seat": 0,
-            "trick": 5,
-            "runner": NOBODY,
-            "taken": [0, 3, 0, 1],
-            "outstanding": 22,
-        },
+        "where": PLACED,
     }
     again, missing = calibration.reforecast([placed, stale, ROWS[1]])
     assert missing == 2 and len(again) == 1
