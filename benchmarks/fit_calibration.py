@@ -423,6 +423,12 @@ def judge_by_kept_map(runs: list[str], path: Path) -> dict:
     return results
 
 
+def write_results(results: dict, path: str) -> None:
+    """A ``--json`` report, dated."""
+    results["date"] = datetime.date.today().isoformat()
+    Path(path).write_text(json.dumps(results, indent=1, default=float) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -450,8 +456,7 @@ def main() -> None:
         except ValueError as error:
             parser.error(f"--map {args.map}: {error}")
         if args.json:
-            results["date"] = datetime.date.today().isoformat()
-            Path(args.json).write_text(json.dumps(results, indent=1, default=float) + "\n", encoding="utf-8")
+            write_results(results, args.json)
         return
     everything = [pair for run in args.runs for pair in pairs_of(run)]
     by_run: dict[str, list[dict]] = {}
@@ -494,8 +499,7 @@ def main() -> None:
     if args.save_data:
         save_data(everything, args.save_data)
     if args.json:
-        results["date"] = datetime.date.today().isoformat()
-        Path(args.json).write_text(json.dumps(results, indent=1, default=float) + "\n", encoding="utf-8")
+        write_results(results, args.json)
 
 
 if __name__ == "__main__":

@@ -108,9 +108,9 @@ def drift(runs: list[tuple[str, list[tuple[int, bool]]]], fitted=calibration.fit
     )
     gap, after = largest_gap(moons)
     before_after = two_rates(moons[:after], moons[after:])
-    fit_rest = two_rates(
-        [moon for hand, moon in hands if fitted(hand)], [moon for hand, moon in hands if not fitted(hand)]
-    )
+    fit = [moon for hand, moon in hands if fitted(hand)]
+    rest = [moon for hand, moon in hands if not fitted(hand)]
+    fit_rest = two_rates(fit, rest)
     return {
         "hands": len(hands),
         "moons": sum(moons),
@@ -130,8 +130,8 @@ def drift(runs: list[tuple[str, list[tuple[int, bool]]]], fitted=calibration.fit
             "z": before_after["z"],
         },
         "fitted_against_rest": {
-            "fitted_hands": sum(1 for hand, _ in hands if fitted(hand)),
-            "rest_hands": sum(1 for hand, _ in hands if not fitted(hand)),
+            "fitted_hands": len(fit),
+            "rest_hands": len(rest),
             "fitted_rate": fit_rest["first"],
             "rest_rate": fit_rest["second"],
             "z": fit_rest["z"],
