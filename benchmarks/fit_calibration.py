@@ -20,11 +20,15 @@ held-out predictions, raw and calibrated, as ``coach_calibration.py`` does. ``--
 the map fitted on every run to ``engine/calibration_map.py``; ``--held-out`` runs (fresh hands,
 never fitted on) are reported under that map. ``--map FIT.json`` fits nothing: the runs given are
 tables under the map an earlier ``--json`` kept (``moon_map``, ``quiet_map``), a map fixed before
-they were played tested on them (none of its fitted runs may be among them).
+they were played tested on them (none of its fitted runs may be among them). ``--ship FIT.json``
+fits nothing either: it writes the map that fit kept into the engine, the runs given being exactly
+those it was fitted on (so the map shipped is the map tested, not a fit made again).
 
     PYTHONPATH=. .venv/bin/python benchmarks/fit_calibration.py RUN.pickle ... [--write]
         [--held-out RUN.pickle ...] [--save-data FIT.json.gz] [--save-held-out TEST.json.gz]
         [--json benchmarks/results/calibration_fit.json]
+    PYTHONPATH=. .venv/bin/python benchmarks/fit_calibration.py RUN ... --map FIT.json [--json PATH]
+    PYTHONPATH=. .venv/bin/python benchmarks/fit_calibration.py RUN ... --ship FIT.json
 
 The data files keep each decision's raw prediction, outcomes and what the map reads of the
 position (``engine.calibration.Situation``), without the position: the map can be fitted again
@@ -403,6 +407,36 @@ def kept_map(path: Path) -> tuple[dict, dict, list[str]]:
     return moon, quiet, fit["runs"]
 
 
+def ship_kept_map(runs: list[str], path: Path) -> int:
+    """Write the map a fit's --json kept into the engine, exactly as it was tested, with the runs
+    it was fitted on (all of them, and only them: their hands are what the benchmark leaves out).
+    Returns the hands fitted on."""
+    moon, quiet, fitted = kept_map(path)
+    given = sorted(Path(run).name for run in runs)
+    if given != sorted(fitted):
+        missing, extra = sorted(set(fitted) - set(given)), sorted(set(given) - set(fitted))
+        raise ValueError(
+            "give the runs it was fitted on, no others: "
+            + "; ".join(
+                part
+                for part in (
+                    f"{len(missing)} missing ({', '.join(missing[:3])})" if missing else "",
+                    f"{len(extra)} not fitted on ({', '.join(extra[:3])})" if extra else "",
+                    "a run given twice" if not missing and not extra else "",
+                )
+                if part
+            )
+        )
+    pairs = [pair for run in runs for pair in pairs_of(run)]
+    hands = len({(pair["run"], pair["row"]["hand"]) for pair in pairs})
+    expected = json.loads(path.read_text(encoding="utf-8")).get("hands", hands)
+    if hands != expected:
+        raise ValueError(f"the runs hold {hands} hands, the fit {expected}: not the runs it was fitted on")
+    seeds = {pair["row"]["hand"] for pair in pairs}
+    write_map(moon, quiet, given, hands, None, seeds, runs)
+    return hands
+
+
 def judge_by_kept_map(runs: list[str], path: Path) -> dict:
     """The runs' tables under a kept map (raw beside it); refuses runs the map was fitted on."""
     moon, quiet, fitted = kept_map(path)
@@ -447,9 +481,21 @@ def main() -> None:
     parser.add_argument("--save-data", metavar="PATH", help="keep the fitted runs' decisions (.json.gz)")
     parser.add_argument("--save-held-out", metavar="PATH", help="keep the held-out runs' decisions")
     parser.add_argument("--map", metavar="FIT.json", help="fit nothing: table the runs under this fit's map")
+    parser.add_argument(
+        "--ship",
+        metavar="FIT.json",
+        help=f"fit nothing: write this fit's map into {MAP_FILE.name}; the runs given: those it fitted",
+    )
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
     start = time.perf_counter()
+    if args.ship:
+        try:
+            hands = ship_kept_map(args.runs, Path(args.ship))
+        except ValueError as error:
+            parser.error(f"--ship {args.ship}: {error}")
+        print(f"wrote the map of {args.ship} ({hands} hands) into {MAP_FILE}")
+        return
     if args.map:
         try:
             results = judge_by_kept_map(args.runs, Path(args.map))

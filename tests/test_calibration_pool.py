@@ -273,17 +273,14 @@ def test_a_position_counts_once_however_often_it_was_continued(what):
     assert sum(b["outcomes"] for b in again) > sum(b["outcomes"] for b in once)
 
 
+WHERE = {"kind": "play", "seat": 0, "trick": 5, "runner": NOBODY, "taken": [0, 3, 0, 1], "outstanding": 22}
+"""A kept row's position, as ``coach_calibration.py --keep`` writes it."""
+
+
 def test_a_map_kept_before_the_runs_is_tested_on_them_and_never_on_its_own(tmp_path):
     """``fit_calibration.py RUN ... --map FIT.json``: a map fixed before the runs were played
     (an earlier fit's --json) tables them as today's map would, and refuses runs it was fitted on."""
-    where = {
-        "kind": "play",
-        "seat": 0,
-        "trick": 5,
-        "runner": NOBODY,
-        "taken": [0, 3, 0, 1],
-        "outstanding": 22,
-    }
+    where = WHERE
     raw_moon, raw_points = [0.02, 0.2, 0.0, 0.01], [5.0, 9.0, 6.0, 6.0]
     placed = {**ROWS[0], "raw_moon": raw_moon, "raw_points": raw_points, "where": where}
     run = calibration.keep_run([placed], args(500, 1), "b-this-model", tmp_path)
@@ -312,3 +309,39 @@ def test_a_map_kept_before_the_runs_is_tested_on_them_and_never_on_its_own(tmp_p
     fit.write_text("{not json")
     with pytest.raises(ValueError, match="not a fit's --json"):
         fit_calibration.judge_by_kept_map([str(run)], fit)
+
+
+def test_a_kept_map_is_shipped_as_tested_with_exactly_the_runs_it_was_fitted_on(tmp_path, monkeypatch):
+    """``fit_calibration.py RUN ... --ship FIT.json``: the engine gets the map that fit kept, word
+    for word, and the seeds of its runs as the hands fitted on; a run missing or one it was not
+    fitted on is refused before anything is written."""
+    placed = {
+        **ROWS[0],
+        "raw_moon": [0.02, 0.2, 0.0, 0.01],
+        "raw_points": [5.0, 9.0, 6.0, 6.0],
+        "where": WHERE,
+    }
+    first = calibration.keep_run([placed], args(500, 1), "b-this-model", tmp_path)
+    second = calibration.keep_run([{**placed, "hand": 900}], args(900, 1), "b-this-model", tmp_path)
+    moon = {group: (0.1, 0.9, 0.2, -0.5, 0.3) for group in MOON}
+    quiet = {group: (0.3, 0.8, 0.1, 0.2) for group in ("pass own", "pass other", "play own", "play other")}
+    fit = tmp_path / "fit.json"
+    fit.write_text(
+        json.dumps({"runs": [first.name, second.name], "hands": 2, "moon_map": moon, "quiet_map": quiet})
+    )
+    target = tmp_path / "calibration_map.py"
+    monkeypatch.setattr(fit_calibration, "MAP_FILE", target)
+    for runs, reason in (([first], "1 missing"), ([first, second, first], "given twice")):
+        with pytest.raises(ValueError, match=reason):
+            fit_calibration.ship_kept_map([str(run) for run in runs], fit)
+    assert not target.exists()
+    other = calibration.keep_run([{**placed, "hand": 700}], args(700, 1), "b-this-model", tmp_path)
+    with pytest.raises(ValueError, match=f"1 not fitted on \\({other.name}\\)"):
+        fit_calibration.ship_kept_map([str(first), str(second), str(other)], fit)
+    assert not target.exists()
+    assert fit_calibration.ship_kept_map([str(first), str(second)], fit) == 2
+    written: dict = {}
+    exec(target.read_text(encoding="utf-8"), written)
+    assert written["MOON"] == moon and written["QUIET"] == quiet
+    assert written["FITTED_HANDS"] == ((500, 500), (900, 900))
+    assert "Fitted on 2 hands of 2 calibration runs" in written["__doc__"]
