@@ -285,6 +285,18 @@ def test_a_lone_heart_hand_is_not_said_to_take_every_trick():
     assert "you shoot the moon in 45% of the imagined deals, against 5% after passing" in text, text
 
 
+def test_passing_the_last_heart_is_explained_as_the_heart_void_it_makes():
+    """A pass that gives away the hand's only heart leaves it void in hearts: when hearts are led
+    it discards. The coach says so (a fact it checks), as it does for a club or diamond void."""
+    view = lone_heart_pass()
+    evaluation = evaluation_of("pass", 0, {"2H JS 10S": (0.0, 0.0), "AC JS 10S": (2.0, 0.0)})
+    verdict = coach_pass(view, "AC JS 10S", evaluation)
+    assert_truthful(view, verdict)
+    text = " ".join(verdict.reasons)
+    assert "Passing all your hearts (2♥) leaves you void in them" in text, text
+    assert "when hearts are led you can discard" in text, text
+
+
 def test_every_verdict_shows_both_sides_points_the_moon_chances_and_the_unit_of_a_loss():
     view = lone_heart_pass()
     evaluation = evaluation_of("pass", 0, {"2H QS JS": (0.0, 0.45), "AC KC QC": (3.0, 0.05)})

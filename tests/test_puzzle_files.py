@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from engine import CardSet, Rules
+from engine import CardSet, Rules, Suit, parse_card
 from engine.calibration import applies
 from engine.evaluator import EXACT_CARDS, Z
 from engine.sampling import WorldSampler
 from trainer.coach.grading import TOLERANCE
 from trainer.puzzles import load_puzzles
 from trainer.puzzles.entry import rules_label
-from trainer.puzzles.themes import pass_themes, play_themes
+from trainer.puzzles.themes import pass_themes, play_themes, title_of
 from trainer.puzzles.verify import EXACT_DEALS, MIN_ERRORS, MIN_LOSS, evaluate_all, natural_choice, text_of
 
 FOLDER = Path(__file__).resolve().parents[1] / "puzzles"
@@ -80,6 +80,68 @@ def test_the_stored_evaluation_values_every_option_and_follows_the_acceptance_ru
     # the themes say what tells the answer from the natural choice, nothing incidental
     themes = (pass_themes if puzzle.kind == "pass" else play_themes)(view, puzzle.evaluation, natural)
     assert list(puzzle.themes) == themes
+
+
+def pass_theme_holds(theme: str, view, best: CardSet, natural: CardSet, gap: tuple) -> bool:
+    """What a pass theme's title says, read from the cards: the answer and the natural pass differ so."""
+    differ = (best - natural) | (natural - best)
+    kept, other = view.hand - best, view.hand - natural
+    lengths = [kept.count(suit) for suit in Suit] != [other.count(suit) for suit in Suit]
+    suits = [suit for suit in Suit if suit is not Suit.SPADES and view.hand.count(suit)]
+    voids = [not kept.count(suit) for suit in suits] != [not other.count(suit) for suit in suits]
+    return {
+        "queen_of_spades": parse_card("QS") in differ,
+        "spade_control": any(card.code in ("AS", "KS") for card in differ),
+        "voids": voids,
+        "high_hearts": any(card.suit is Suit.HEARTS and card.rank >= 11 for card in differ),
+        "short_suits": lengths and not voids,
+        "high_or_low": not lengths,
+        "moon_shooting": gap[0] > 0.05,
+        "moon_defence": gap[1] > 0.05,
+    }[theme]
+
+
+def play_theme_holds(theme: str, view, best, natural, gap: tuple) -> bool:
+    """What a play theme's title says, read from the trick and the hand."""
+    trick = view.current_trick.cards
+    led = trick[0].suit if trick else None
+    winner = max((card for card in trick if card.suit is led), default=None)
+    follows = bool(trick) and best.suit is led
+    under = any(card.suit is led and winner is not None and card < winner for card in view.legal_cards)
+    suits = {best.suit, natural.suit} | ({led} if led else set())
+    return {
+        "queen_of_spades": "QS" in (best.code, natural.code)
+        or (parse_card("QS") in view.hand and best.suit is Suit.SPADES),
+        "spade_control": best.suit is Suit.SPADES and (not trick or {best.code, natural.code} & {"AS", "KS"}),
+        "dumping": bool(trick) and best.suit is not led,
+        "ducking": follows and under,
+        "cannot_duck": follows and not under,
+        "leading": not trick,
+        "breaking_hearts": not trick and Suit.HEARTS in (best.suit, natural.suit),
+        "counting": any(view.shown_void(seat) & suits for seat in range(view.players) if seat != view.seat),
+        "moon_shooting": gap[0] > 0.05,
+        "moon_defence": gap[1] > 0.05,
+        "endgame": len(view.hand) <= 4,
+    }[theme]
+
+
+def test_every_theme_a_puzzle_names_is_true_of_its_position():
+    """A theme is a title the learner reads ("What to do with high hearts"): it must hold of the
+    answer and the natural-looking choice it is told apart from, checked from the cards here,
+    not by the function that named it."""
+    wrong = []
+    for puzzle in PUZZLES:
+        view, best = puzzle.view, puzzle.evaluation.best
+        natural = natural_choice(puzzle.kind, view)
+        other = puzzle.evaluation.value_of(natural)
+        gap = (best.moon_for - other.moon_for, other.moon_against - best.moon_against)
+        holds = pass_theme_holds if puzzle.kind == "pass" else play_theme_holds
+        wrong += [
+            (puzzle.id, theme) for theme in puzzle.themes if not holds(theme, view, best.option, natural, gap)
+        ]
+        if puzzle.title != title_of(puzzle.kind, list(puzzle.themes)):  # the title is its first theme
+            wrong.append((puzzle.id, puzzle.title))
+    assert wrong == []
 
 
 def reproduced(puzzle) -> dict:

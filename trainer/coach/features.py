@@ -107,7 +107,8 @@ class PassFacts:
     high_hearts_passed: tuple[Card, ...]
     """Hearts from the jack up."""
     voids_made: tuple[Suit, ...]
-    """Side suits (clubs, diamonds) the hand holds none of after the pass."""
+    """Clubs, diamonds or hearts the hand holds none of after the pass (when that suit is led, it
+    discards); spades are the queen's guard, not a void to make."""
     low_cards_passed: tuple[Card, ...]
     """Cards from the 2 to the 5: the ones that let you duck."""
 
@@ -124,6 +125,8 @@ def pass_facts(view: PlayerView, cards: CardSet | str) -> PassFacts:
         passes_high_spades=tuple(c for c in chosen if c in HIGH_SPADES),
         high_spades_held=tuple(c for c in hand if c in HIGH_SPADES),
         high_hearts_passed=tuple(c for c in chosen if c.suit == Suit.HEARTS and c.rank >= 11),
-        voids_made=tuple(s for s in (Suit.CLUBS, Suit.DIAMONDS) if hand.count(s) and not after.count(s)),
+        voids_made=tuple(
+            s for s in (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS) if hand.count(s) and not after.count(s)
+        ),
         low_cards_passed=tuple(c for c in chosen if c.rank <= 5),
     )

@@ -1,4 +1,5 @@
-"""``python -m trainer.puzzles check [FILES]`` and ``index [FOLDER]``: see ``trainer.puzzles.commands``."""
+"""``python -m trainer.puzzles check [FILES]``, ``index [FOLDER]`` or ``themes [FOLDER]``: see
+``trainer.puzzles.commands``."""
 
 import sys
 

@@ -1,7 +1,9 @@
-"""``python -m trainer.puzzles``: check puzzle files, or write a folder's library index.
+"""``python -m trainer.puzzles``: check puzzle files, write a folder's library index, or its themes.
 
 python -m trainer.puzzles check [FILES]   every problem, one a line (``trainer.puzzles.check``)
 python -m trainer.puzzles index [FOLDER]  write FOLDER/index.json (``trainer.puzzles.library``)
+python -m trainer.puzzles themes [FOLDER] [--write]  themes and titles read again from the files'
+    own figures (``trainer.puzzles.retheme``): list the files they change, or rewrite them
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from .check import check
 from .format import PUZZLES_DIR
 from .library import index_file, write_index
+from .retheme import retheme_folder
 
 __all__ = ["main"]
 
@@ -27,10 +30,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     indexing = commands.add_parser("index", help="write a puzzle folder's library index (index.json)")
     indexing.add_argument("folder", nargs="?", type=Path, default=PUZZLES_DIR, help=f"default: {PUZZLES_DIR}")
+    theming = commands.add_parser("themes", help="read each file's themes and title again from its figures")
+    theming.add_argument("folder", nargs="?", type=Path, default=PUZZLES_DIR, help=f"default: {PUZZLES_DIR}")
+    theming.add_argument(
+        "--write", action="store_true", help="rewrite the files' themes and titles, and the index"
+    )
     args = parser.parse_args(argv)
     if args.command == "check":
         return check(args.files)
+    if args.command == "themes":
+        return themes(args.folder, args.write)
     return index(args.folder)
+
+
+def themes(folder: Path, write: bool) -> int:
+    """Each file whose themes its figures no longer give (file: before -> after); 0 when none
+    or when ``write`` rewrote them, else 1 (a check that the files are up to date)."""
+    if not folder.is_dir() or not any(folder.glob("*.toml")):
+        print(f"no puzzle files in {folder}", file=sys.stderr)
+        return 1
+    changed = retheme_folder(folder, write)
+    for file in changed:
+        print(f"{file.path}: {', '.join(file.before)} -> {', '.join(file.after)}")
+    done = "rewritten" if write else "to rewrite (--write)"
+    print(
+        f"{len(changed)} files' themes {done}" if changed else "every file's themes follow from its figures"
+    )
+    return 0 if write or not changed else 1
 
 
 def index(folder: Path) -> int:

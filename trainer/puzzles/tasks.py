@@ -37,15 +37,14 @@ from engine.rules import PRESETS
 from ..coach import coach_pass, coach_play
 from ..coach.grading import TOLERANCE
 from .evidence import bot_evidence, rating_from
-from .format import THEMES, answer_from_evaluation, as_stored, position_state
-from .themes import pass_themes, play_themes
+from .format import answer_from_evaluation, as_stored, position_state
+from .themes import pass_themes, play_themes, title_of
 from .verify import MEASURE, MIN_ERRORS, MIN_LOSS, Check, evaluate_all, text_of, verify_position
 
 __all__ = ["TABLES", "Budget", "Candidate", "candidates", "decide"]
 
 MIN_NATURAL_LOSS = 1.5
 """The natural choice must cost at least this much on the screen to be worth verifying."""
-QUESTIONS = {"pass": "What would you pass?", "play": "What would you play?"}
 SIGMAS = 3.0
 """Standard errors by which the pre-verification must see the rule fail before rejecting."""
 PROBABLY_DOOMED = 0.9
@@ -265,7 +264,7 @@ def puzzle_data(
     rating = rating_from(evidence)
     return {
         "kind": kind,
-        "title": f"{QUESTIONS[kind]} {THEMES[themes[0]]}",
+        "title": title_of(kind, themes),
         "themes": themes,
         "difficulty": round(rating.rating),
         "explanation": explanation,

@@ -6,8 +6,11 @@ from engine import CardSet, PlayerView, Suit
 from engine.evaluator import Evaluation
 
 from ..coach.features import pass_facts, play_facts
+from .format import THEMES
 
-__all__ = ["pass_themes", "play_themes"]
+__all__ = ["QUESTIONS", "pass_themes", "play_themes", "title_of"]
+
+QUESTIONS = {"pass": "What would you pass?", "play": "What would you play?"}
 
 MOON_GAP = 0.05
 """Moon chances further apart than this between the answer and the natural choice: the moon decides."""
@@ -31,17 +34,15 @@ def pass_themes(view: PlayerView, evaluation: Evaluation, natural: object) -> li
         themes.append("moon_shooting")
     if value.moon_against - evaluation.best.moon_against > MOON_GAP:
         themes.append("moon_defence")
-    return themes or [_suit_theme((best.cards - other.cards) | (other.cards - best.cards))]
+    return themes or [_shape_theme(view.hand - best.cards, view.hand - other.cards)]
 
 
-def _suit_theme(differing: CardSet) -> str:
-    """When no single fact tells the passes apart: the theme of the suits they differ in."""
-    suits = {card.suit for card in differing}
-    if Suit.SPADES in suits:
-        return "spade_control"
-    if Suit.HEARTS in suits:
-        return "high_hearts"
-    return "voids"
+def _shape_theme(kept: CardSet, other_kept: CardSet) -> str:
+    """When none of the facts above tells the passes apart: whether the hands they keep differ in
+    a suit's length, or only in which cards of the same suits they keep."""
+    if any(kept.count(suit) != other_kept.count(suit) for suit in Suit):
+        return "short_suits"
+    return "high_or_low"
 
 
 def play_themes(view: PlayerView, evaluation: Evaluation, natural: object) -> list[str]:
@@ -59,6 +60,8 @@ def play_themes(view: PlayerView, evaluation: Evaluation, natural: object) -> li
         themes.append("dumping")
     if best.following and (best.could_duck or other.could_duck):
         themes.append("ducking")
+    elif best.following:  # every card it may play goes over the winning one
+        themes.append("cannot_duck")
     if best.leading:
         themes.append("leading")
         if best.card.suit is Suit.HEARTS or other.card.suit is Suit.HEARTS:
@@ -76,4 +79,9 @@ def play_themes(view: PlayerView, evaluation: Evaluation, natural: object) -> li
         themes.append("moon_shooting")
     if best.tricks_left <= 4:
         themes.append("endgame")
-    return themes or ["ducking"]
+    return themes  # a card is led, follows suit or is discarded: one of those themes always holds
+
+
+def title_of(kind: str, themes: list[str]) -> str:
+    """A puzzle's title: its question and its first theme."""
+    return f"{QUESTIONS[kind]} {THEMES[themes[0]]}"

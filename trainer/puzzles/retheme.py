@@ -1,0 +1,45 @@
+"""Themes and titles read again from each puzzle file's own figures, after the rules that name
+them (``trainer.puzzles.themes``) change: no position is valued again, so a file's answer, figures
+and verification stay as they are and only what it is called follows the facts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .format import load_puzzle, save_puzzle
+from .library import write_index
+from .source import read_toml
+from .themes import pass_themes, play_themes, title_of
+from .verify import natural_choice
+
+__all__ = ["Retitled", "retheme_folder"]
+
+
+@dataclass(frozen=True)
+class Retitled:
+    path: Path
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+
+
+def retheme_folder(folder: Path, write: bool = False) -> list[Retitled]:
+    """The files whose themes (or title) the stored figures no longer give, with what they give;
+    ``write`` rewrites those two fields of each (nothing else) and then the folder's index."""
+    changed = []
+    for path in sorted(folder.glob("*.toml")):
+        puzzle = load_puzzle(path)
+        view = puzzle.view
+        finder = pass_themes if puzzle.kind == "pass" else play_themes
+        themes = finder(view, puzzle.evaluation, natural_choice(puzzle.kind, view))
+        title = title_of(puzzle.kind, themes)
+        if themes == list(puzzle.themes) and title == puzzle.title:
+            continue
+        changed.append(Retitled(path, tuple(puzzle.themes), tuple(themes)))
+        if write:
+            data = read_toml(path)
+            data["title"], data["themes"] = title, themes
+            save_puzzle(data, path)
+    if write and changed:
+        write_index(folder)
+    return changed
