@@ -309,6 +309,36 @@ def test_the_page_offers_the_table_sizes_and_rules_present_and_filters_by_them(f
     board.widget.close()
 
 
+def test_the_themes_filter_shows_titles_and_filters_by_them(folder):
+    """The page's multiselect shows each theme by its title and hands back its name
+    (``mo.ui.multiselect`` takes label -> value): choosing one shows a puzzle of that theme."""
+    write_index(folder)
+    board = PuzzleBoard(folder)
+    assert board.themes["Counting cards and voids"] == "counting"
+    assert set(board.themes.values()) == {theme for expected in EXPECTED.values() for theme in expected[1]}
+    for chosen in (["Counting cards and voids"], ["counting"]):  # as the page gives it, or by name
+        assert board.show_next(themes=chosen)
+        assert "counting" in board.trainer.current.themes
+    board.widget.close()
+
+
+def test_filters_that_match_nothing_leave_the_puzzle_on_the_table_answerable(folder):
+    """Text and table agree: the prompt says nothing matches and that the puzzle below is still
+    the one shown, and an answer to it is graded as before."""
+    write_index(folder)
+    board = PuzzleBoard(folder)
+    assert board.show_next(kind="pass")
+    shown = board.trainer.current
+    assert not board.show_next(kind="pass", players=3)
+    assert board.trainer.current is shown
+    prompt = board.prompt_markdown()
+    assert prompt.startswith("**No puzzle matches these filters.**") and f"Puzzle {shown.id}" in prompt
+    attempt = board.trainer.answer(shown.answer.best)
+    assert attempt.solved
+    assert board.show_next(kind="play") and "No puzzle matches" not in board.prompt_markdown()
+    board.widget.close()
+
+
 def test_the_next_puzzle_reads_one_file_only(folder, reads):
     write_index(folder)
     reads.clear()

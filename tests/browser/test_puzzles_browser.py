@@ -137,3 +137,21 @@ def test_the_next_puzzle_clears_the_old_verdict_and_hint_before_any_answer(brows
         page.wait_for_timeout(100)
     page.screenshot(path=str(ARTIFACTS / "24-next-puzzle-cleared.png"), full_page=True)
     page.context.close()
+
+
+def test_choosing_a_theme_by_its_title_shows_a_puzzle_of_that_theme(browser, puzzles_url):
+    """The themes filter lists titles a learner reads, and a choice filters by it."""
+    page = browser.new_context(viewport={"width": 1100, "height": 1500}).new_page()
+    page.set_default_timeout(20_000)
+    page.goto(puzzles_url)
+    page.locator(f"{T} .ht-hand .card").first.wait_for()
+    page.get_by_text("Select...").first.click()
+    page.get_by_role("option", name="Following suit when you cannot duck").click()
+    page.keyboard.press("Escape")
+    prompt = page.get_by_text(re.compile(r"Themes: .*Following suit when you cannot duck.* Puzzle play-"))
+    expect(prompt).to_be_visible()
+    expect(page.get_by_text("No puzzle matches these filters")).to_have_count(0)
+    puzzle_id = re.search(r"Puzzle (play-[a-z0-9-]*[0-9])", prompt.inner_text()).group(1)
+    assert "cannot_duck" in load_puzzle(ROOT / "puzzles" / f"{puzzle_id}.toml").themes
+    page.screenshot(path=str(ARTIFACTS / "25-puzzle-theme-chosen.png"), full_page=True)
+    page.context.close()

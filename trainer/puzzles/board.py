@@ -50,6 +50,8 @@ class PuzzleBoard:
         self.widget.on_event(self._on_event)
         self.last: Attempt | None = None
         self.error = ""
+        self.unmatched = False
+        """The last filters matched no puzzle (the one shown before stays)."""
         self.notice = ""
         """A message for the learner about their saved progress ("" when all is well)."""
         self.store = None
@@ -62,9 +64,10 @@ class PuzzleBoard:
 
     @property
     def themes(self) -> dict[str, str]:
-        """Themes present in the library, with their descriptions."""
+        """The themes filter's choices: each theme in the library by its title (the label shown),
+        to its name (the value ``show_next`` filters by), as ``mo.ui.multiselect`` takes them."""
         present = {theme for puzzle in self.trainer.puzzles for theme in puzzle.themes}
-        return {theme: text for theme, text in THEMES.items() if theme in present}
+        return {text: theme for theme, text in THEMES.items() if theme in present}
 
     @property
     def difficulty_range(self) -> tuple[int, int]:
@@ -112,11 +115,14 @@ class PuzzleBoard:
         if isinstance(players, str):
             players = self.table_sizes.get(players)
         rules = self.rules_choices.get(rules, rules) if rules is not None else None
-        puzzle = self.trainer.next(list(themes or []) or None, difficulty, kind, players, rules)
+        names = {text: theme for theme, text in THEMES.items()}
+        themes = [names.get(theme, theme) for theme in themes or []]
+        puzzle = self.trainer.next(themes or None, difficulty, kind, players, rules)
+        self.unmatched = puzzle is None
+        if puzzle is None:  # the puzzle on the table stays, answerable, and the prompt says so
+            return False
         self.last = None
         self.error = ""
-        if puzzle is None:
-            return False
         if puzzle.rules.players != self.widget.session.rules.players:
             self.widget.seat_table(puzzle.rules)  # a puzzle at another table size
         self.widget.set_position(puzzle.state.copy(), [])
@@ -164,8 +170,12 @@ class PuzzleBoard:
         puzzle = self.trainer.current
         if not self.trainer.puzzles:
             return "**No puzzles to show:** every puzzle file was skipped."
-        if puzzle is None:
-            return "**No puzzle matches these filters.** Widen the kind, themes, rating, table or rules."
+        unmatched = ""
+        if self.unmatched:
+            unmatched = "**No puzzle matches these filters.** Widen the kind, themes, rating, table or rules."
+            if puzzle is None:
+                return unmatched
+            unmatched += " The puzzle below is still the one you had.\n\n"
         themes = ", ".join(THEMES[theme] for theme in puzzle.themes)
         count = puzzle.rules.pass_count
         cards = {1: "a card and pass it", 3: "three cards and pass them"}.get(
@@ -180,7 +190,7 @@ class PuzzleBoard:
         if puzzle.rules.players != 4 or label != "standard":
             table = f" {puzzle.rules.players} players, {_rules_name(label)} rules."
         return (
-            f"### {puzzle.title}\n{task}{scores}{table} *Themes: {themes}. Puzzle {puzzle.id}, "
+            f"{unmatched}### {puzzle.title}\n{task}{scores}{table} *Themes: {themes}. Puzzle {puzzle.id}, "
             f"rating {puzzle.difficulty}.*"
         )
 

@@ -78,8 +78,9 @@ class PuzzleTrainer:
         players: int | None = None,
         rules: str | None = None,
     ) -> Puzzle | None:
-        """Show the next puzzle matching the filters (None when none matches); ``players`` is a
-        table size and ``rules`` a rules label (``trainer.puzzles.entry.rules_label``)."""
+        """Show the next puzzle matching the filters; ``players`` is a table size and ``rules`` a
+        rules label (``trainer.puzzles.entry.rules_label``). None when none matches, and then the
+        puzzle shown stays the current one, as it stays on the table."""
         themes = list(themes) if themes else None
         filters = {
             "themes": themes,
@@ -97,6 +98,8 @@ class PuzzleTrainer:
                 entry = choose_next(self.library.entries, self.progress, rng=self.rng, **filters)
             if entry is None or (puzzle := self.library.load(entry)) is not None:
                 break
+        if puzzle is None:
+            return None
         self.current = puzzle
         self._tried = False
         self.hinted = False
