@@ -159,3 +159,10 @@ def test_the_minimum_attempts_decides_which_themes_count(frame) -> None:
         "endgame",
     ]
     assert list(areas(frame, min_attempts=4)["theme"]) == ["ducking"]
+
+
+def test_a_theme_is_labelled_by_what_it_is_not_only_by_its_saved_name() -> None:
+    from trainer.review.charts import theme_label
+
+    assert theme_label("breaking_hearts") == "leading hearts"  # a heart lead breaks nothing
+    assert theme_label("queen_of_spades") == "queen of spades"

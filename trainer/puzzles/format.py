@@ -62,7 +62,7 @@ THEMES = {
     "cannot_duck": "Following suit when you cannot duck",
     "dumping": "Dumping points when void",
     "leading": "Choosing a lead",
-    "breaking_hearts": "Breaking hearts",
+    "breaking_hearts": "Leading hearts",  # the name kept in saved progress; the choice leads a heart or not
     "counting": "Counting cards and voids",
     "moon_defence": "Stopping a moon",
     "moon_shooting": "Shooting the moon",

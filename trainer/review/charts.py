@@ -51,8 +51,14 @@ class ChartView:
     reading: str
 
 
+LABELS = {"breaking_hearts": "leading hearts"}
+"""Themes whose name, kept in saved progress, says less than what they are: "breaking_hearts" is
+whether to lead a heart, which the rules allow once hearts are broken (or the hand holds nothing
+else), so the lead breaks nothing."""
+
+
 def theme_label(theme: str) -> str:
-    return theme.replace("_", " ")
+    return LABELS.get(theme, theme.replace("_", " "))
 
 
 def decisions_frame(decisions: Sequence[Decision]) -> pd.DataFrame:
