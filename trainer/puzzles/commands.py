@@ -44,17 +44,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def themes(folder: Path, write: bool) -> int:
-    """Each file whose themes its figures no longer give (file: before -> after); 0 when none
-    or when ``write`` rewrote them, else 1 (a check that the files are up to date)."""
+    """Each file whose themes or title its figures no longer give (file: before -> after); 0
+    when none or when ``write`` rewrote them, else 1 (a check that the files are up to date)."""
     if not folder.is_dir() or not any(folder.glob("*.toml")):
         print(f"no puzzle files in {folder}", file=sys.stderr)
         return 1
     changed = retheme_folder(folder, write)
     for file in changed:
-        print(f"{file.path}: {', '.join(file.before)} -> {', '.join(file.after)}")
+        if file.before != file.after:
+            print(f"{file.path}: {', '.join(file.before)} -> {', '.join(file.after)}")
+        else:
+            print(f"{file.path}: title -> {file.title!r}")
     done = "rewritten" if write else "to rewrite (--write)"
     print(
-        f"{len(changed)} files' themes {done}" if changed else "every file's themes follow from its figures"
+        f"{len(changed)} files' themes or titles {done}"
+        if changed
+        else "every file's themes and title follow from its figures"
     )
     return 0 if write or not changed else 1
 

@@ -53,14 +53,14 @@ VERSION = 1
 KINDS = ("pass", "play")
 THEMES = {
     "queen_of_spades": "The Q♠: where she is and how to avoid her",
-    "spade_control": "High and low spades: flushing the queen out",
+    "spade_control": "High and low spades",
     "voids": "Building and using voids",
     "high_hearts": "What to do with high hearts",
     "short_suits": "Which suit to shorten",
     "high_or_low": "High or low: which card of a suit to pass",
     "ducking": "Ducking under the winning card",
     "cannot_duck": "Following suit when you cannot duck",
-    "dumping": "Dumping points when void",
+    "dumping": "What to discard when void",
     "leading": "Choosing a lead",
     "breaking_hearts": "Leading hearts",  # the name kept in saved progress; the choice leads a heart or not
     "counting": "Counting cards and voids",

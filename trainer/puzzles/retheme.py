@@ -21,6 +21,8 @@ class Retitled:
     path: Path
     before: tuple[str, ...]
     after: tuple[str, ...]
+    title: str
+    """The title the themes give (the file's own may differ only in it)."""
 
 
 def retheme_folder(folder: Path, write: bool = False) -> list[Retitled]:
@@ -35,7 +37,7 @@ def retheme_folder(folder: Path, write: bool = False) -> list[Retitled]:
         title = title_of(puzzle.kind, themes)
         if themes == list(puzzle.themes) and title == puzzle.title:
             continue
-        changed.append(Retitled(path, tuple(puzzle.themes), tuple(themes)))
+        changed.append(Retitled(path, tuple(puzzle.themes), tuple(themes), title))
         if write:
             data = read_toml(path)
             data["title"], data["themes"] = title, themes
