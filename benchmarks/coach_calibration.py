@@ -318,6 +318,42 @@ def _clustered_error(pairs: list[tuple[int, float, list[float]]], count: int) ->
     return math.sqrt(sum(s * s for s in sums.values()) * clusters / (clusters - 1)) / count
 
 
+def chi_square_tail(value: float, freedom: int) -> float:
+    """P(chi-square with ``freedom`` degrees >= value), exactly (the Poisson sum for even degrees,
+    erfc and its series for odd ones); Wilson-Hilferty past where exp(-value / 2) underflows."""
+    if freedom < 1:
+        raise ValueError(f"a chi-square needs at least one degree of freedom, not {freedom}")
+    if value <= 0.0:
+        return 1.0
+    half = value / 2.0
+    if half > 700.0:
+        scale = 2.0 / (9.0 * freedom)
+        normal = ((value / freedom) ** (1.0 / 3.0) - (1.0 - scale)) / math.sqrt(scale)
+        return 0.5 * math.erfc(normal / math.sqrt(2.0))
+    if freedom % 2 == 0:
+        term = total = math.exp(-half)
+        for i in range(1, freedom // 2):
+            term *= half / i
+            total += term
+    else:
+        total = math.erfc(math.sqrt(half))
+        term = math.exp(-half) * math.sqrt(half) / math.gamma(1.5)
+        for i in range(1, (freedom - 1) // 2 + 1):
+            total += term
+            term *= half / (i + 0.5)
+    return min(1.0, total)
+
+
+def joint(report: list[dict]) -> dict:
+    """The buckets' misses together: the sum of their squared z against a chi-square with a degree
+    a bucket. If the forecast were right, each bucket would miss 2 SE about one time in 22 and one
+    of twelve would in about 43% of tests: this says whether the misses together need more than
+    chance. (Buckets share hands, so taking them as independent is an approximation.)"""
+    zs = [row["z"] for row in report if math.isfinite(row["z"])]
+    value = sum(z * z for z in zs)
+    return {"chi_square": value, "buckets": len(zs), "p": chi_square_tail(value, len(zs)) if zs else None}
+
+
 def print_table(title: str, report: list[dict], percent: bool) -> None:
     print(f"\n{title}")
     columns = (("bucket", 16), ("pairs", 7), ("outcomes", 10), ("predicted", 11), ("realised", 10))
@@ -342,6 +378,12 @@ def print_table(title: str, report: list[dict], percent: bool) -> None:
             f"{scale * row['predicted']:>10.2f}{unit}{scale * row['realised']:>9.2f}{unit}"
             f"{scale * row['error']:>7.2f}{unit}{scale * row['clustered_error']:>9.2f}{unit}{row['z']:>7.2f}"
             f"{tail}"
+        )
+    together = joint(report)
+    if together["p"] is not None:
+        print(
+            f"{'together':>16}: chi-square {together['chi_square']:.1f} on {together['buckets']} buckets, "
+            f"p = {together['p']:.2f}"
         )
 
 
@@ -704,6 +746,8 @@ def report(rows: list[dict], start: float) -> dict:
         "moons": shooters,
         "moon_table": moon,
         "points_table": points,
+        "moon_joint": joint(moon),
+        "points_joint": joint(points),
         "points_split": split,
         "parts": parts,
     }

@@ -308,7 +308,12 @@ def predicted_rows(
 def tables(rows: list[dict]) -> dict:
     moon = calibration.table(rows, "moon", calibration.MOON_BUCKETS)
     points = calibration.table(rows, "points", calibration.POINT_BUCKETS)
-    return {"moon_table": moon, "points_table": points}
+    return {
+        "moon_table": moon,
+        "points_table": points,
+        "moon_joint": calibration.joint(moon),
+        "points_joint": calibration.joint(points),
+    }
 
 
 def summary(label: str, result: dict) -> None:
@@ -320,7 +325,8 @@ def summary(label: str, result: dict) -> None:
     print(
         f"moon: {sum(r['within_2_se'] for r in moon)} of {len(moon)} buckets within 2 SE; "
         f"points: {sum(r['within_2_se'] for r in points)} of {len(points)}; "
-        f"SE above 5%: {', '.join(f'{100 * e:.1f}' for e in above)} pp"
+        f"SE above 5%: {', '.join(f'{100 * e:.1f}' for e in above)} pp; together p = "
+        f"{result['moon_joint']['p']:.2f} (moon), {result['points_joint']['p']:.2f} (points)"
     )
 
 

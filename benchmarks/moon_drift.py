@@ -6,7 +6,7 @@ so a new model the fingerprint missed) or the draw did. This reads each kept han
 (did some seat shoot the moon?) in seed order and asks three questions of the moon rate:
 
 - across runs: are the runs' counts spread as one binomial rate spreads them? (dispersion
-  chi-square over runs, its upper tail by the Wilson-Hilferty approximation);
+  chi-square over runs, its upper tail as ``coach_calibration.chi_square_tail`` gives it);
 - along the seeds: did the rate change somewhere? (the largest gap between the running count of
   moons and its share of the hands so far, scaled as a Brownian bridge: the Kolmogorov tail gives
   the chance of a gap so large anywhere, so the change point is not chosen after looking);
@@ -44,13 +44,7 @@ def kolmogorov_tail(gap: float) -> float:
     return min(1.0, max(0.0, tail))
 
 
-def chi_square_tail(value: float, freedom: int) -> float:
-    """P(chi-square with ``freedom`` degrees >= value), by Wilson-Hilferty (good from a few degrees)."""
-    if freedom < 1:
-        raise ValueError(f"a chi-square needs at least one degree of freedom, not {freedom}")
-    scale = 2.0 / (9.0 * freedom)
-    normal = ((value / freedom) ** (1.0 / 3.0) - (1.0 - scale)) / math.sqrt(scale)
-    return 0.5 * math.erfc(normal / math.sqrt(2.0))
+chi_square_tail = calibration.chi_square_tail
 
 
 def largest_gap(moons: Sequence[bool]) -> tuple[float, int]:

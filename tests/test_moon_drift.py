@@ -19,10 +19,31 @@ def test_kolmogorov_tail_gives_the_tables_critical_values(gap, tail):
 
 
 @pytest.mark.parametrize(
-    ("value", "freedom", "tail"), [(124.342, 100, 0.05), (18.307, 10, 0.05), (99.334, 100, 0.50)]
+    ("value", "freedom", "tail"),
+    [
+        (124.342, 100, 0.05),
+        (18.307, 10, 0.05),
+        (99.334, 100, 0.50),
+        (3.841, 1, 0.05),
+        (5.991, 2, 0.05),
+        (11.070, 5, 0.05),
+        (14.067, 7, 0.05),
+        (2.167, 7, 0.95),
+        (15.086, 5, 0.01),
+    ],
 )
 def test_chi_square_tail_gives_the_tables_critical_values(value, freedom, tail):
-    assert moon_drift.chi_square_tail(value, freedom) == pytest.approx(tail, abs=0.005)
+    """Exact, down to one degree (the calibration's buckets together have five or seven)."""
+    assert moon_drift.chi_square_tail(value, freedom) == pytest.approx(tail, abs=2e-4)
+
+
+def test_the_buckets_together_are_their_squared_z_against_a_degree_a_bucket():
+    """Two buckets each 1.5 SE out and three on the mark: chi-square 4.5 on 5 degrees (p 0.48);
+    a bucket with no finite z (no outcomes to judge it) is left out."""
+    rows = [{"z": z} for z in (1.5, -1.5, 0.0, 0.0, 0.0, float("inf"))]
+    together = moon_drift.calibration.joint(rows)
+    assert together["chi_square"] == pytest.approx(4.5) and together["buckets"] == 5
+    assert together["p"] == pytest.approx(0.4799, abs=1e-4)
 
 
 def test_chi_square_refuses_no_freedom():
