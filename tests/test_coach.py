@@ -189,5 +189,9 @@ def test_an_undecided_verdict_says_between_and_a_clock_cut_says_so():
     verdict = coach_play(view, other, evaluation)
     assert not verdict.grade.decided and verdict.grade.label == "good-inaccuracy"
     assert verdict.headline.startswith("Between good and inaccuracy")
+    # a fixed look (a puzzle's stored figures) says so; "a deeper look" only after one was taken
+    assert "the 500 imagined deals behind these figures cannot settle it" in verdict.headline
+    deeper = coach_play(view, other, replace(evaluation, judged=other))
+    assert deeper.headline.endswith("a deeper look could not settle it.")
     assert "time limit" in verdict.numbers
     assert "time limit" not in coach_play(view, other, replace(evaluation, clock_stopped=False)).numbers

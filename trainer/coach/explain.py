@@ -162,9 +162,14 @@ def _headline(g: Grade, chosen: str, best: str) -> str:
         return f"{band}: {moon_line_words(g, chosen, best)}"
     if not g.decided:
         low, high = g.span
+        why = (
+            "a deeper look could not settle it"
+            if g.looked_deeper
+            else f"the {g.chosen.samples:,} imagined deals behind these figures cannot settle it"
+        )
         return (
             f"Between {low.value} and {high.value}: {chosen} costs about {g.loss:.1f} points against "
-            f"{best} (somewhere from {g.low:.1f} to {g.high:.1f}); a deeper look could not settle it."
+            f"{best} (somewhere from {g.low:.1f} to {g.high:.1f}); {why}."
         )
     if g.correct:
         if g.chosen.option == g.best.option:

@@ -138,6 +138,9 @@ class Grade:
     measure: str = "playout"
     """What the figures are (``engine.evaluator.MEASURES``): the play-outs' over the imagined
     deals, or the forecast of what strong players make of such hands."""
+    looked_deeper: bool = False
+    """The evaluation spent its budget on settling this choice (``Evaluation.judged``): an
+    undecided grade then rests on a deeper look than a fixed one (a puzzle's stored figures)."""
 
     @property
     def tolerance(self) -> float:
@@ -197,4 +200,5 @@ def grade(evaluation: Evaluation, option: object) -> Grade:
         clock_stopped=clock_stopped,
         moon_line=line,
         measure=evaluation.measure,
+        looked_deeper=evaluation.judged is not None and evaluation.judged == chosen.option,
     )
