@@ -165,7 +165,7 @@ def _headline(g: Grade, chosen: str, best: str) -> str:
         why = (
             "a deeper look could not settle it"
             if g.looked_deeper
-            else f"the {g.chosen.samples:,} imagined deals behind these figures cannot settle it"
+            else f"the {g.chosen.samples} imagined deals behind these figures cannot settle it"
         )
         return (
             f"Between {low.value} and {high.value}: {chosen} costs about {g.loss:.1f} points against "
