@@ -132,9 +132,16 @@ def test_stale_themes_are_found_and_rewritten_from_the_file_s_own_figures(tmp_pa
         stale,
     )
     kept.write_bytes((PUZZLES_DIR / kept.name).read_bytes())
+    broken = tmp_path / "pass-broken.toml"
+    broken.write_text(kept.read_text(encoding="utf-8").replace('kind = "pass"', 'kind = "bid"'), "utf-8")
     assert puzzles_command(["themes", str(tmp_path)]) == 1
-    assert f"{stale}: high_hearts -> voids" in capsys.readouterr().out
-    assert puzzles_command(["themes", str(tmp_path), "--write"]) == 0
+    said = capsys.readouterr().out
+    assert f"{stale}: high_hearts -> voids" in said
+    assert f"{broken}: kind:" in said and "1 files left out" in said
+    before = broken.read_bytes()
+    assert puzzles_command(["themes", str(tmp_path), "--write"]) == 1  # the broken file, left alone
+    assert broken.read_bytes() == before
+    broken.unlink()
     rewritten = read_toml(stale)
     assert (
         rewritten["themes"] == ["voids"]
@@ -144,8 +151,7 @@ def test_stale_themes_are_found_and_rewritten_from_the_file_s_own_figures(tmp_pa
         k: v for k, v in data.items() if k not in ("themes", "title")
     }
     assert kept.read_bytes() == (PUZZLES_DIR / kept.name).read_bytes()
-    listed = {
-        entry["id"]: entry["themes"] for entry in json.loads((tmp_path / "index.json").read_text())["puzzles"]
-    }
-    assert listed["pass-standard-102-029-01"] == ["voids"]
+    index = json.loads((tmp_path / "index.json").read_text())["puzzles"]
+    listed = {entry["file"]: entry.get("themes") for entry in index}
+    assert listed[stale.name] == ["voids"]
     assert puzzles_command(["themes", str(tmp_path)]) == 0

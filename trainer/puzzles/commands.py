@@ -45,11 +45,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def themes(folder: Path, write: bool) -> int:
     """Each file whose themes or title its figures no longer give (file: before -> after); 0
-    when none or when ``write`` rewrote them, else 1 (a check that the files are up to date)."""
+    when none or when ``write`` rewrote them, else 1 (a check that the files are up to date), and
+    1 when a file does not load (printed as ``check`` prints it, and left alone)."""
     if not folder.is_dir() or not any(folder.glob("*.toml")):
         print(f"no puzzle files in {folder}", file=sys.stderr)
         return 1
-    changed = retheme_folder(folder, write)
+    changed, problems = retheme_folder(folder, write)
+    for problem in problems:
+        print(" ".join(problem.splitlines()))
     for file in changed:
         if file.before != file.after:
             print(f"{file.path}: {', '.join(file.before)} -> {', '.join(file.after)}")
@@ -61,7 +64,9 @@ def themes(folder: Path, write: bool) -> int:
         if changed
         else "every file's themes and title follow from its figures"
     )
-    return 0 if write or not changed else 1
+    if problems:
+        print(f"{len(problems)} files left out: they do not load (nothing in them was changed)")
+    return 1 if problems or (changed and not write) else 0
 
 
 def index(folder: Path) -> int:

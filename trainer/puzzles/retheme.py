@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from .errors import PuzzleError
 from .format import load_puzzle, save_puzzle
 from .library import write_index
 from .source import read_toml
@@ -25,12 +26,17 @@ class Retitled:
     """The title the themes give (the file's own may differ only in it)."""
 
 
-def retheme_folder(folder: Path, write: bool = False) -> list[Retitled]:
-    """The files whose themes (or title) the stored figures no longer give, with what they give;
-    ``write`` rewrites those two fields of each (nothing else) and then the folder's index."""
-    changed = []
+def retheme_folder(folder: Path, write: bool = False) -> tuple[list[Retitled], list[str]]:
+    """The files whose themes (or title) the stored figures no longer give, with what they give,
+    and the problems of the files that do not load (left as they are); ``write`` rewrites those
+    two fields of each (nothing else) and then the folder's index."""
+    changed, problems = [], []
     for path in sorted(folder.glob("*.toml")):
-        puzzle = load_puzzle(path)
+        try:
+            puzzle = load_puzzle(path)
+        except PuzzleError as error:
+            problems.append(str(error))
+            continue
         view = puzzle.view
         finder = pass_themes if puzzle.kind == "pass" else play_themes
         themes = finder(view, puzzle.evaluation, natural_choice(puzzle.kind, view))
@@ -44,4 +50,4 @@ def retheme_folder(folder: Path, write: bool = False) -> list[Retitled]:
             save_puzzle(data, path)
     if write and changed:
         write_index(folder)
-    return changed
+    return changed, problems
