@@ -421,17 +421,10 @@ def ship_kept_map(runs: list[str], path: Path) -> int:
     given = sorted(Path(run).name for run in runs)
     if given != sorted(fitted):
         missing, extra = sorted(set(fitted) - set(given)), sorted(set(given) - set(fitted))
+        problems = [f"{len(missing)} missing ({', '.join(missing[:3])})"] if missing else []
+        problems += [f"{len(extra)} not fitted on ({', '.join(extra[:3])})"] if extra else []
         raise ValueError(
-            "give the runs it was fitted on, no others: "
-            + "; ".join(
-                part
-                for part in (
-                    f"{len(missing)} missing ({', '.join(missing[:3])})" if missing else "",
-                    f"{len(extra)} not fitted on ({', '.join(extra[:3])})" if extra else "",
-                    "a run given twice" if not missing and not extra else "",
-                )
-                if part
-            )
+            "give the runs it was fitted on, no others: " + ("; ".join(problems) or "a run given twice")
         )
     pairs = [pair for run in runs for pair in pairs_of(run)]
     hands = len({(pair["run"], pair["row"]["hand"]) for pair in pairs})
