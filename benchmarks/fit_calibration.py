@@ -11,12 +11,14 @@ Hard x4's outcomes. Fits
   method, a light ridge towards the identity), each (decision, seat) one observation, its
   outcomes' share of moons (by outcomes, positions continued more often would count more, and
   which were continued depends on how the hand went on: ``coach_calibration.table``);
-- per kind and whose, in the hands without a moon, a logistic regression of the share of the
-  points still out that the seat took on the log-odds of the share the play-outs predicted, and
-  on both again times the share of the points already taken.
+- per kind, whose and, in play, whether a moon is still possible, in the hands without a moon, a
+  logistic regression of the share of the points still out that the seat took on the log-odds of
+  the share the play-outs predicted, on both again times the share of the points already taken,
+  and on whether the seat has taken none.
 
 Then holds out each run in turn (fitted on the others) and prints the calibration tables of the
-held-out predictions, raw and calibrated, as ``coach_calibration.py`` does. ``--write`` writes
+held-out predictions, raw and calibrated, as ``coach_calibration.py`` does (``--no-hold-out``:
+not, only the map on every run is fitted; a fit a run, half an hour on 250 runs). ``--write`` writes
 the map fitted on every run to ``engine/calibration_map.py``; ``--held-out`` runs (fresh hands,
 never fitted on) are reported under that map. ``--map FIT.json`` fits nothing: the runs given are
 tables under the map an earlier ``--json`` kept (``moon_map``, ``quiet_map``), a map fixed before
@@ -24,7 +26,7 @@ they were played tested on them (none of its fitted runs may be among them). ``-
 fits nothing either: it writes the map that fit kept into the engine, the runs given being exactly
 those it was fitted on (so the map shipped is the map tested, not a fit made again).
 
-    PYTHONPATH=. .venv/bin/python benchmarks/fit_calibration.py RUN.pickle ... [--write]
+    PYTHONPATH=. .venv/bin/python benchmarks/fit_calibration.py RUN.pickle ... [--write] [--no-hold-out]
         [--held-out RUN.pickle ...] [--save-data FIT.json.gz] [--save-held-out TEST.json.gz]
         [--json benchmarks/results/calibration_fit.json]
     PYTHONPATH=. .venv/bin/python benchmarks/fit_calibration.py RUN ... --map FIT.json [--json PATH]
@@ -62,6 +64,7 @@ from engine.calibration import (
     Situation,
     _logit,
     _moon_group,
+    _quiet_group,
     quiet_points,
     situation,
 )
@@ -74,7 +77,14 @@ MOON_GROUPS = (
     "play other open",
     "play other running",
 )
-QUIET_GROUPS = ("pass own", "pass other", "play own", "play other")
+QUIET_GROUPS = (
+    "pass own",
+    "pass other",
+    "play own moon open",
+    "play own no moon",
+    "play other moon open",
+    "play other no moon",
+)
 RIDGE = 1.0
 ROOT = Path(__file__).resolve().parent.parent
 MAP_FILE = ROOT / "engine" / "calibration_map.py"
@@ -84,6 +94,14 @@ def todays_runs() -> tuple[str, list[str]]:
     """The fingerprint of the engine in use and its kept runs' paths, in order."""
     fingerprint = calibration.model_fingerprint(calibration.BLOCKERS)
     return fingerprint, sorted(str(path) for path in (calibration.KEPT / fingerprint).glob("*.json.gz"))
+
+
+def first_seed(path: str) -> int:
+    """The seed of a kept run's first hand, from its name (``hands-FIRST-LAST.json.gz``)."""
+    name = Path(path).name
+    if not name.startswith("hands-"):
+        raise ValueError(f"{path}: not a kept run's name (hands-FIRST-LAST.json.gz)")
+    return int(name.split("-")[1])
 
 
 def pairs_of(path: str) -> list[dict]:
@@ -235,10 +253,11 @@ def _quiet(pair: dict) -> float:
 
 
 def _quiet_terms(where: Situation, seat: int, share: float) -> list[float]:
-    """``Calibration.quiet_log_odds``'s terms: 1, the log-odds, and both again times the share of
-    the points already taken (0 in a pass)."""
+    """``Calibration.quiet_log_odds``'s terms: 1, the log-odds, both again times the share of
+    the points already taken (0 in a pass), and 1 for a seat in play that has taken none."""
     gone = 1.0 - where.outstanding / MOON_VALUE
-    return [1.0, _logit(share), gone, gone * _logit(share)]
+    clean = 1.0 if where.kind == "play" and where.taken[seat] == 0 else 0.0
+    return [1.0, _logit(share), gone, gone * _logit(share), clean]
 
 
 def _by_points_out(where: Situation) -> float:
@@ -249,12 +268,16 @@ def fit_quiet(
     pairs: list[dict],
     terms: Callable[[Situation, int, float], list[float]] = _quiet_terms,
     weight: Callable[[Situation], float] = _by_points_out,
+    groups: Sequence[str] = QUIET_GROUPS,
+    group_of: Callable[[Situation, int], str] = _quiet_group,
 ) -> dict[str, tuple[float, ...]]:
-    """Per kind and whose (intercept, slope on the log-odds, both again times the share of the
-    points already taken: ``_quiet_terms``): in hands without a moon, the share
+    """Per kind, whose and, in play, whether a moon is still possible (intercept, slope on the
+    log-odds, both again times the share of the points already taken, and a level for a seat
+    that has taken none: ``_quiet_terms``): in hands without a moon, the share
     of the points still out that a seat takes, realised against predicted (a logistic
     regression on shares, each position weighted by the points still out, however many of its
-    outcomes had no moon). ``terms`` and ``weight`` try other forms (``quiet_low_bucket.py``)."""
+    outcomes had no moon). ``terms``, ``weight`` and the groups try other forms
+    (``quiet_low_bucket.py``)."""
     width = len(terms(pairs[0]["where"], 0, 0.5))
     design, trials, shares = [], [], []
     for pair in pairs:
@@ -262,11 +285,10 @@ def fit_quiet(
         quiet = [scores[seat] for scores, shooter in pair["row"]["outcomes"] if shooter == -1]
         if not quiet or where.outstanding == 0:
             continue
-        whose = "own" if seat == where.seat else "other"
-        group = QUIET_GROUPS.index(f"{where.kind} {whose}")
+        group = groups.index(group_of(where, seat))
         predicted = (_quiet(pair) - where.taken[seat]) / where.outstanding
         realised = (sum(quiet) / len(quiet) - where.taken[seat]) / where.outstanding
-        line = [0.0] * (width * len(QUIET_GROUPS))
+        line = [0.0] * (width * len(groups))
         line[width * group : width * (group + 1)] = terms(where, seat, predicted)
         design.append(line)
         trials.append(weight(where))
@@ -274,7 +296,7 @@ def fit_quiet(
     w = _logistic(np.array(design), np.array(trials), np.array(shares), width)
     return {
         name: tuple(round(float(v), 4) for v in w[width * g : width * (g + 1)])
-        for g, name in enumerate(QUIET_GROUPS)
+        for g, name in enumerate(groups)
     }
 
 
@@ -382,9 +404,10 @@ def write_map(
         "QUIET = {",
         *(f'    "{name}": {values!r},' for name, values in quiet.items()),
         "}",
-        '"""Per kind and whose, hands without a moon: (intercept, slope on the log-odds, and both again',
-        "    times the share of the points already taken) of the share of the points still out that the",
-        '    seat takes."""',
+        '"""Per kind, whose and, in play, whether a moon is still possible; hands without a moon:',
+        "    (intercept, slope on the log-odds, both again times the share of the points already taken,",
+        "    and a level for a seat in play that has taken none) of the share of the points still out",
+        '    that the seat takes."""',
         "",
         "DATA = (",
         *(f'    "{path}",' for path in data_files),
@@ -410,6 +433,12 @@ def kept_map(path: Path) -> tuple[dict, dict, list[str]]:
         raise ValueError(f"no {', '.join(missing)} in it: not a fit's --json")
     moon = {group: tuple(terms) for group, terms in fit["moon_map"].items()}
     quiet = {group: tuple(terms) for group, terms in fit["quiet_map"].items()}
+    for name, kept, groups in (("moon_map", moon, MOON_GROUPS), ("quiet_map", quiet, QUIET_GROUPS)):
+        if sorted(kept) != sorted(groups) or any(len(terms) != 5 for terms in kept.values()):
+            raise ValueError(
+                f"{name} is not in today's form (groups {', '.join(groups)}; 5 terms each): "
+                f"it has {', '.join(f'{g} ({len(t)})' for g, t in kept.items())}"
+            )
     return moon, quiet, fit["runs"]
 
 
@@ -477,6 +506,9 @@ def main() -> None:
         metavar="RUN",
         help="runs not fitted on: their tables under the map fitted on every run given before",
     )
+    parser.add_argument(
+        "--no-hold-out", action="store_true", help="fit the map on every run only (no run held out in turn)"
+    )
     parser.add_argument("--save-data", metavar="PATH", help="keep the fitted runs' decisions (.json.gz)")
     parser.add_argument("--save-held-out", metavar="PATH", help="keep the held-out runs' decisions")
     parser.add_argument("--map", metavar="FIT.json", help="fit nothing: table the runs under this fit's map")
@@ -510,20 +542,22 @@ def main() -> None:
     hands = len({(pair["run"], pair["row"]["hand"]) for pair in everything})
     raw, held_out = [], []
     for run, pairs in by_run.items():
-        rest = [pair for other, more in by_run.items() if other != run for pair in more]
         raw += predicted_rows(pairs, None, None)
-        held_out += predicted_rows(pairs, fit_moon(rest), fit_quiet(rest))
+        if not args.no_hold_out:
+            rest = [pair for other, more in by_run.items() if other != run for pair in more]
+            held_out += predicted_rows(pairs, fit_moon(rest), fit_quiet(rest))
     moon, quiet = fit_moon(everything), fit_quiet(everything)
     results = {
         "runs": sorted(Path(run.split(":")[-1]).name for run in by_run),
         "hands": hands,
         "raw": tables(raw),
-        "held_out": tables(held_out),
         "moon_map": moon,
         "quiet_map": quiet,
     }
     summary("The play-outs' predictions (raw)", results["raw"])
-    summary("Calibrated, each run held out (the map fitted on the other runs)", results["held_out"])
+    if not args.no_hold_out:
+        results["held_out"] = tables(held_out)
+        summary("Calibrated, each run held out (the map fitted on the other runs)", results["held_out"])
     if args.held_out:
         test = [pair for run in args.held_out for pair in pairs_of(run)]
         results["test_runs"] = sorted({Path(pair["run"].split(":")[-1]).name for pair in test})

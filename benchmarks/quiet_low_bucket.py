@@ -7,12 +7,23 @@ moon, and of 1-9 points) in both, and it fits other forms of the map's quiet par
 runs and tables the points of the fresh ones under each (``base`` is the shipped form).
 
 ``--folds K`` tables every form on every kept run instead, each of K blocks of runs (in seed
-order) held out in turn and the whole map (moon and quiet) fitted on the others: how the form of
-2026-12-05 (``base``, whose line moves with the share of the points already taken) was chosen
-over the form before it (``linear``) and the rest.
+order) held out in turn and the whole map (moon and quiet) fitted on the others (``--before
+SEED``: only the runs of hands before it, so that later ones stay fresh for a test). How the
+forms were chosen: ``gone`` (a line whose intercept and slope move with the share of the points
+already taken) over ``linear`` and the rest in the twenty-first session; in the twenty-fourth,
+on 249 runs held out in eight blocks, ``gone`` still read the lowest buckets high (under a point
+0.25 / 0.23, z -3.44; 1-3 points z -2.22). Tried on the fitted runs first, no term of the
+position (the trick, solved deals, a share of 0, the Q♠, both ends) brought them in; two reasons
+did. Once two seats have points (no moon possible), the seats that have none take less of what
+is left than the play-outs say, and with a moon still possible more (it must be blocked); and a
+seat that has taken no point yet is not a seat that has. ``base`` (the shipped form) is the
+``gone`` line per kind, whose and, in play, whether a moon is possible, plus a level for a seat
+with no point: held out, under a point z 1.10, 1-3 0.62, 3-6 2.21 (what is left there is the
+moon part: other seats' moons against seats forecast 3-6 points, as ``points_mid_bucket.py``
+found).
 
     PYTHONPATH=. .venv/bin/python benchmarks/quiet_low_bucket.py
-        [--forms base hinge] [--folds 8] [--json benchmarks/results/quiet_low_bucket.json]
+        [--forms base hinge] [--folds 8] [--before SEED] [--json benchmarks/results/quiet_low_bucket.json]
 """
 
 from __future__ import annotations
@@ -30,10 +41,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import coach_calibration as calibration
 import fit_calibration as fit
 
-from engine.calibration import MOON_VALUE, Calibration, _logit
+from engine.calibration import FLOOR, MOON_VALUE, Calibration, _logit
 
 FORMS = (
     "base",
+    "gone",
     "linear",
     "trick",
     "clean",
@@ -43,52 +55,133 @@ FORMS = (
     "hinge",
     "late",
     "points_out",
+    "zero",
+    "zero_trick",
+    "exact",
+    "exact_zero",
+    "split",
+    "per_trick",
+    "queen",
+    "queen_late",
+    "ends",
+    "hinges",
+    "under_a_point",
+    "log_points",
+    "moon_gone",
+    "moon_gone_zero",
+    "clean_slope",
 )
-"""The shipped form (``fit_calibration._quiet_terms``); the form before it (a line in the
+"""The shipped form (``fit_calibration._quiet_terms``, in the six groups of
+``fit_calibration.QUIET_GROUPS``: in play, whether a moon is still possible); the form shipped
+before it (``gone``: a line whose intercept and slope move with the share of the points already
+taken, in four groups, kind and whose); the form before that (``linear``: a line in the
 log-odds); that line with a term for the trick, for a seat with no points yet, for the points
 still out, for the square of the log-odds; every position weighted alike; a slope of its own for
 shares below ``HINGE`` (how far below, in log-odds); an intercept and a slope that move with the
-trick; and with the points still out (the shipped form's span, another ridge)."""
+trick; and with the points still out. Tried on the ``gone`` form (2026-12-05, twenty-fourth
+session): a level for a share no deal gave (``zero``), moving with the trick; a line of its own
+from trick 9, where the deals are solved (``exact``, ``split``, ``per_trick``); terms for the Q♠
+still out; the log-odds clipped at ``ENDS`` with levels for 0 and 1; slopes of their own at both
+ends; a level for a seat the play-outs give under a point, or the log of their points. In the
+six groups: the ``gone`` form (``moon_gone``), with a level for 0, and the shipped form with a
+slope of its own for a seat that has taken no point (``clean_slope``)."""
 
 HINGE = 0.05
+ENDS = 0.01
+FOUR_GROUPS = ("pass own", "pass other", "play own", "play other")
+
+
+def _four_groups(where, seat: int) -> str:
+    return f"{where.kind} {'own' if seat == where.seat else 'other'}"
+
+
+def in_six_groups(form: str) -> bool:
+    return form in ("base", "moon_gone", "moon_gone_zero", "clean_slope")
+
+
+def _gone_terms(where, seat: int, share: float) -> list[float]:
+    gone = 1.0 - where.outstanding / MOON_VALUE
+    return [1.0, _logit(share), gone, gone * _logit(share)]
 
 
 def features(where, seat: int, share: float, form: str) -> list[float]:
-    if form == "base":
-        return fit._quiet_terms(where, seat, share)
-    line = [1.0, _logit(share)]
-    if form == "trick":
+    log_odds, unseen = _logit(share), float(share <= FLOOR)
+    solved = max(0, where.trick - 8) / 5  # EXACT_CARDS: from trick 9 the deals are solved
+    clean = float(where.kind == "play" and where.taken[seat] == 0)
+    queen = float(where.kind == "play" and where.outstanding >= 13)  # the Q♠ may still be out
+    line = [1.0, log_odds]
+    gone = _gone_terms(where, seat, share)
+    if form in ("base", "clean_slope"):
+        line = fit._quiet_terms(where, seat, share) + ([clean * log_odds] if form == "clean_slope" else [])
+    elif form in ("gone", "moon_gone"):
+        line = gone
+    elif form == "moon_gone_zero":
+        line = [*gone, unseen]
+    elif form == "trick":
         line.append(where.trick / 13)
     elif form == "clean":
-        line.append(1.0 if where.kind == "play" and where.taken[seat] == 0 else 0.0)
+        line.append(clean)
     elif form == "outstanding":
         line.append(where.outstanding / MOON_VALUE)
     elif form == "square":
-        line.append(_logit(share) ** 2 / 10)
+        line.append(log_odds**2 / 10)
     elif form == "hinge":
-        line.append(max(0.0, _logit(HINGE) - _logit(share)))
+        line.append(max(0.0, _logit(HINGE) - log_odds))
     elif form == "late":
-        line += [where.trick / 13, where.trick / 13 * _logit(share)]
+        line += [where.trick / 13, where.trick / 13 * log_odds]
     elif form == "points_out":
-        line += [where.outstanding / MOON_VALUE, where.outstanding / MOON_VALUE * _logit(share)]
+        line += [where.outstanding / MOON_VALUE, where.outstanding / MOON_VALUE * log_odds]
+    elif form in ("zero", "zero_trick"):
+        line = [*gone, unseen] + ([unseen * where.trick / 13] if form == "zero_trick" else [])
+    elif form in ("exact", "exact_zero"):
+        line = [*gone, solved, solved * log_odds] + ([unseen] if form == "exact_zero" else [])
+    elif form == "split":
+        late = float(solved > 0)
+        line = [term * (1.0 - late) for term in [*gone, unseen]] + [term * late for term in [*gone, unseen]]
+    elif form == "per_trick":  # from trick 9 a line of its own each trick
+        line = [*gone, unseen] if where.trick < 9 else [0.0] * 5
+        for trick in range(9, 13):
+            line += [1.0, log_odds, unseen] if where.trick == trick else [0.0] * 3
+    elif form in ("queen", "queen_late"):
+        line = [*gone, queen, queen * log_odds]
+        line += [where.trick / 13, where.trick / 13 * log_odds] if form == "queen_late" else []
+    elif form == "ends":
+        clipped = _logit(min(max(share, ENDS), 1.0 - ENDS))
+        line = [1.0, clipped, gone[2], gone[2] * clipped, unseen, float(share >= 1.0 - FLOOR)]
+    elif form == "hinges":
+        line = [
+            *gone,
+            max(0.0, _logit(HINGE) - log_odds),
+            max(0.0, log_odds - _logit(1.0 - HINGE)),
+            unseen,
+        ]
+    elif form == "under_a_point":
+        line = [*gone, float(where.outstanding * share < 1.0)]
+    elif form == "log_points":
+        line = [*gone, math.log(max(where.outstanding * share, 0.01))]
     return line
 
 
 def fit_quiet(pairs: list[dict], form: str) -> dict[str, tuple[float, ...]]:
-    """``fit_calibration.fit_quiet`` with the form's terms and weights."""
+    """``fit_calibration.fit_quiet`` with the form's terms, weights and groups."""
+    six = in_six_groups(form)
     return fit.fit_quiet(
         pairs,
         terms=lambda where, seat, share: features(where, seat, share, form),
         weight=(lambda where: 1.0) if form == "alike" else fit._by_points_out,
+        groups=fit.QUIET_GROUPS if six else FOUR_GROUPS,
+        group_of=fit._quiet_group if six else _four_groups,
     )
 
 
 def calibration_in(form: str) -> type[Calibration]:
     """``engine.calibration.Calibration`` with the form's quiet part."""
+    group_of = fit._quiet_group if in_six_groups(form) else _four_groups
 
     class InForm(Calibration):
-        def quiet_log_odds(self, group: str, seat: int, share: float) -> float:
-            return float(np.dot(self.quiet_map[group], features(self.where, seat, share, form)))
+        def quiet_log_odds(self, seat: int, share: float) -> float:
+            weights = self.quiet_map[group_of(self.where, seat)]
+            return float(np.dot(weights, features(self.where, seat, share, form)))
 
     return InForm
 
@@ -138,13 +231,15 @@ def line_of(buckets: list[dict], digits: int) -> str:
 def held_out_in_folds(runs: list[list[dict]], forms: list[str], folds: int) -> dict:
     """Every form's tables on every run, each of ``folds`` blocks of runs held out in turn."""
     blocks = [range(k * len(runs) // folds, (k + 1) * len(runs) // folds) for k in range(folds)]
-    report = {}
+    report, moons = {}, {}  # the moon part does not depend on the form: fitted once a block
     for form in forms:
         rows = []
-        for block in blocks:
+        for number, block in enumerate(blocks):
             test = [pair for index in block for pair in runs[index]]
             train = [pair for index, run in enumerate(runs) if index not in block for pair in run]
-            rows += rows_of(test, fit.fit_moon(train), fit_quiet(train, form), form)
+            if number not in moons:
+                moons[number] = fit.fit_moon(train)
+            rows += rows_of(test, moons[number], fit_quiet(train, form), form)
         moon = calibration.table(rows, "moon", calibration.MOON_BUCKETS)
         points = calibration.table(rows, "points", calibration.POINT_BUCKETS)
         report[form] = {"moon": [short(b) for b in moon], "points": [short(b) for b in points]}
@@ -158,8 +253,16 @@ def main() -> None:
     parser.add_argument("--json", metavar="PATH")
     parser.add_argument("--forms", nargs="+", choices=FORMS, default=FORMS, help="forms to fit (base first)")
     parser.add_argument("--folds", type=int, metavar="K", help="hold out K blocks of every kept run in turn")
+    parser.add_argument(
+        "--before",
+        type=int,
+        metavar="SEED",
+        help="only the kept runs of hands before this seed (later ones are kept fresh for a test)",
+    )
     args = parser.parse_args()
     fingerprint, runs = fit.todays_runs()
+    if args.before is not None:
+        runs = [run for run in runs if fit.first_seed(run) < args.before]
     if args.folds:
         if not 2 <= args.folds <= len(runs):
             parser.error(f"--folds: between 2 and the {len(runs)} kept runs")

@@ -17,10 +17,12 @@ and expected points onto the realised ones, with a map fitted on those hands
   longer shoot (another has taken a moon card) keeps 0;
 - points: of the hands without a moon, the share of the points still out that a seat takes, a
   logistic curve in the log-odds of the share predicted whose intercept and slope move with the
-  share of the points already taken, per kind and whose (so what is certain
-  stays certain: points taken are kept, and none are added once every point card is taken);
-  then the moons added back (standard scoring: 26 to every seat but the shooter). A moon already
-  made keeps its 1.
+  share of the points already taken, with a level of its own for a seat that has taken none, per
+  kind, whose and, in play, whether a moon is still possible (once two seats have points, the
+  play-outs give the seats that have none too much of what is left, ``quiet_low_bucket.py``); so
+  what is certain stays certain: points taken are kept, and none are added once every point card
+  is taken; then the moons added back (standard scoring: 26 to every seat but the shooter). A
+  moon already made keeps its 1.
 
 The map is fitted for the table it was measured at: four players and standard scoring. At other
 tables (``applies``) predictions are left as the play-outs give them.
@@ -33,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from .calibration_map import MOON, QUIET
-from .moon import NOBODY, moon_candidate, moon_cards, taken_masks
+from .moon import IMPOSSIBLE, NOBODY, moon_candidate, moon_cards, taken_masks
 from .rules import Rules
 from .view import PlayerView
 
@@ -89,6 +91,13 @@ def _logit(chance: float) -> float:
     return math.log(chance / (1.0 - chance))
 
 
+def _quiet_group(where: Situation, seat: int) -> str:
+    whose = "own" if seat == where.seat else "other"
+    if where.kind == "pass":
+        return f"pass {whose}"
+    return f"play {whose} {'no moon' if where.runner == IMPOSSIBLE else 'moon open'}"
+
+
 def _moon_group(where: Situation, seat: int) -> str:
     whose = "own" if seat == where.seat else "other"
     if where.kind == "pass":
@@ -139,16 +148,20 @@ class Calibration:
         total = sum(chances)
         return tuple(c / total for c in chances) if total > 1.0 else tuple(chances)
 
-    def quiet_log_odds(self, group: str, seat: int, share: float) -> float:
+    def quiet_log_odds(self, seat: int, share: float) -> float:
         """The log-odds of the share of the points still out that ``seat`` takes in a hand
         without a moon, from the play-outs' ``share``: a line in its log-odds whose intercept and
         slope move with the share of the points already taken (late in a hand the play-outs
-        read a seat that takes nothing about right, early they read it too low; other forms:
-        ``quiet_low_bucket.py``)."""
-        intercept, slope, per_gone, per_gone_slope = self.quiet_map[group]
-        gone = 1.0 - self.where.outstanding / MOON_VALUE
+        read a seat that takes nothing about right, early they read it too low), plus a level
+        for a seat in play that has taken no point yet (other forms: ``quiet_low_bucket.py``)."""
+        intercept, slope, per_gone, per_gone_slope, clean = self.quiet_map[_quiet_group(self.where, seat)]
+        where = self.where
+        gone = 1.0 - where.outstanding / MOON_VALUE
         log_odds = _logit(share)
-        return intercept + slope * log_odds + gone * (per_gone + per_gone_slope * log_odds)
+        log_odds = intercept + slope * log_odds + gone * (per_gone + per_gone_slope * log_odds)
+        if where.kind == "play" and where.taken[seat] == 0:
+            log_odds += clean
+        return log_odds
 
     def predict(
         self, moons: Sequence[float], points: Sequence[float]
@@ -161,9 +174,8 @@ class Calibration:
         expected = []
         where = self.where
         for seat in range(players):
-            whose = "own" if seat == where.seat else "other"
             if where.outstanding > 0:
-                log_odds = self.quiet_log_odds(f"{where.kind} {whose}", seat, shares[seat])
+                log_odds = self.quiet_log_odds(seat, shares[seat])
                 quiet = where.taken[seat] + where.outstanding / (1.0 + math.exp(-log_odds))
             else:
                 quiet = where.taken[seat]

@@ -284,8 +284,15 @@ def test_a_map_kept_before_the_runs_is_tested_on_them_and_never_on_its_own(tmp_p
     raw_moon, raw_points = [0.02, 0.2, 0.0, 0.01], [5.0, 9.0, 6.0, 6.0]
     placed = {**ROWS[0], "raw_moon": raw_moon, "raw_points": raw_points, "where": where}
     run = calibration.keep_run([placed], args(500, 1), "b-this-model", tmp_path)
-    quiet = {"pass own": (0.0, 1.0, 0.0, 0.0), "pass other": (0.0, 1.0, 0.0, 0.0)}
-    quiet |= {"play own": (0.3, 0.8, 0.1, 0.2), "play other": (-0.2, 0.9, 0.4, 0.1)}
+    quiet = {"pass own": (0.0, 1.0, 0.0, 0.0, 0.0), "pass other": (0.0, 1.0, 0.0, 0.0, 0.0)}
+    quiet |= {
+        "play own moon open": (0.3, 0.8, 0.1, 0.2, 0.4),
+        "play other moon open": (-0.2, 0.9, 0.4, 0.1, -0.3),
+    }
+    quiet |= {
+        "play own no moon": (0.2, 0.7, 0.1, 0.3, 0.2),
+        "play other no moon": (-0.1, 0.8, 0.2, 0.1, -0.5),
+    }
     moon = {group: (0.1, 0.9, 0.2, -0.5, 0.3) for group in MOON}
     fit = tmp_path / "fit.json"
     fit.write_text(json.dumps({"runs": ["hands-400-423.json.gz"], "moon_map": moon, "quiet_map": quiet}))
@@ -306,6 +313,11 @@ def test_a_map_kept_before_the_runs_is_tested_on_them_and_never_on_its_own(tmp_p
     fit.write_text(json.dumps({"runs": [], "moon_map": moon}))
     with pytest.raises(ValueError, match="no quiet_map"):
         fit_calibration.judge_by_kept_map([str(run)], fit)
+    # a map of an earlier form (four quiet groups of four terms) is not read as today's
+    earlier = {group: (0.3, 0.8, 0.1, 0.2) for group in ("pass own", "pass other", "play own", "play other")}
+    fit.write_text(json.dumps({"runs": [], "moon_map": moon, "quiet_map": earlier}))
+    with pytest.raises(ValueError, match=r"quiet_map is not in today's form .*play own \(4\)"):
+        fit_calibration.judge_by_kept_map([str(run)], fit)
     fit.write_text("{not json")
     with pytest.raises(ValueError, match="not a fit's --json"):
         fit_calibration.judge_by_kept_map([str(run)], fit)
@@ -324,7 +336,7 @@ def test_a_kept_map_is_shipped_as_tested_with_exactly_the_runs_it_was_fitted_on(
     first = calibration.keep_run([placed], args(500, 1), "b-this-model", tmp_path)
     second = calibration.keep_run([{**placed, "hand": 900}], args(900, 1), "b-this-model", tmp_path)
     moon = {group: (0.1, 0.9, 0.2, -0.5, 0.3) for group in MOON}
-    quiet = {group: (0.3, 0.8, 0.1, 0.2) for group in ("pass own", "pass other", "play own", "play other")}
+    quiet = {group: (0.3, 0.8, 0.1, 0.2, -0.2) for group in fit_calibration.QUIET_GROUPS}
     fit = tmp_path / "fit.json"
     fit.write_text(
         json.dumps({"runs": [first.name, second.name], "hands": 2, "moon_map": moon, "quiet_map": quiet})
@@ -345,3 +357,10 @@ def test_a_kept_map_is_shipped_as_tested_with_exactly_the_runs_it_was_fitted_on(
     assert written["MOON"] == moon and written["QUIET"] == quiet
     assert written["FITTED_HANDS"] == ((500, 500), (900, 900))
     assert "Fitted on 2 hands of 2 calibration runs" in written["__doc__"]
+
+
+def test_a_kept_run_s_first_seed_is_read_from_its_name_and_anything_else_is_refused():
+    """``quiet_low_bucket.py --before SEED`` keeps later runs fresh by their names."""
+    assert fit_calibration.first_seed("results/calibration/m/hands-998264-998287.json.gz") == 998264
+    with pytest.raises(ValueError, match=r"cal991000\.pickle: not a kept run's name"):
+        fit_calibration.first_seed("cal991000.pickle")
