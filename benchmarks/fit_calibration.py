@@ -66,6 +66,7 @@ from engine.calibration import (
     _moon_group,
     _quiet_group,
     quiet_points,
+    quiet_terms,
     situation,
 )
 
@@ -252,28 +253,20 @@ def _quiet(pair: dict) -> float:
     return quiet_points(row["points"][seat], total - row["moon"][seat], total)
 
 
-def _quiet_terms(where: Situation, seat: int, share: float) -> list[float]:
-    """``Calibration.quiet_log_odds``'s terms: 1, the log-odds, both again times the share of
-    the points already taken (0 in a pass), and 1 for a seat in play that has taken none."""
-    gone = 1.0 - where.outstanding / MOON_VALUE
-    clean = 1.0 if where.kind == "play" and where.taken[seat] == 0 else 0.0
-    return [1.0, _logit(share), gone, gone * _logit(share), clean]
-
-
 def _by_points_out(where: Situation) -> float:
     return where.outstanding / MOON_VALUE
 
 
 def fit_quiet(
     pairs: list[dict],
-    terms: Callable[[Situation, int, float], list[float]] = _quiet_terms,
+    terms: Callable[[Situation, int, float], list[float]] = quiet_terms,
     weight: Callable[[Situation], float] = _by_points_out,
     groups: Sequence[str] = QUIET_GROUPS,
     group_of: Callable[[Situation, int], str] = _quiet_group,
 ) -> dict[str, tuple[float, ...]]:
     """Per kind, whose and, in play, whether a moon is still possible (intercept, slope on the
     log-odds, both again times the share of the points already taken, and a level for a seat
-    that has taken none: ``_quiet_terms``): in hands without a moon, the share
+    that has taken none: ``engine.calibration.quiet_terms``): in hands without a moon, the share
     of the points still out that a seat takes, realised against predicted (a logistic
     regression on shares, each position weighted by the points still out, however many of its
     outcomes had no moon). ``terms``, ``weight`` and the groups try other forms

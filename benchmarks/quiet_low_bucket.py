@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import coach_calibration as calibration
 import fit_calibration as fit
 
-from engine.calibration import FLOOR, MOON_VALUE, Calibration, _logit
+from engine.calibration import FLOOR, MOON_VALUE, Calibration, _logit, quiet_terms
 
 FORMS = (
     "base",
@@ -71,7 +71,7 @@ FORMS = (
     "moon_gone_zero",
     "clean_slope",
 )
-"""The shipped form (``fit_calibration._quiet_terms``, in the six groups of
+"""The shipped form (``engine.calibration.quiet_terms``, in the six groups of
 ``fit_calibration.QUIET_GROUPS``: in play, whether a moon is still possible); the form shipped
 before it (``gone``: a line whose intercept and slope move with the share of the points already
 taken, in four groups, kind and whose); the form before that (``linear``: a line in the
@@ -112,7 +112,7 @@ def features(where, seat: int, share: float, form: str) -> list[float]:
     line = [1.0, log_odds]
     gone = _gone_terms(where, seat, share)
     if form in ("base", "clean_slope"):
-        line = fit._quiet_terms(where, seat, share) + ([clean * log_odds] if form == "clean_slope" else [])
+        line = quiet_terms(where, seat, share) + ([clean * log_odds] if form == "clean_slope" else [])
     elif form in ("gone", "moon_gone"):
         line = gone
     elif form == "moon_gone_zero":

@@ -98,6 +98,16 @@ def _quiet_group(where: Situation, seat: int) -> str:
     return f"play {whose} {'no moon' if where.runner == IMPOSSIBLE else 'moon open'}"
 
 
+def quiet_terms(where: Situation, seat: int, share: float) -> list[float]:
+    """What the map's points part weighs (``QUIET``, per ``_quiet_group``), the fit's design
+    too: 1, the log-odds of the play-outs' share, both again times the share of the points
+    already taken (0 in a pass), and 1 for a seat in play that has taken none."""
+    gone = 1.0 - where.outstanding / MOON_VALUE
+    log_odds = _logit(share)
+    clean = 1.0 if where.kind == "play" and where.taken[seat] == 0 else 0.0
+    return [1.0, log_odds, gone, gone * log_odds, clean]
+
+
 def _moon_group(where: Situation, seat: int) -> str:
     whose = "own" if seat == where.seat else "other"
     if where.kind == "pass":
@@ -153,15 +163,10 @@ class Calibration:
         without a moon, from the play-outs' ``share``: a line in its log-odds whose intercept and
         slope move with the share of the points already taken (late in a hand the play-outs
         read a seat that takes nothing about right, early they read it too low), plus a level
-        for a seat in play that has taken no point yet (other forms: ``quiet_low_bucket.py``)."""
-        intercept, slope, per_gone, per_gone_slope, clean = self.quiet_map[_quiet_group(self.where, seat)]
-        where = self.where
-        gone = 1.0 - where.outstanding / MOON_VALUE
-        log_odds = _logit(share)
-        log_odds = intercept + slope * log_odds + gone * (per_gone + per_gone_slope * log_odds)
-        if where.kind == "play" and where.taken[seat] == 0:
-            log_odds += clean
-        return log_odds
+        for a seat in play that has taken no point yet (``quiet_terms``; other forms:
+        ``quiet_low_bucket.py``)."""
+        weights = self.quiet_map[_quiet_group(self.where, seat)]
+        return sum(w * term for w, term in zip(weights, quiet_terms(self.where, seat, share), strict=True))
 
     def predict(
         self, moons: Sequence[float], points: Sequence[float]
