@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import coach_calibration as calibration
 import fit_calibration as fit
 
-from engine.calibration import FLOOR, MOON_VALUE, Calibration, _logit, quiet_terms
+from engine.calibration import FLOOR, MOON_VALUE, Calibration, _logit, _quiet_group, quiet_terms
 
 FORMS = (
     "base",
@@ -170,13 +170,13 @@ def fit_quiet(pairs: list[dict], form: str) -> dict[str, tuple[float, ...]]:
         terms=lambda where, seat, share: features(where, seat, share, form),
         weight=(lambda where: 1.0) if form == "alike" else fit._by_points_out,
         groups=fit.QUIET_GROUPS if six else FOUR_GROUPS,
-        group_of=fit._quiet_group if six else _four_groups,
+        group_of=_quiet_group if six else _four_groups,
     )
 
 
 def calibration_in(form: str) -> type[Calibration]:
     """``engine.calibration.Calibration`` with the form's quiet part."""
-    group_of = fit._quiet_group if in_six_groups(form) else _four_groups
+    group_of = _quiet_group if in_six_groups(form) else _four_groups
 
     class InForm(Calibration):
         def quiet_log_odds(self, seat: int, share: float) -> float:

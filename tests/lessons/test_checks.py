@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
-
 import pytest
 
 from trainer.coach.grading import band_of
+from trainer.data_files import PUZZLES_DIR
 from trainer.lessons.catalog import LESSONS
 from trainer.lessons.steps import evaluate
-
-PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
+from trainer.puzzles import load_puzzle
 
 
 def stored_band(puzzle: str, option: str) -> str:
     """The band a puzzle file's own figures give an option: a lesson step built on a puzzle
     grades by them, and they move when the puzzles are valued again (a new map, a new seed)."""
-    figures = tomllib.loads((PUZZLES / f"{puzzle}.toml").read_text(encoding="utf-8"))["answer"]
-    columns = figures["option_columns"]
-    row = next(row for row in figures["options"] if row[0] == option)
-    return band_of(row[columns.index("loss")]).value
+    loss = load_puzzle(PUZZLES_DIR / f"{puzzle}.toml").evaluation.loss_of(option)
+    return band_of(loss).value
 
 
 Q = "Every heart (1 each) and the Q♠ (13)"
