@@ -86,16 +86,18 @@ class Batch:
         taken: np.ndarray,
         won: np.ndarray,
     ) -> None:
+        # The batch plays in these arrays: every caller hands over arrays of its own making, so
+        # those of the right type are taken as they are (a pass's finals pass millions of rows).
         self.rules = rules
         self.players = rules.players
-        self.hands = hands.astype(np.int64)
-        self.trick = trick.astype(np.int64)
+        self.hands = hands.astype(np.int64, copy=False)
+        self.trick = trick.astype(np.int64, copy=False)
         self.trick_length = trick_length
-        self.leader = leader.astype(np.int64)
+        self.leader = leader.astype(np.int64, copy=False)
         self.tricks_done = tricks_done
-        self.broken = broken.astype(bool)
-        self.taken = taken.astype(np.int64)
-        self.won = won.astype(np.int64)
+        self.broken = broken.astype(bool, copy=False)
+        self.taken = taken.astype(np.int64, copy=False)
+        self.won = won.astype(np.int64, copy=False)
         self.size = len(self.hands)
         self.rows = np.arange(self.size)
 

@@ -21,6 +21,8 @@ from .calibration import Calibration
 
 try:
     import numpy as np
+
+    from .forecast_arrays import forecast_differences
 except ImportError:  # pragma: no cover - the engine also runs without numpy, more slowly
     np = None
 
@@ -102,6 +104,28 @@ class ForecastValue:
     def gradient(self, means: Sequence[float]) -> list[float]:
         means = [float(m) for m in means]
         slopes = []
+        for k, (lower, upper) in enumerate(self._around(means)):
+            slopes.append((self.of(upper) - self.of(lower)) / (upper[k] - lower[k]))
+        return slopes
+
+    def value_and_gradient(self, means: Sequence[float]) -> tuple[float, list[float]]:
+        """``of`` and ``gradient`` at ``means``; with numpy, every point in one pass."""
+        means = [float(m) for m in means]
+        if np is None:
+            return self.of(means), self.gradient(means)
+        around = self._around(means)
+        points = np.array([means] + [row for pair in around for row in pair], dtype=float)
+        values = forecast_differences(self.calibration, self.seat, points)
+        slopes = [
+            (float(values[2 + 2 * k]) - float(values[1 + 2 * k])) / (upper[k] - lower[k])
+            for k, (lower, upper) in enumerate(around)
+        ]
+        return float(values[0]), slopes
+
+    def _around(self, means: list[float]) -> list[tuple[list[float], list[float]]]:
+        """The two points either side of ``means`` in each coordinate where the gradient is taken:
+        points move in whole points, moon chances in fractions, and neither leaves its range."""
+        pairs = []
         for k, mean in enumerate(means):
             step = POINT_STEP if k < self.players else MOON_STEP
             low, high = max(mean - step, 0.0), mean + step
@@ -109,8 +133,8 @@ class ForecastValue:
                 high = min(high, 1.0)
             lower, upper = list(means), list(means)
             lower[k], upper[k] = low, high
-            slopes.append((self.of(upper) - self.of(lower)) / (high - low))
-        return slopes
+            pairs.append((lower, upper))
+        return pairs
 
     def paired(self, rows: Rows, option: int, other: int, weights: Sequence[float]) -> tuple[float, float]:
         """Mean and standard error of ``option``'s forecast difference minus ``other``'s on the
@@ -136,7 +160,7 @@ class ForecastValue:
             means = ((weights @ deals) / total).tolist()
         else:
             means = [sum(map(mul, weights, column)) / total for column in zip(*deals, strict=True)]
-        value, slope = self.of(means), self.gradient(means)
+        value, slope = self.value_and_gradient(means)
         if arrays:
             dots = deals @ np.asarray(slope, dtype=float)
         else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from . import threads
 from .hand import HandState
 from .inference import (
     BLOCKER_TREMBLE,
@@ -27,7 +28,7 @@ from .inference import (
     weight_of,
 )
 from .moon import BLOCKERS, Blocking
-from .pass_worlds import deal_for_pass, pass_room
+from .pass_worlds import PASS_DEAL_BLOCK, deal_for_pass, pass_room
 from .playout import playout_result
 from .rng import SplitMix64
 from .sampling import RETRIES, WorldSampler, world_seed
@@ -37,8 +38,7 @@ try:
     import numpy as np
 
     from .batch import Batch
-    from .compiled import RulesCode, quick_worlds, runner_mismatches
-    from .compiled import deal_for_pass as deal_compiled
+    from .compiled import RulesCode, deal_pass_blocks, hands_after_passes, quick_worlds, runner_mismatches
 except ImportError:  # pragma: no cover - the engine also runs without numpy and numba, more slowly
     np = None
     Batch = None
@@ -287,15 +287,27 @@ def pass_deals(view: PlayerView, seed: int, deals: int, how: str) -> tuple:
     arrays for the compiled path, lists for pure Python: the same deals either way."""
     if how == "compiled":
         cards, room = pass_room(view)
-        return deal_compiled(
+        hands = np.zeros((deals, view.players), dtype=np.int64)
+        passes = np.zeros((deals, view.players), dtype=np.int64)
+        arguments = (
             np.array(cards, dtype=np.int64),
             np.array(room, dtype=np.int64),
             view.hand.mask,
             view.seat,
             view.rules.pass_count,
             np.uint64(seed),
-            deals,
+            PASS_DEAL_BLOCK,
         )
+
+        def deal(rows: tuple[int, int]) -> None:
+            deal_pass_blocks(*arguments, rows[0], rows[1], hands, passes)
+
+        ranges = threads.block_parts(deals, PASS_DEAL_BLOCK)
+        if len(ranges) == 1:
+            deal(ranges[0])
+        else:
+            list(threads.executor().map(deal, ranges))
+        return hands, passes
     return deal_for_pass(view, seed, deals)
 
 
@@ -322,13 +334,15 @@ def pass_outcomes(
     hands, passes = deals
     if how == "compiled":
         players = view.players
-        offset = view.pass_direction.offset(players)
-        count = len(candidates) * len(hands)
-        passes = np.tile(passes, (len(candidates), 1))
-        passes[:, view.seat] = np.repeat(np.array(candidates, dtype=np.int64), len(hands))
-        hands = np.tile(hands, (len(candidates), 1))
-        after = (hands & ~passes) | np.roll(passes, offset, axis=1)
-        leader = ((after >> int(view.rules.lowest_club)) & 1).argmax(axis=1)
+        after, leader = hands_after_passes(
+            hands,
+            passes,
+            np.array(candidates, dtype=np.int64),
+            view.seat,
+            view.pass_direction.offset(players),
+            int(view.rules.lowest_club),
+        )
+        count = len(after)
         batch = Batch(
             view.rules,
             after,

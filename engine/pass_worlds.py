@@ -3,8 +3,10 @@
 Before the pass a seat knows only its own hand, so every deal of the other cards is equally
 likely: a shuffle. The other seats pass by the rule of thumb (``engine.passing``). Deals come
 from the project's SplitMix64 stream (``engine.rng``) so that the compiled path
-(``engine.compiled.deal_for_pass``) draws exactly the same deals as this reference: a pass
-verdict does not depend on whether numba is installed.
+(``engine.compiled.deal_pass_blocks``) draws exactly the same deals as this reference: a pass
+verdict does not depend on whether numba is installed. The deals come in blocks of
+``PASS_DEAL_BLOCK``, each its own stream, so the compiled path deals a call's blocks on several
+threads and still draws exactly these deals.
 """
 
 from __future__ import annotations
@@ -12,9 +14,14 @@ from __future__ import annotations
 from .cards import iter_mask
 from .passing import rule_of_thumb_pass
 from .rng import SplitMix64
+from .sampling import world_seed
 from .view import PlayerView
 
-__all__ = ["deal_for_pass", "pass_room"]
+__all__ = ["PASS_DEAL_BLOCK", "deal_for_pass", "pass_room"]
+
+PASS_DEAL_BLOCK = 2048
+"""Deals a stream: block 0 of a call is dealt from its seed's stream, block ``b`` from
+``world_seed(seed, b)``'s, each shuffling the unseen cards from lowest first."""
 
 
 def pass_room(view: PlayerView) -> tuple[list[int], list[int]]:
@@ -28,12 +35,15 @@ def pass_room(view: PlayerView) -> tuple[list[int], list[int]]:
 
 def deal_for_pass(view: PlayerView, seed: int, deals: int) -> tuple[list[list[int]], list[list[int]]]:
     """``deals`` imagined deals (every seat's hand as a mask) and the others' passes."""
-    cards, room = pass_room(view)
-    stream = SplitMix64(seed)
+    unseen, room = pass_room(view)
     own = view.hand.mask
     count = view.rules.pass_count
     hands, passes = [], []
-    for _ in range(deals):
+    for deal in range(deals):
+        if deal % PASS_DEAL_BLOCK == 0:
+            block = deal // PASS_DEAL_BLOCK
+            stream = SplitMix64(seed if block == 0 else world_seed(seed, block))
+            cards = list(unseen)
         stream.shuffle(cards)
         hand_row, pass_row = [], []
         position = 0

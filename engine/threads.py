@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 __all__ = [
     "MIN_ROWS_A_THREAD",
+    "block_parts",
     "executor",
     "one_thread",
     "parts",
@@ -92,4 +93,14 @@ def parts(rows: int) -> list[tuple[int, int]]:
     """The row ranges a batch of ``rows`` games is split into (one range: no split)."""
     count = max(1, min(_threads, rows // MIN_ROWS_A_THREAD))
     bounds = [rows * k // count for k in range(count + 1)]
+    return list(itertools.pairwise(bounds))
+
+
+def block_parts(rows: int, block: int) -> list[tuple[int, int]]:
+    """``parts`` for work that comes in blocks of ``block`` rows (each from its own random
+    stream): every part but the last is whole blocks, and a part has at least one."""
+    blocks = -(-rows // block)
+    count = max(1, min(_threads, blocks))
+    bounds = [min(rows, blocks * k // count * block) for k in range(count + 1)]
+    bounds[-1] = rows
     return list(itertools.pairwise(bounds))

@@ -193,3 +193,43 @@ def test_points_are_the_card_values_of_the_cards_taken(name):
         for row in batch.taken.tolist()
     ]
     assert batch.points().tolist() == expected
+
+
+def test_the_compiled_bit_helpers_count_and_find_bits_as_python_does():
+    """The play-outs' popcount and highest/lowest bit are LLVM's ctpop/ctlz/cttz. A count is
+    also compared inside compiled code: an overflowing bit trick once made ``count >= 5`` true
+    for a count of 4 there, and a rule-of-thumb pass differed from the reference's."""
+    from numba import njit
+
+    from engine.compiled import _bottom, _popcount, _top
+
+    @njit
+    def helpers(masks):
+        out = np.empty((len(masks), 4), dtype=np.int64)
+        for row in range(len(masks)):
+            mask = masks[row]
+            count = _popcount(mask)
+            out[row, 0] = count
+            out[row, 1] = _top(mask)
+            out[row, 2] = _bottom(mask)
+            out[row, 3] = 1 if count >= 5 else 0
+        return out
+
+    rng = np.random.default_rng(7)
+    masks = [1, 2, 1 << 51, (1 << 52) - 1, 563363076636674]
+    pairs = zip(rng.integers(1, 1 << 52, 400), rng.integers(1, 1 << 52, 400), strict=True)
+    masks += [int(a) & int(b) or 1 for a, b in pairs]  # sparse masks as well as dense ones
+    masks += [
+        sum(1 << int(c) for c in rng.choice(52, size=k, replace=False))
+        for k in range(1, 9)
+        for _ in range(20)
+    ]
+    got = helpers(np.array(masks, dtype=np.int64)).tolist()
+    for mask, (count, top, bottom, five) in zip(masks, got, strict=True):
+        expected = bin(mask).count("1")
+        assert (count, top, bottom, five) == (
+            expected,
+            mask.bit_length() - 1,
+            (mask & -mask).bit_length() - 1,
+            int(expected >= 5),
+        ), mask

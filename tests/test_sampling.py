@@ -135,27 +135,41 @@ def test_the_compiled_sampler_draws_the_very_worlds_of_the_reference():
 
 
 def test_the_compiled_pass_deals_and_the_others_passes_match_the_reference():
-    import numpy as np
-
-    from engine.compiled import deal_for_pass as compiled
-    from engine.pass_worlds import deal_for_pass, pass_room
+    """Dealt in blocks on every thread or on one, the compiled deals are the reference's."""
+    from engine import threads
+    from engine.outcomes import pass_deals
+    from engine.pass_worlds import PASS_DEAL_BLOCK
     from engine.rules import PRESETS
 
-    for name, rules in PRESETS.items():
-        if not rules.pass_count:
-            continue
-        view = HandState.from_seed(4, rules, "left").view(1)
-        cards, room = pass_room(view)
-        hands, passes = compiled(
-            np.array(cards, dtype=np.int64),
-            np.array(room, dtype=np.int64),
-            view.hand.mask,
-            view.seat,
-            rules.pass_count,
-            np.uint64(2**64 - 5),
-            60,
-        )
-        assert (hands.tolist(), passes.tolist()) == deal_for_pass(view, 2**64 - 5, 60), name
+    before = threads.playout_threads()
+    try:
+        for name, rules in PRESETS.items():
+            if not rules.pass_count:
+                continue
+            view = HandState.from_seed(4, rules, "left").view(1)
+            for deals in (60, 2 * PASS_DEAL_BLOCK + 7):
+                expected = pass_deals(view, 2**64 - 5, deals, "python")
+                for count in (1, 2, 3):
+                    threads.set_playout_threads(count)
+                    hands, passes = pass_deals(view, 2**64 - 5, deals, "compiled")
+                    assert (hands.tolist(), passes.tolist()) == expected, (name, deals, count)
+    finally:
+        threads.set_playout_threads(before)
+
+
+def test_each_block_of_pass_deals_is_a_stream_of_its_own():
+    """A call's first block is the seed's stream, so a call of one block is the first block of a
+    longer one; later blocks are other deals, not the first block again."""
+    from engine.outcomes import pass_deals
+    from engine.pass_worlds import PASS_DEAL_BLOCK
+
+    view = HandState.from_seed(4, Rules(), "left").view(1)
+    hands, _ = pass_deals(view, 11, 3 * PASS_DEAL_BLOCK, "python")
+    first, _ = pass_deals(view, 11, PASS_DEAL_BLOCK, "python")
+    assert hands[:PASS_DEAL_BLOCK] == first
+    blocks = [hands[k * PASS_DEAL_BLOCK : (k + 1) * PASS_DEAL_BLOCK] for k in range(3)]
+    assert blocks[0] != blocks[1] != blocks[2] != blocks[0]
+    assert len({tuple(row) for row in hands}) > 0.99 * len(hands)
 
 
 def test_the_compiled_rule_of_thumb_pass_matches_the_reference_on_many_hands():
