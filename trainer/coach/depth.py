@@ -56,22 +56,25 @@ class Depth:
     solves from five (``engine.evaluator.EXACT_CARDS``), but a verdict must come within 1.5 s:
     with five cards a seat a deal took up to 49 ms at a trick's start (p95 18 ms,
     ``solver_speed.json``), and such verdicts took 2.3-6.6 s; with four, p95 2 ms a deal."""
-    pass_samples: int = 262144
+    pass_samples: int = 524288
     """Most fresh deals on which a pass's finalists and the learner's pass are valued. A pass's
     paired losses spread about 9 points a deal (moons), so at 65,536 deals a loss within 0.09 of
-    a band's limit stayed undecided: 13% of pass verdicts. At four times the deals it is within
-    0.045 (undecided: 4% of 150 measured), and the compiled play-outs' threads pay for most of
-    it (``coach_stability_passes*.json``)."""
-    pass_playouts: int | None = 655360
-    """Most play-outs on those fresh deals (deals times the passes still in the race). A verdict's
-    time is its play-outs' (alone on this machine 2.5-3.3 microseconds each, with the screening's
-    171,520 before them), and finals where three to six passes stay close to the best play each
-    deal that many times: with deals alone as the budget 5 of 150 pass verdicts took 3.0-3.9 s
-    (``coach_stability_passes_floor_*.json``); at 786,432 play-outs one still took 3.2 s
-    (``coach_stability_passes_playouts_*.json``). At two and a half times the deals' budget, of
-    those 150 verdicts one is left undecided that 262,144 deals decided
-    (``coach_stability_passes_cap655k_*.json``); capping the deals instead (139,968) left 4
-    (``coach_stability_passes_cap_*.json``)."""
+    a band's limit stayed undecided: 13% of pass verdicts; at 262,144 deals 16 of 150 stayed
+    undecided, every one within 0.10 of a limit (``coach_stability_passes_six_*.json``). Twice
+    that, paid for by play-outs about 1.6 times faster (``engine.compiled``'s bit helpers as
+    machine instructions) and deals dealt on both cores, leaves 10 of those 150 undecided
+    (``coach_stability_passes_ctpop_*.json``)."""
+    pass_playouts: int | None = 1310720
+    """Most play-outs on those fresh deals (deals times the passes still in the race), two and a
+    half times the deals' budget. A verdict's time is its play-outs' (alone on this machine under
+    1.5 microseconds each, 2.5-3.3 before; the screening's 171,520 come first), and finals where
+    three to six passes stay close to the best play each deal that many times: with deals alone
+    as the budget 5 of 150 pass verdicts took 3.0-3.9 s (``coach_stability_passes_floor_*.json``,
+    when a play-out took twice as long). At two and a half times the deals' budget, of those 150
+    verdicts one was left undecided that the deals alone decided
+    (``coach_stability_passes_cap655k_*.json``); capping the deals instead left 4
+    (``coach_stability_passes_cap_*.json``). At this budget the slowest of 150 took 2.37 s
+    alone."""
     pass_stages: tuple[tuple[int, int], ...] = ((256, 64), (1024, 16), (2048, 5))
     """The screening of all passes that picks the finalists: deeper than Hard's
     (``engine.evaluator.PASS_STAGES``), because a pass screened out on 128 deals can be the best
@@ -90,12 +93,13 @@ class Depth:
     """Deals before a play solved exactly may be called decided (each deal costs milliseconds)."""
     first_look: int = 2 * ROUND
     """Deals of a hint's first look, which only picks the option the verdict then judges."""
-    pass_min_samples: int = 8192
+    pass_min_samples: int = 16384
     """Fresh deals before a pass verdict may be called decided: a pass's outcomes are
     heavy-tailed (a moon swings 26 points), so an interval from a few thousand deals can be too
-    narrow (found: a "blunder" at 432 deals that is a mistake at ten times the deals, and an
-    "inaccuracy" at 3,072 deals, 1.49 [1.05, 1.93], that is "good" at 0.93). Cheap: the finals
-    play a handful of passes."""
+    narrow (found: a "blunder" at 432 deals that is a mistake at ten times the deals, an
+    "inaccuracy" at 3,072 deals, 1.49 [1.05, 1.93], that is "good" at 0.93, and a "best" at
+    8,192 deals, 0.30 [0.10, 0.49], that is "good" at 0.61). A thirty-second of the budget, as
+    8,192 was of 262,144; cheap: the finals play a handful of passes."""
     play_seconds: float | None = 10.0
     pass_seconds: float | None = 20.0
     measure: str = "forecast"
@@ -135,10 +139,11 @@ BROWSER = Depth(
     pass_seconds=6.0,
 )
 """The static site's depth (Pyodide: one thread, pure Python without numba, several times slower
-than the installed version): a twentieth of the deals a play and a sixteenth a pass, so a play
-verdict takes 1-3 s there (``benchmarks/results/site.json``; at 4,096 deals it took 4-5 s on a busy
-2-core machine and the clock cut half of them short) and the page stays responsive. Its minimum
-deals before a verdict may be decided are a quarter of its budget, a play's as a pass's."""
+than the installed version): 2,048 deals a play and 4,096 a pass (installed: 131,072 and
+524,288), so a play verdict takes 1-3 s there (``benchmarks/results/site.json``; at 4,096 deals
+it took 4-5 s on a busy 2-core machine and the clock cut half of them short) and the page stays
+responsive. Its minimum deals before a verdict may be decided are a quarter of its budget, a
+play's as a pass's."""
 
 IN_BROWSER = sys.platform == "emscripten"
 COACH = BROWSER if IN_BROWSER else FULL
