@@ -189,9 +189,9 @@ def test_the_site_works_offline_and_keeps_progress_across_pages(offline, site, t
     # it says on how many deals and what its figures are, and no shallower-look note.
     deals = puzzle.answer.samples
     if puzzle.answer.measure == "forecast":
-        said = f"what strong players make of such hands, read from {deals} imagined deals played out"
+        said = f"what strong players make of such hands, read from {deals:,} imagined deals played out"
     else:
-        said = f"over {deals} imagined deals"
+        said = f"over {deals:,} imagined deals"
     figures = page.get_by_text(said).first
     expect(figures).to_be_visible()
     expect(page.get_by_text("In the browser the coach looks at up to")).to_have_count(0)

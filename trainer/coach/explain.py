@@ -165,7 +165,7 @@ def _headline(g: Grade, chosen: str, best: str) -> str:
         why = (
             "a deeper look could not settle it"
             if g.looked_deeper
-            else f"the {g.chosen.samples} imagined deals behind these figures cannot settle it"
+            else f"the {g.chosen.samples:,} imagined deals behind these figures cannot settle it"
         )
         return (
             f"Between {low.value} and {high.value}: {chosen} costs about {g.loss:.1f} points against "
@@ -191,9 +191,9 @@ def _numbers(view: PlayerView, g: Grade, kind: str, evaluation: Evaluation) -> s
             f"{_moon_words(view, g.chosen)}"
         )
     if evaluation.every_deal:
-        deals = f"all {g.best.samples} deals the unseen cards allow, each solved exactly"
+        deals = f"all {g.best.samples:,} deals the unseen cards allow, each solved exactly"
     else:
-        deals = f"{g.best.samples} imagined deals played out"
+        deals = f"{g.best.samples:,} imagined deals played out"
     if g.measure == "forecast":
         text += f": what strong players make of such hands, read from {deals}."
     else:

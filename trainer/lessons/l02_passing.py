@@ -74,7 +74,7 @@ def _evaluator_note(state: HandState, cards: list[str]) -> str:
     against = " against strong players" if evaluation.measure == "forecast" else ""
     return (
         f" The evaluator's favourite is the {card_names(list(best))}; yours costs "
-        f"{loss_words(mine.loss)} more than that{against}, judged on {evaluation.samples} imagined deals."
+        f"{loss_words(mine.loss)} more than that{against}, judged on {evaluation.samples:,} imagined deals."
     )
 
 
