@@ -50,7 +50,8 @@ def moment_puzzle(moment: Moment, puzzle_id: str) -> dict:
         "answer": answer_from_evaluation(
             evaluation,
             accepted,
-            f"From a game review: {len(evaluation.options)} options on {evaluation.samples:,} imagined deals.",
+            f"From a game review: {len(evaluation.options)} options on {evaluation.samples:,} "
+            "imagined deals.",
             moment_stages(moment),
             [decision.choice] if kind == "pass" else [],
         ),
