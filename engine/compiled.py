@@ -92,7 +92,7 @@ class RulesCode:
 @intrinsic
 def _popcount(typing_context, mask):
     """Set bits of a card mask: LLVM's ``ctpop``, one instruction where the machine has one
-    (a loop over the bits cost a fifth of every play-out's time)."""
+    (a loop over the bits was about a quarter of every play-out's time)."""
 
     def generate(context, builder, signature, arguments):
         return builder.ctpop(arguments[0])
@@ -102,6 +102,8 @@ def _popcount(typing_context, mask):
 
 @intrinsic
 def _leading_zeros(typing_context, mask):
+    """LLVM's ``ctlz``: 64 for 0."""
+
     def generate(context, builder, signature, arguments):
         return builder.ctlz(arguments[0], ir.Constant(ir.IntType(1), 0))
 
@@ -110,6 +112,8 @@ def _leading_zeros(typing_context, mask):
 
 @intrinsic
 def _trailing_zeros(typing_context, mask):
+    """LLVM's ``cttz``: 64 for 0."""
+
     def generate(context, builder, signature, arguments):
         return builder.cttz(arguments[0], ir.Constant(ir.IntType(1), 0))
 
@@ -497,10 +501,10 @@ def deal_pass_blocks(
     hands: np.ndarray,
     passes: np.ndarray,
 ) -> None:
-    """``engine.pass_worlds.deal_for_pass``, rows ``first`` to ``last``: the imagined deals (every seat's
-    hand) and the others' rule-of-thumb passes, written into ``hands`` and ``passes``;
-    ``first`` starts a block (a multiple of ``block_size``, ``PASS_DEAL_BLOCK`` there: an
-    argument, as numba's cache would not see that constant change)."""
+    """``engine.pass_worlds.deal_for_pass``, rows ``first`` to ``last``: the imagined deals
+    (every seat's hand) and the others' rule-of-thumb passes, written into ``hands`` and
+    ``passes``. ``first`` starts a block (a multiple of ``block_size``, ``PASS_DEAL_BLOCK``
+    there: an argument, as numba's cache would not see that constant change)."""
     players = room.shape[0]
     state = np.empty(1, dtype=np.uint64)
     cards = unseen.copy()
