@@ -242,11 +242,7 @@ class Batch:
                 code,
             )
 
-        ranges = threads.parts(self.size)
-        if len(ranges) == 1:
-            play(ranges[0])
-        else:
-            list(threads.executor().map(play, ranges))
+        threads.run_parts(play, threads.parts(self.size))
         self.trick_length = 0
         self.tricks_done = rules.hand_size
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .calibration import FLOOR, MOON_VALUE, QUIET_UNKNOWN, Calibration, _moon_group, _quiet_group
+from .calibration import _logit as _logit_of
 from .moon import NOBODY
 
 __all__ = ["forecast_differences"]
@@ -51,7 +52,7 @@ def _moons(calibration: Calibration, predicted: np.ndarray, shares: np.ndarray) 
         intercept, slope, per_trick, unseen, per_share = calibration.moon_map[_moon_group(where, seat)]
         chance = predicted[:, seat]
         seen = slope * _logit(chance)
-        floor = slope * float(_logit(np.array([FLOOR]))[0]) + unseen
+        floor = slope * _logit_of(FLOOR) + unseen  # a moon some deal made: never below
         seen = np.where(chance <= FLOOR, seen + unseen, np.maximum(seen, floor))
         log_odds = intercept + seen + per_trick * where.trick / 13
         log_odds = log_odds + per_share * _logit(shares[:, seat])

@@ -302,11 +302,7 @@ def pass_deals(view: PlayerView, seed: int, deals: int, how: str) -> tuple:
         def deal(rows: tuple[int, int]) -> None:
             deal_pass_blocks(*arguments, rows[0], rows[1], hands, passes)
 
-        ranges = threads.block_parts(deals, PASS_DEAL_BLOCK)
-        if len(ranges) == 1:
-            deal(ranges[0])
-        else:
-            list(threads.executor().map(deal, ranges))
+        threads.run_parts(deal, threads.block_parts(deals, PASS_DEAL_BLOCK))
         return hands, passes
     return deal_for_pass(view, seed, deals)
 

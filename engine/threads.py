@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "one_thread",
     "parts",
     "playout_threads",
+    "run_parts",
     "set_playout_threads",
 ]
 
@@ -105,3 +107,12 @@ def block_parts(rows: int, block: int) -> list[tuple[int, int]]:
     bounds = [min(rows, blocks * k // count * block) for k in range(count + 1)]
     bounds[-1] = rows
     return list(itertools.pairwise(bounds))
+
+
+def run_parts(work: Callable[[tuple[int, int]], None], ranges: list[tuple[int, int]]) -> None:
+    """``work`` on each range of ``parts`` or ``block_parts``: in this thread when there is one,
+    in the executor's threads otherwise (``work`` must release the GIL to gain from them)."""
+    if len(ranges) == 1:
+        work(ranges[0])
+    else:
+        list(executor().map(work, ranges))
