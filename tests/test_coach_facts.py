@@ -23,7 +23,7 @@ from engine.bots import make_bot
 from engine.evaluator import Evaluation, OptionValue, Z, evaluate_pass, evaluate_play
 from engine.rules import PRESETS
 from trainer.coach import coach_pass, coach_play
-from trainer.coach.explain import Verdict, _seat_name
+from trainer.coach.explain import TEMPLATES, Stance, Verdict, _seat_name
 from trainer.coach.facts import (
     CannotDuck,
     CardOut,
@@ -55,6 +55,7 @@ from trainer.coach.facts import (
     Void,
     WinsTrick,
 )
+from trainer.coach.figures import Figure, MoonChance, MoonsUnder
 
 CARD_NAME = re.compile(r"(?:10|[2-9JQKA])[♣♦♠♥]")
 SEAT_NAME = re.compile(r"\b(?:Left|Across|Right|Seat \d)\b")
@@ -106,6 +107,7 @@ def scrambled(evaluation: Evaluation, rng: random.Random) -> Evaluation:
     options = list(evaluation.options)
     rng.shuffle(options)
     made_up = []
+    base = min(value.difference for value in options)
     for rank, value in enumerate(options):
         loss = 0.0 if rank == 0 else rng.choice((0.2, 0.8, 1.8, 4.0, 9.0))
         moon_for = rng.choice((0.0, 0.0, 0.1, 0.35, 0.8))
@@ -114,30 +116,83 @@ def scrambled(evaluation: Evaluation, rng: random.Random) -> Evaluation:
             replace(
                 value,
                 loss=loss,
+                difference=base + loss,
                 loss_error=0.05,
                 loss_low=max(0.0, loss - Z * 0.05),
                 loss_high=loss + Z * 0.05,
                 moon_for=moon_for,
                 moon_against=moon_against,
+                moon_by_seat=moons_by_seat(
+                    evaluation.seat, len(value.moon_by_seat), moon_for, moon_against, rng
+                ),
             )
         )
     return replace(evaluation, options=tuple(made_up))
+
+
+def moons_by_seat(seat: int, players: int, mine: float, others: float, rng: random.Random) -> tuple:
+    """Each seat's moon chance, as an evaluation gives them: the learner's ``mine``, the
+    others' ``others`` together, on one other seat or spread over two."""
+    if not players:
+        return ()
+    chances = [0.0] * players
+    chances[seat] = mine
+    shooters = rng.sample([s for s in range(players) if s != seat], min(2, players - 1))
+    chances[shooters[0]] = others * 0.75 if len(shooters) > 1 else others
+    if len(shooters) > 1:
+        chances[shooters[1]] = others - chances[shooters[0]]
+    return tuple(chances)
 
 
 def names_of_seats(view: PlayerView, seats: set[int]) -> set[str]:
     return {_seat_name(view, seat) for seat in seats}
 
 
+def holds(view: PlayerView, verdict: Verdict, claim) -> bool:
+    """A fact checked against the position, a figure against the verdict's evaluation."""
+    return claim.check(verdict.evaluation) if isinstance(claim, Figure) else claim.check(view)
+
+
+MOON_FIGURE = re.compile(r"(\d+)%")
+WHOSE = re.compile(r"\b(?:you|Left|Across|Right|Seat \d|another player|no player)\b", re.IGNORECASE)
+
+
+def assert_whose_moon(verdict: Verdict) -> None:
+    """Every moon chance in the verdict's figures names whose moon it is, and says what the
+    evaluation says for that seat and option."""
+    for claim in (*verdict.figures, *verdict.headline_figures):
+        assert claim.check(verdict.evaluation), (claim, verdict.text)
+    assert "a moon in under" not in verdict.text, verdict.text
+    for part in re.split(r"[;.]", verdict.numbers):
+        if "moon" not in part:
+            continue
+        for clause in part.split(","):
+            if MOON_FIGURE.search(clause):
+                assert WHOSE.search(clause), (clause, verdict.numbers)
+    # as many chances quoted in the figures as checked moon chances declared for them
+    shooters = [claim for claim in verdict.figures if isinstance(claim, (MoonChance, MoonsUnder))]
+    quoted = MOON_FIGURE.findall(verdict.numbers.split(":")[0].split(", over")[0])
+    assert len(quoted) == len(shooters), (verdict.numbers, shooters)
+
+
 def assert_truthful(view: PlayerView, verdict: Verdict) -> None:
     """Every declared fact holds; every sentence declares one; every card or seat it names is
-    the subject of one of its facts; nothing was withheld (a template said something false)."""
+    the subject of one of its facts; nothing was withheld (a template said something false);
+    reasons shown for a choice graded best never argue against it."""
     assert not verdict.withheld, [
-        (r.text, [f for f in r.facts if not f.check(view)]) for r in verdict.withheld
+        (r.text, [f for f in r.facts if not holds(view, verdict, f)]) for r in verdict.withheld
     ]
     assert verdict.reasons == tuple(reason.text for reason in verdict.explained)
+    assert_whose_moon(verdict)
     for reason in verdict.explained:
+        assert reason.template in TEMPLATES and reason.facts, reason
+        if verdict.grade.correct:
+            if reason.stance is not Stance.FOR:
+                assert reason.text.startswith(("Its risk, all the same: ", "What speaks for ")), reason.text
+        else:
+            assert reason.stance is Stance.AGAINST, reason.text
         for fact in reason.facts:
-            assert fact.check(view), (fact, reason.text)
+            assert holds(view, verdict, fact), (fact, reason.text)
         cards = set(CARD_NAME.findall(reason.text))
         seats = set(SEAT_NAME.findall(reason.text))
         if not reason.facts:
@@ -177,7 +232,10 @@ def test_every_fact_the_coach_states_holds_in_thousands_of_positions():
                             tricks_seen.add(len(view.tricks) + 1)
                         options = [value.option for value in evaluation.options]
                         other = other_option(options, choice, rng)
-                        for judged in (evaluation, scrambled(evaluation, rng)):
+                        made_up = scrambled(evaluation, rng)
+                        # and against made-up strong blockers: a moon line's words are checked too
+                        strong = replace(made_up, strong_blockers=scrambled(evaluation, rng))
+                        for judged in (evaluation, made_up, strong):
                             for option in (choice, other):
                                 verdict = coach(view, option, judged)
                                 assert_truthful(view, verdict)
@@ -187,13 +245,8 @@ def test_every_fact_the_coach_states_holds_in_thousands_of_positions():
     assert positions >= 2000, positions
     assert tables_seen == {3, 4, 5, 6, 7}
     assert set(range(1, 14)) <= tricks_seen
-    every_template = {
-        "moon_against", "moon_for", "dump_queen", "dump_heart", "dump_high_spade", "duck", "take_last",
-        "catch_queen", "own_queen", "shown_void", "lead_low", "cash", "cannot_duck", "praise",
-        "pass_moon", "pass_queen", "keep_queen", "pass_high_spades", "pass_void", "pass_void_lost",
-        "pass_high_hearts", "keep_low",
-    }  # fmt: skip
-    assert every_template <= set(templates), every_template - set(templates)
+    # every template the coach has is said, and checked, somewhere in these positions
+    assert set(TEMPLATES) == set(templates), set(TEMPLATES) ^ set(templates)
 
 
 # ----- positions built by hand -----
@@ -343,8 +396,8 @@ def test_a_false_reason_is_withheld_and_never_shown():
     from trainer.coach.explain import Reason, _checked
 
     view = five_eight_jack_queen()
-    true = Reason("Your highest heart is the Q♥.", (HighestInSuit(parse_card("QH")),))
-    false = Reason("Your highest heart is the J♥.", (HighestInSuit(parse_card("JH")),))
+    true = Reason("Your highest heart is the Q♥.", (HighestInSuit(parse_card("QH")),), "take_last")
+    false = Reason("Your highest heart is the J♥.", (HighestInSuit(parse_card("JH")),), "take_last")
     assert _checked(view, [true, false]) == ((true,), (false,))
 
 
@@ -479,3 +532,170 @@ def test_a_late_verdict_on_every_deal_says_so_and_is_the_same_for_any_seed():
         if checked == 3:
             break
     assert checked == 3
+
+
+# ----- praise says only what it checks (issue 49) -----
+
+
+def ten_of_diamonds_last_diamond() -> PlayerView:
+    """Trick 5, the learner to lead: every other diamond has been played, so the 10♦ is sure to
+    win the trick and each other player may discard on it; the Q♠ is still out (Left's)."""
+    state = setup_position(
+        [
+            "10D 5C 6C 2S 3S 2H 3H 4H 5H",
+            "QS 7C 8C 4S 5S 6H 7H 8H 9H",
+            "9C 10C 6S 7S 8S 10H JH QH KH",
+            "JC QC KC 9S 10S JS KS AS AH",
+        ],
+        tricks=["2C 3C 4C AC", "2D 3D 4D 5D", "6D 7D KD 8D", "AD 9D JD QD"],
+        first_leader=0,
+    )
+    view = state.view(0)
+    assert view.is_my_turn and not view.current_trick.cards
+    return view
+
+
+def ace_of_hearts_lead() -> PlayerView:
+    """Trick 4, hearts broken, the learner to lead holding the A♥: no heart out beats it."""
+    state = setup_position(
+        [
+            "AH KH 7C 5D 6D 2S 3S 4S 3H 4H",
+            "QS 8C 9C 7D 8D 5S 6S 5H 6H 7H",
+            "9D 10D JD 7S 8S 9S 8H 9H 10H JH",
+            "10C JC QC QD KD 10S JS KS AS QH",
+        ],
+        tricks=["2C 3C 4C AC", "KC 5C 6C 2H", "2D AD 3D 4D"],
+        first_leader=0,
+    )
+    view = state.view(0)
+    assert view.is_my_turn and not view.current_trick.cards
+    return view
+
+
+def ace_of_hearts_on_the_queen(low_heart: bool) -> PlayerView:
+    """Last to play to a heart trick on which Right has thrown the Q♠: the A♥ takes her (16
+    points). With ``low_heart`` the learner could have ducked with the 3♥ instead."""
+    mine, left = ("3H", "9C") if low_heart else ("9C", "3H")
+    state = setup_position(
+        [
+            f"AH KH {mine} 7C 5D 6D 2S 3S 4S 5S",
+            f"{left} 8C 7D 8D 6S 7S 4H 6H 7H",
+            "9D 10D JD 8S 9S 9H 10H JH QH",
+            "10C JC QC QD KD 10S JS KS AS",
+        ],
+        tricks=["2C 3C 4C AC", "KC 5C 6C 2H", "2D 3D AD 4D", "5H 8H QS"],
+        first_leader=0,
+    )
+    view = state.view(0)
+    assert view.is_my_turn and len(view.current_trick.cards) == 3
+    return view
+
+
+def praise(view: PlayerView, card: str, others: tuple[str, ...]) -> Verdict:
+    """The verdict on ``card`` when the evaluation calls it the best, the others 1.5 and 3 points
+    worse."""
+    losses = {card: (0.0, 0.0), **{other: (1.5 + 1.5 * i, 0.0) for i, other in enumerate(others)}}
+    verdict = coach_play(view, card, evaluation_of("play", 0, losses))
+    assert verdict.grade.correct and verdict.headline.startswith(f"Best: {parse_card(card)} is the best")
+    assert_truthful(view, verdict)
+    return verdict
+
+
+STOCK_PRAISE = ("unlikely to come back with points", "safest")
+
+
+def test_a_lead_sure_to_win_with_the_queen_out_is_said_as_its_risk_not_praised_as_safe():
+    view = ten_of_diamonds_last_diamond()
+    verdict = praise(view, "10D", ("5C", "2S"))
+    text = " ".join(verdict.reasons)
+    assert not any(stock in verdict.text for stock in STOCK_PRAISE), verdict.text
+    assert verdict.reasons == (
+        "Its risk, all the same: no other player holds a diamond, so the 10♦ wins this trick and every "
+        "other player may discard points on it, the Q♠ among them.",
+    ), text
+    assert {CardsOut(D, 0), NoHigherOut(card("10D")), CardOut(card("QS"))} <= set(verdict.facts)
+
+
+def test_a_heart_lead_that_takes_itself_says_so():
+    view = ace_of_hearts_lead()
+    verdict = praise(view, "AH", ("7C", "2S"))
+    assert not any(stock in verdict.text for stock in STOCK_PRAISE), verdict.text
+    assert verdict.reasons == (
+        "Its risk, all the same: no other player holds a higher heart, so the A♥ wins this trick and you "
+        "take the A♥'s own 1 point; the Q♠ is still out.",
+    ), verdict.reasons
+    # a low lead is praised with the cards out above it, counted
+    verdict = praise(view, "3H", ("7C", "2S"))
+    assert verdict.reasons == (
+        "8 hearts still out outrank the 3♥: it wins the trick only if none of them is played on it.",
+    ), verdict.reasons
+
+
+def test_an_ace_of_hearts_that_takes_the_queen_is_never_called_safe():
+    for low_heart in (False, True):
+        view = ace_of_hearts_on_the_queen(low_heart)
+        others = ("KH", "3H") if low_heart else ("KH",)
+        verdict = praise(view, "AH", others)
+        assert not any(stock in verdict.text for stock in STOCK_PRAISE), verdict.text
+        risk = (
+            "Its risk, all the same: the A♥ wins this trick, and you take 16 points with it, the A♥'s own "
+            "included."
+        )
+        forced = "Every card you may play beats the 8♥: you cannot stay under it."
+        assert verdict.reasons == ((risk,) if low_heart else (forced, risk)), verdict.reasons
+
+
+def test_a_reason_against_the_best_card_is_said_as_its_risk():
+    """ "Best: K♠ is the best choice here. The Q♠ is still out: K♠ may catch her." read as a
+    reason against the praised card: for a card graded best it is said as the card's risk, and
+    for a card as good as the best, what the best has over it is said as the best's."""
+    state = setup_position(
+        [
+            "10D 5C 6C 2S KS 2H 3H 4H 5H",
+            "QS 7C 8C 4S 5S 6H 7H 8H 9H",
+            "9C 10C 6S 7S 8S 10H JH QH KH",
+            "JC QC KC 9S 10S JS 3S AS AH",
+        ],
+        tricks=["2C 3C 4C AC", "2D 3D 4D 5D", "6D 7D KD 8D", "AD 9D JD QD"],
+        first_leader=0,
+    )
+    view = state.view(0)
+    verdict = praise(view, "KS", ("2S", "5C"))
+    assert "Its risk, all the same: the Q♠ is still out, so the K♠ may catch her." in verdict.reasons
+    assert "The Q♠ is still out" not in " ".join(verdict.reasons).replace("all the same: the Q♠", "")
+    # graded best but not the best: the 2♠'s reasons against the K♠ are the 2♠'s
+    near = evaluation_of("play", 0, {"2S": (0.0, 0.0), "KS": (0.3, 0.0), "5C": (3.0, 0.0)})
+    verdict = coach_play(view, "KS", near)
+    assert verdict.grade.correct
+    assert_truthful(view, verdict)
+    assert any(r.startswith("What speaks for 2♠ all the same: ") for r in verdict.reasons), verdict.reasons
+    # and a K♠ graded a mistake hears it as the reason against it, unframed
+    wrong = coach_play(view, "KS", evaluation_of("play", 0, {"2S": (0.0, 0.0), "KS": (3.0, 0.0)}))
+    assert "The Q♠ is still out, so the K♠ may catch her." in wrong.reasons, wrong.reasons
+
+
+def test_no_sentence_can_be_made_without_a_checked_fact_or_from_an_unknown_template():
+    from trainer.coach.explain import Reason
+
+    with pytest.raises(ValueError, match="declares no fact"):
+        Reason("A lead that is unlikely to come back with points.", (), "praise_lead_under")
+    with pytest.raises(ValueError, match="not in TEMPLATES"):
+        Reason("It keeps your hand safest.", (Leading(),), "praise")
+
+
+def test_every_moon_figure_names_whose_moon_it_is():
+    view = five_eight_jack_queen()
+    quiet = evaluation_of("play", 0, {"JH": (0.0, 0.0), "8H": (2.0, 0.0)})
+    verdict = coach_play(view, "8H", quiet)
+    assert "no player (you included) shoots the moon in 1% or more" in verdict.numbers, verdict.numbers
+    assert_truthful(view, verdict)
+    # the learner's own moon and Right's in one verdict: each figure says whose it is
+    shooters = (0.004, 0.0, 0.0, 0.36)
+    options = tuple(replace(value, moon_by_seat=shooters, moon_against=0.36) for value in quiet.options)
+    verdict = coach_play(view, "8H", replace(quiet, options=options))
+    assert "and Right shoots the moon in 36%" in verdict.numbers, verdict.numbers
+    assert "under 1%" not in verdict.numbers
+    assert_truthful(view, verdict)
+    # a figure quoted for another seat than the evaluation's is caught
+    assert not MoonChance(card("8H"), 1, 0.36).check(verdict.evaluation)
+    assert MoonChance(card("8H"), 3, 0.36).check(verdict.evaluation)

@@ -16,7 +16,8 @@ hands), which the coach grades by, or the play-outs' share of the imagined deals
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
 from engine import Card, CardSet, PlayerView, Suit, parse_card
 from engine.evaluator import Evaluation, OptionValue
@@ -43,6 +44,7 @@ from .facts import (
     NoPointCardsOut,
     NoPointsInTrick,
     NoShownVoid,
+    OutAbove,
     OutBetween,
     Outranks,
     PassContains,
@@ -55,9 +57,10 @@ from .facts import (
     WinsTrick,
 )
 from .features import PassFacts, PlayFacts, pass_facts, play_facts
+from .figures import LEARNER, BestOption, Figure, Loss, MoonChance, MoonsUnder, WithinOf
 from .grading import TOLERANCE, Band, Grade, grade
 
-__all__ = ["Reason", "Verdict", "coach_pass", "coach_play"]
+__all__ = ["TEMPLATES", "Reason", "Stance", "Verdict", "coach_pass", "coach_play"]
 
 QUEEN = parse_card("QS")
 HIGH_SPADES = (parse_card("KS"), parse_card("AS"))
@@ -71,17 +74,96 @@ HEADLINES = {
 }
 
 
+class Stance(StrEnum):
+    """Which way a sentence speaks, so that the reasons shown never argue with the verdict."""
+
+    AGAINST = "against"
+    """What the better option has over the choice: said as such when the choice lost; for a
+    choice graded best it is framed as what the best has all the same, or as the choice's risk."""
+    FOR = "for"
+    """What speaks for the choice: said only when it is graded best."""
+    CAUTION = "caution"
+    """A risk the choice runs though it is graded best: said only then, framed as its risk."""
+
+
+TEMPLATES: dict[str, Stance] = {
+    # what the better option has over the choice
+    "moon_against": Stance.AGAINST,
+    "moon_for": Stance.AGAINST,
+    "moon_line": Stance.AGAINST,
+    "dump_queen": Stance.AGAINST,
+    "dump_heart": Stance.AGAINST,
+    "dump_high_spade": Stance.AGAINST,
+    "duck": Stance.AGAINST,
+    "take_last": Stance.AGAINST,
+    "catch_queen": Stance.AGAINST,
+    "own_queen": Stance.AGAINST,
+    "shown_void": Stance.AGAINST,
+    "lead_low": Stance.AGAINST,
+    "cash": Stance.AGAINST,
+    "cannot_duck": Stance.AGAINST,
+    "pass_moon": Stance.AGAINST,
+    "pass_queen": Stance.AGAINST,
+    "keep_queen": Stance.AGAINST,
+    "pass_high_spades": Stance.AGAINST,
+    "pass_void": Stance.AGAINST,
+    "pass_void_lost": Stance.AGAINST,
+    "pass_high_hearts": Stance.AGAINST,
+    "keep_low": Stance.AGAINST,
+    # what speaks for a choice graded best
+    "praise_duck": Stance.FOR,
+    "praise_forced": Stance.FOR,
+    "praise_last_clean": Stance.FOR,
+    "praise_discard_points": Stance.FOR,
+    "praise_discard": Stance.FOR,
+    "praise_lead_under": Stance.FOR,
+    "praise_pass_moon": Stance.FOR,
+    "praise_pass_void": Stance.FOR,
+    "praise_pass_best": Stance.FOR,
+    "praise_pass_near_best": Stance.FOR,
+    # the risk a choice graded best still runs
+    "caution_sure_winner": Stance.CAUTION,
+    "caution_takes_points": Stance.CAUTION,
+}
+"""Every template the coach has, and which way it speaks. A ``Reason`` names one of these."""
+
+Claim = Fact | Figure
+"""What a sentence asserts: a fact of the position, or a figure of the evaluation."""
+
+
 @dataclass(frozen=True)
 class Reason:
-    """One sentence of a verdict and the facts about the position it asserts."""
+    """One sentence of a verdict and what it asserts: facts about the position and figures from
+    the evaluation. A reason cannot be made without them, nor from a template not in
+    ``TEMPLATES``: no sentence reaches the learner that asserts nothing checked."""
 
     text: str
-    facts: tuple[Fact, ...] = ()
-    template: str = ""
-    """Which template said it (for tests and coverage)."""
+    facts: tuple[Claim, ...]
+    template: str
+    """Which template said it (``TEMPLATES``)."""
+    said: str = ""
+    """The sentence before a frame was put on it (``_framed``); empty when it has none."""
 
-    def holds(self, view: PlayerView) -> bool:
-        return all(fact.check(view) for fact in self.facts)
+    def __post_init__(self) -> None:
+        if self.template not in TEMPLATES:
+            raise ValueError(f"coach template {self.template!r} is not in TEMPLATES")
+        if not self.facts:
+            raise ValueError(f"coach sentence declares no fact: {self.text!r}")
+
+    @property
+    def stance(self) -> Stance:
+        return TEMPLATES[self.template]
+
+    @property
+    def plain(self) -> str:
+        """The sentence without its frame."""
+        return self.said or self.text
+
+    def holds(self, view: PlayerView, evaluation: Evaluation | None = None) -> bool:
+        return all(
+            claim.check(evaluation) if isinstance(claim, Figure) else claim.check(view)
+            for claim in self.facts
+        )
 
 
 @dataclass(frozen=True)
@@ -97,14 +179,18 @@ class Verdict:
     """The reasons with the facts each one asserts (their texts are ``reasons``)."""
     withheld: tuple[Reason, ...] = field(default=(), compare=False)
     """Reasons a template produced whose facts did not hold in the position: never shown."""
+    figures: tuple[Figure, ...] = ()
+    """The figures ``numbers`` quotes (whose moon each chance is), checked like the reasons'."""
+    headline_figures: tuple[Figure, ...] = ()
+    """The figures the headline quotes beyond the verdict's own band and loss (a moon line's)."""
 
     @property
     def text(self) -> str:
         return " ".join((self.headline, *self.reasons, self.numbers))
 
     @property
-    def facts(self) -> tuple[Fact, ...]:
-        """Every fact the shown reasons assert about the position."""
+    def facts(self) -> tuple[Claim, ...]:
+        """Every fact and figure the shown reasons assert."""
         return tuple(fact for reason in self.explained for fact in reason.facts)
 
 
@@ -126,7 +212,7 @@ def moon_line_words(g: Grade, chosen: str, best: str) -> str:
         f"{among(g.measure)}{blockers}, and there {chosen} costs about {line.loss:.1f} points."
     )
     strong = (
-        f" Against players who block at any price the moon comes home in "
+        f" Against players who block at any price you shoot it in "
         f"{_percent(line.strong_best.moon_for)} of the imagined deals"
     )
     if line.holds:
@@ -144,6 +230,26 @@ def moon_line_words(g: Grade, chosen: str, best: str) -> str:
     return model + strong + f": {cost}. The moon is the greedy line here, not a must."
 
 
+def moon_line_claims(g: Grade) -> tuple[Figure, ...]:
+    """The figures ``moon_line_words`` quotes, to be checked against the evaluation."""
+    line = g.moon_line
+    if line is None:
+        return ()
+    chosen, best = g.chosen.option, line.best.option
+    claims: list[Figure] = [
+        MoonChance(best, LEARNER, line.best.moon_for),
+        Loss(chosen, best, line.loss),
+        MoonChance(best, LEARNER, line.strong_best.moon_for, strong=True),
+    ]
+    if line.holds:
+        claims.append(Loss(chosen, best, line.strong_loss, strong=True))
+    elif line.strong_leader is not None:
+        claims.append(Loss(chosen, line.strong_leader.option, line.strong_chosen.loss, strong=True))
+    else:  # the safe line's cost, or that it is as good (a strong loss within the tolerance)
+        claims.append(Loss(chosen, best, line.strong_loss, strong=True))
+    return tuple(claims)
+
+
 def _with_moon_line(reasons: list[Reason], g: Grade) -> list[Reason]:
     """A moon line whose edge holds against strong blockers is said as the first reason, in
     place of the plain moon-chance one (a line that does not hold is the headline instead)."""
@@ -153,7 +259,7 @@ def _with_moon_line(reasons: list[Reason], g: Grade) -> list[Reason]:
     if not g.moon_line.holds:
         return rest
     words = moon_line_words(g, _name(g.chosen.option), _name(g.best.option))
-    return [Reason(words, (), "moon_line"), *rest]
+    return [Reason(words, moon_line_claims(g), "moon_line"), *rest]
 
 
 def _headline(g: Grade, chosen: str, best: str) -> str:
@@ -178,17 +284,28 @@ def _headline(g: Grade, chosen: str, best: str) -> str:
     return f"{HEADLINES[g.band]}: {chosen} costs about {g.loss:.1f} points; {best} was better."
 
 
-def _numbers(view: PlayerView, g: Grade, kind: str, evaluation: Evaluation) -> str:
+def _headline_claims(g: Grade) -> tuple[Figure, ...]:
+    """The figures a headline quotes: a moon line's, when its edge does not hold (the line is
+    then said in the headline, not as a reason)."""
+    if g.moon_line is not None and not g.moon_line.holds:
+        return moon_line_claims(g)
+    return ()
+
+
+def _numbers(view: PlayerView, g: Grade, kind: str, evaluation: Evaluation) -> tuple[str, tuple[Figure, ...]]:
     """The figures behind the verdict: each side's expected points, the moon chances and who
     would shoot, and what "points lost" counts."""
+    moons, claims = _moon_words(view, g.best)
     text = (
         f"With {_name(g.best.option)} you take {g.best.points:.1f} points on average "
-        f"(the others {g.best.others:.1f} each){_moon_words(view, g.best)}"
+        f"(the others {g.best.others:.1f} each){moons}"
     )
     if g.chosen.option != g.best.option:
+        moons, more = _moon_words(view, g.chosen)
+        claims += more
         text += (
-            f"; with {_name(g.chosen.option)}, {g.chosen.points:.1f} (the others {g.chosen.others:.1f})"
-            f"{_moon_words(view, g.chosen)}"
+            f"; with {_name(g.chosen.option)}, {g.chosen.points:.1f} "
+            f"(the others {g.chosen.others:.1f}){moons}"
         )
     if evaluation.every_deal:
         deals = f"all {g.best.samples:,} deals the unseen cards allow, each solved exactly"
@@ -215,27 +332,30 @@ def _numbers(view: PlayerView, g: Grade, kind: str, evaluation: Evaluation) -> s
         text += " The time limit ended this look before its budget of deals: a deeper look may say otherwise."
     if IN_BROWSER and looked_shallower(evaluation):
         text += " " + SHALLOWER_NOTE
-    return text
+    return text, claims
 
 
-def _moon_words(view: PlayerView, value: OptionValue) -> str:
-    """ ", you shoot the moon in 12%, Right in 3%": the moon chances worth naming (1% or more)."""
-    chances = value.moon_by_seat or tuple(
-        value.moon_for if seat == view.seat else 0.0 for seat in range(view.players)
-    )
-    named = [
-        (chance, "you" if seat == view.seat else _seat_name(view, seat))
-        for seat, chance in enumerate(chances)
-        if chance >= 0.01
-    ]
+def _moon_words(view: PlayerView, value: OptionValue) -> tuple[str, tuple[Figure, ...]]:
+    """ ", you shoot the moon in 12%, Right in 3%": the moon chances worth naming (1% or more),
+    each with the seat whose moon it is; and the figures that says."""
+    if value.moon_by_seat:
+        chances = list(enumerate(value.moon_by_seat))
+    else:  # only the learner's own chance and the others' together are known
+        chances = [(view.seat, value.moon_for), (None, value.moon_against)]
+    named = [(chance, seat) for seat, chance in chances if chance >= 0.01]
     if not named:
-        return ", and a moon in under 1%"
+        words = ", and no player (you included) shoots the moon in 1% or more"
+        return words, (MoonsUnder(value.option, 0.01),)
     named.sort(key=lambda pair: -pair[0])
-    first, *rest = named
-    words = f"{first[1]} {'shoot' if first[1] == 'you' else 'shoots'} the moon in {_percent(first[0])}"
-    for chance, who in rest:
-        words += f", {who} in {_percent(chance)}"
-    return f", and {words}"
+    words, claims = [], []
+    for chance, seat in named:
+        who = "you" if seat == view.seat else "another player" if seat is None else _seat_name(view, seat)
+        words.append(f"{who} in {_percent(chance)}")
+        claims.append(MoonChance(value.option, LEARNER if seat == view.seat else seat, chance))
+    first = words[0].split(" in ", 1)
+    verb = "shoot" if first[0] == "you" else "shoots"
+    words[0] = f"{first[0]} {verb} the moon in {first[1]}"
+    return f", and {', '.join(words)}", tuple(claims)
 
 
 def _name(option: object) -> str:
@@ -281,8 +401,10 @@ def _with_card(card: Card, facts: PlayFacts) -> tuple[str, tuple[Fact, ...]]:
     return f"the {card}", ()
 
 
-def _checked(view: PlayerView, reasons: list[Reason]) -> tuple[tuple[Reason, ...], tuple[Reason, ...]]:
-    shown = tuple(r for r in reasons if r.holds(view))
+def _checked(
+    view: PlayerView, reasons: list[Reason], evaluation: Evaluation | None = None
+) -> tuple[tuple[Reason, ...], tuple[Reason, ...]]:
+    shown = tuple(r for r in reasons if r.holds(view, evaluation))
     return shown, tuple(r for r in reasons if r not in shown)
 
 
@@ -298,18 +420,30 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
         reasons.append(
             Reason(
                 f"{_seat_name(view, chosen.threat)} has taken every penalty card so far, a moon attempt: "
-                f"with {c} someone else shoots the moon in {_percent(g.chosen.moon_against)} "
+                f"with {c} another player shoots the moon in {_percent(g.chosen.moon_against)} "
                 f"{among(g.measure)}, with {b} in {_percent(g.best.moon_against)}.",
-                (TookEveryPoint(chosen.threat), Playable(c), Playable(b)),
+                (
+                    TookEveryPoint(chosen.threat),
+                    Playable(c),
+                    Playable(b),
+                    MoonChance(c, None, g.chosen.moon_against),
+                    MoonChance(b, None, g.best.moon_against),
+                ),
                 "moon_against",
             )
         )
     if g.best.moon_for - g.chosen.moon_for > 0.05:
         reasons.append(
             Reason(
-                f"{b} gives you a better chance to shoot the moon: {_percent(g.best.moon_for)} "
-                f"{among(g.measure)}, against {_percent(g.chosen.moon_for)} with {c}.",
-                (Playable(b), Playable(c)),
+                f"{b} gives you a better chance to shoot the moon: you shoot it in "
+                f"{_percent(g.best.moon_for)} {among(g.measure)}, against {_percent(g.chosen.moon_for)} "
+                f"with {c}.",
+                (
+                    Playable(b),
+                    Playable(c),
+                    MoonChance(b, LEARNER, g.best.moon_for),
+                    MoonChance(c, LEARNER, g.chosen.moon_for),
+                ),
                 "moon_for",
             )
         )
@@ -391,7 +525,7 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
     if c in HIGH_SPADES and chosen.queen_out and not chosen.holds_queen and chosen.takes_lead:
         reasons.append(
             Reason(
-                f"The Q♠ is still out: {c} may catch her.",
+                f"The Q♠ is still out, so the {c} may catch her.",
                 (CardOut(QUEEN), Playable(c), Outranks(c, QUEEN)),
                 "catch_queen",
             )
@@ -467,8 +601,8 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
                 "cannot_duck",
             )
         )
-    if not reasons and g.correct:
-        reasons.append(_praise_play(chosen))
+    if g.correct:
+        reasons += _praise_play(view, chosen)
     return reasons
 
 
@@ -508,23 +642,136 @@ def _own_queen(view: PlayerView, facts: PlayFacts) -> Reason:
     )
 
 
-def _praise_play(facts: PlayFacts) -> Reason:
-    """For a correct choice: what the learner's own card does."""
+def _praise_play(view: PlayerView, facts: PlayFacts) -> list[Reason]:
+    """For a choice graded best: what its card does, each a fact checked in the position; a
+    lead that is sure to win its trick, or a card that takes points, is said as its risk. Nothing
+    when no such fact applies (the figures still say why it is best)."""
+    c, values = facts.card, view.rules.card_values
+    w = facts.winning_card
     if facts.discarding:
-        return Reason(
-            "You are void in the suit led, and this discard leaves you safest.", (Discarding(),), "praise"
-        )
+        if values[c]:
+            return [
+                Reason(
+                    f"You cannot follow suit: the {c} ({_count(values[c], 'point')}) goes to whoever "
+                    "wins the trick, and that is not you.",
+                    (Discarding(), Playable(c), CardPoints(c, values[c])),
+                    "praise_discard_points",
+                )
+            ]
+        return [
+            Reason(
+                f"You cannot follow suit, so the {c} cannot win this trick.",
+                (Discarding(), Playable(c)),
+                "praise_discard",
+            )
+        ]
     if facts.following and not facts.takes_lead:
-        w = facts.winning_card
         assert w is not None
-        return Reason(
-            f"It stays under the {w}: someone else takes the trick.",
-            (Playable(facts.card), DucksUnder(facts.card, w)),
-            "praise",
+        return [
+            Reason(
+                f"It stays under the {w}: someone else takes the trick.",
+                (Following(), Playable(c), DucksUnder(c, w)),
+                "praise_duck",
+            )
+        ]
+    if facts.following:  # it would be winning the trick
+        assert w is not None
+        said: list[Reason] = []
+        if not facts.could_duck:
+            said.append(
+                Reason(
+                    f"Every card you may play beats the {w}: you cannot stay under it.",
+                    (Following(), CannotDuck(w), Playable(c)),
+                    "praise_forced",
+                )
+            )
+        if facts.last_to_play and not facts.point_cards_in_trick and not values[c]:
+            said.append(
+                Reason(
+                    f"You play last and the trick holds no points: the {c} takes it clean.",
+                    (LastToPlay(), NoPointsInTrick(), Playable(c), WinsTrick(c), CardPoints(c, 0)),
+                    "praise_last_clean",
+                )
+            )
+        elif facts.last_to_play or facts.unbeatable:
+            points = facts.trick_points + values[c]
+            if points:
+                sure = (LastToPlay(),) if facts.last_to_play else (NoHigherOut(c),)
+                least = "" if facts.last_to_play else "at least "
+                own = f", the {c}'s own included" if values[c] else ""
+                said.append(
+                    Reason(
+                        f"The {c} wins this trick, and you take {least}{_count(points, 'point')} "
+                        f"with it{own}.",
+                        (
+                            Playable(c),
+                            WinsTrick(c),
+                            *sure,
+                            TrickPoints(facts.trick_points),
+                            CardPoints(c, values[c]),
+                        ),
+                        "caution_takes_points",
+                    )
+                )
+        return said
+    # leading
+    out = [x for x in view.unseen_cards if x.suit == c.suit]
+    above = [x for x in out if x.rank > c.rank]
+    if above:
+        return [
+            Reason(
+                f"{_count(len(above), _one(c.suit))} still out "
+                f"{'outranks' if len(above) == 1 else 'outrank'} the {c}: it wins the trick only if "
+                f"{'that card is' if len(above) == 1 else 'none of them is'} played on it.",
+                (Leading(), Playable(c), OutAbove(c, len(above))),
+                "praise_lead_under",
+            )
+        ]
+    facts_: list[Fact] = [Leading(), Playable(c), NoHigherOut(c), CardPoints(c, values[c])]
+    own = f" and you take the {c}'s own {_count(values[c], 'point')}" if values[c] else ""
+    if not out:
+        facts_.append(CardsOut(c.suit, 0))
+        text = (
+            f"No other player holds a {_one(c.suit)}, so the {c} wins this trick{own} and every other "
+            "player may discard points on it"
         )
-    if facts.leading:
-        return Reason("A lead that is unlikely to come back with points.", (Leading(),), "praise")
-    return Reason("It keeps your hand safest for the tricks to come.", (), "praise")
+    else:
+        text = f"No other player holds a higher {_one(c.suit)}, so the {c} wins this trick{own}"
+    if QUEEN in view.unseen_cards:
+        facts_.append(CardOut(QUEEN))
+        text += ", the Q♠ among them" if not out else "; the Q♠ is still out"
+    return [Reason(text + ".", tuple(facts_), "caution_sure_winner")]
+
+
+def _lower(text: str) -> str:
+    """The sentence's first word in lower case, to follow a frame's colon (not a card's or a
+    seat's name)."""
+    first = text.split(" ", 1)[0]
+    if not first.isalpha() or first in ("Left", "Across", "Right", "Seat"):
+        return text
+    return text[:1].lower() + text[1:]
+
+
+def _framed(reasons: list[Reason], g: Grade, best_is: Fact) -> list[Reason]:
+    """The reasons in the verdict's own direction. For a choice that lost, what the better option
+    has over it. For a choice graded best, what speaks for it comes first; what the best option
+    has over it (when another option is the best, within the tolerance) is said as the best's,
+    and a risk the choice runs as its risk: never as a reason against the verdict."""
+    if not g.correct:
+        return [r for r in reasons if r.stance is Stance.AGAINST]
+    best = _name(g.best.option)
+    same = g.chosen.option == g.best.option
+    support = [r for r in reasons if r.stance is Stance.FOR]
+    rest = []
+    for r in reasons:
+        if r.stance is Stance.FOR:
+            continue
+        if r.stance is Stance.CAUTION or same:
+            rest.append(replace(r, text=f"Its risk, all the same: {_lower(r.text)}", said=r.text))
+        else:
+            frame = f"What speaks for {best} all the same: {_lower(r.text)}"
+            rest.append(replace(r, text=frame, said=r.text, facts=(*r.facts, best_is)))
+    return support + rest
 
 
 def coach_play(
@@ -533,15 +780,19 @@ def coach_play(
     evaluation = evaluation or judge_play(view, card, seed)
     g = grade(evaluation, card)
     chosen, best = play_facts(view, g.chosen.option), play_facts(view, g.best.option)
-    shown, withheld = _checked(view, _with_moon_line(_play_reasons(view, chosen, best, g), g))
+    reasons = _framed(_with_moon_line(_play_reasons(view, chosen, best, g), g), g, Playable(best.card))
+    shown, withheld = _checked(view, reasons, evaluation)
+    numbers, figures = _numbers(view, g, "cards", evaluation)
     return Verdict(
         g,
         _headline(g, str(chosen.card), str(best.card)),
         tuple(r.text for r in shown),
-        _numbers(view, g, "cards", evaluation),
+        numbers,
         evaluation,
         shown,
         withheld,
+        figures,
+        _headline_claims(g),
     )
 
 
@@ -572,7 +823,12 @@ def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade
                 f"Keeping the right cards (passing {better}), you shoot the moon in "
                 f"{_percent(g.best.moon_for)} {among(g.measure)}, against {_percent(g.chosen.moon_for)} "
                 f"after passing {mine}.",
-                (PassOption(better), PassOption(mine)),
+                (
+                    PassOption(better),
+                    PassOption(mine),
+                    MoonChance(better, LEARNER, g.best.moon_for),
+                    MoonChance(mine, LEARNER, g.chosen.moon_for),
+                ),
                 "pass_moon",
             )
         )
@@ -678,27 +934,44 @@ def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade
                 "keep_low",
             )
         )
-    if not reasons and g.correct:
-        if g.best.moon_for > 0.3:
-            reasons.append(
-                Reason(
-                    f"It keeps a moon possible: you shoot it in {_percent(g.best.moon_for)} "
-                    f"{among(g.measure)}.",
-                    (),
-                    "praise",
-                )
-            )
-        elif chosen.voids_made:
-            reasons.append(_void_made(mine, chosen.voids_made[0], "praise"))
-        elif g.chosen.option == g.best.option:
-            reasons.append(
-                Reason("Of every pass, it leaves you the fewest points against the table.", (), "praise")
-            )
-        else:
-            reasons.append(
-                Reason("It leaves you about as few points against the table as the best pass.", (), "praise")
-            )
+    if g.correct:
+        reasons += _praise_pass(chosen, g)
     return reasons
+
+
+def _praise_pass(chosen: PassFacts, g: Grade) -> list[Reason]:
+    """For a pass graded best: what it keeps or makes, each said with the fact or figure it
+    rests on."""
+    mine = chosen.cards
+    if g.chosen.moon_for > 0.3:
+        return [
+            Reason(
+                f"It keeps a moon possible: you shoot it in {_percent(g.chosen.moon_for)} "
+                f"{among(g.measure)}.",
+                (PassOption(mine), MoonChance(mine, LEARNER, g.chosen.moon_for)),
+                "praise_pass_moon",
+            )
+        ]
+    if chosen.voids_made:
+        return [_void_made(mine, chosen.voids_made[0], "praise_pass_void")]
+    if g.chosen.option == g.best.option:
+        return [
+            Reason(
+                "Of every pass the coach valued, it leaves you the fewest points against the table.",
+                (PassOption(mine), BestOption(mine)),
+                "praise_pass_best",
+            )
+        ]
+    if g.chosen.loss > TOLERANCE:  # graded best against strong blockers only: the moon line says why
+        return []
+    return [
+        Reason(
+            "It leaves you about as few points against the table as the best pass, within "
+            f"{TOLERANCE:.1f} points.",
+            (PassOption(mine), WithinOf(mine, TOLERANCE)),
+            "praise_pass_near_best",
+        )
+    ]
 
 
 def coach_pass(
@@ -708,13 +981,17 @@ def coach_pass(
     evaluation = evaluation or judge_pass(view, chosen_cards, seed)
     g = grade(evaluation, chosen_cards)
     chosen, best = pass_facts(view, g.chosen.option), pass_facts(view, g.best.option)
-    shown, withheld = _checked(view, _with_moon_line(_pass_reasons(view, chosen, best, g), g))
+    reasons = _framed(_with_moon_line(_pass_reasons(view, chosen, best, g), g), g, PassOption(best.cards))
+    shown, withheld = _checked(view, reasons, evaluation)
+    numbers, figures = _numbers(view, g, "passes", evaluation)
     return Verdict(
         g,
         _headline(g, str(g.chosen.option), str(g.best.option)),
         tuple(r.text for r in shown),
-        _numbers(view, g, "passes", evaluation),
+        numbers,
         evaluation,
         shown,
         withheld,
+        figures,
+        _headline_claims(g),
     )

@@ -41,6 +41,7 @@ __all__ = [
     "NoPointCardsOut",
     "NoPointsInTrick",
     "NoShownVoid",
+    "OutAbove",
     "OutBetween",
     "Outranks",
     "PassContains",
@@ -213,6 +214,18 @@ class OutBetween(Fact):
             return False
         out = _suit_cards(_others_hold(view), self.low.suit)
         return sum(1 for c in out if self.low.rank < c.rank < self.high.rank) == self.count
+
+
+@dataclass(frozen=True)
+class OutAbove(Fact):
+    """Exactly ``count`` cards of ``card``'s suit still out (in other hands) rank above it."""
+
+    card: Card
+    count: int
+
+    def check(self, view: PlayerView) -> bool:
+        out = _suit_cards(_others_hold(view), self.card.suit)
+        return sum(1 for c in out if c.rank > self.card.rank) == self.count
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from engine import Card, Phase, PlayerView
 from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from .depth import COACH, Depth, judge
-from .explain import coach_pass, coach_play, moon_line_words
+from .explain import Stance, _lower, coach_pass, coach_play, moon_line_words
 from .grading import TOLERANCE, Grade, grade, moon_dependent
 
 __all__ = ["TRIES", "Hint", "HintSource", "coach_hint", "decision_seed", "hint_from"]
@@ -95,12 +95,12 @@ def hint_from(view: PlayerView, option: object, evaluation: Evaluation, safe: Gr
         why = coach(view, runner_up.option, evaluation).reasons
         text += f" (the next best, {other}, costs about {margin:.1f} points more)."
     else:
-        why = coach(view, chosen.option, evaluation).reasons
+        explained = coach(view, chosen.option, evaluation).explained
         text += f" ({other} is about as good, within {TOLERANCE:.1f} points)."
-        if chosen.option != evaluation.best.option and why:
-            # The coach's reasons for a choice that is not the best are what the best has for it:
-            # said as such, not as the hinted choice's reason.
-            why = [f"What speaks for {other}: {why[0]}"]
+        why = [r.text for r in explained[:1]]
+        if explained and explained[0].stance is Stance.AGAINST and chosen.option != evaluation.best.option:
+            # What the best has over the hinted choice: said as the best's, in the hint's words.
+            why = [f"What speaks for {other}: {_lower(explained[0].plain)}"]
     if why:
         text += f" {why[0]}"
     if safe is not None and safe.moon_line is not None and not safe.moon_line.holds:
