@@ -14,6 +14,7 @@ from ..progress.games import SavedGame, readable_games
 from ..store import Store, open_store
 from .charts import ChartView, all_charts
 from .game import GameReview, Moment, save_review
+from .notes import hand_note
 from .scoresheet import scoresheet_html
 
 __all__ = ["ReviewData", "open_review", "review_markdown", "scoresheet_for", "stored_review_markdown"]
@@ -111,7 +112,9 @@ def review_markdown(review: GameReview) -> str:
         "**Luck and skill.** *Cards*: what your hand was expected to score with best play against "
         "strong players (above 0 is a bad hand). *Decisions*: expected points your choices lost. "
         "*Luck*: how the hidden cards and the others' play fell. They add up to the *result*: your points "
-        "minus the others' average.",
+        "minus the others' average. Each decision's loss is counted from the position it was made in, so "
+        "a hand's decisions can pass its points (a chance lost twice, a moon): such a hand is explained "
+        "below the table.",
         "",
         "| hand | pass | your points | cards | decisions | luck | result |",
         "|---:|:---|---:|---:|---:|---:|---:|",
@@ -125,6 +128,8 @@ def review_markdown(review: GameReview) -> str:
         f"| **all** | | **{review.points}** | **{review.cards:+.1f}** | **{review.total_loss:+.1f}** | "
         f"**{review.luck:+.1f}** | **{review.result:+.1f}** |"
     )
+    for note in filter(None, map(hand_note, review.hands)):
+        lines += ["", note.text]
     return "\n".join(lines)
 
 
