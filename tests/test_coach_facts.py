@@ -40,6 +40,7 @@ from trainer.coach.facts import (
     Leading,
     LowCard,
     LowSpades,
+    MayFall,
     NoHigherOut,
     NoPointCardsOut,
     NoPointsInTrick,
@@ -699,3 +700,27 @@ def test_every_moon_figure_names_whose_moon_it_is():
     # a figure quoted for another seat than the evaluation's is caught
     assert not MoonChance(card("8H"), 1, 0.36).check(verdict.evaluation)
     assert MoonChance(card("8H"), 3, 0.36).check(verdict.evaluation)
+
+
+def test_a_high_spade_played_last_is_not_said_to_catch_a_queen_no_one_can_play():
+    """The K♠ played last to a spade trick with no points in it: "the K♠ may catch her" would be
+    false (nobody plays after it), so it is not said; what the K♠ does is."""
+    state = setup_position(
+        [
+            "10D 5C 6C 2S KS 2H 3H 4H 5H",
+            "QS 7C 8C 5S 6H 7H 8H 9H",
+            "9C 10C 7S 8S 10H JH QH KH",
+            "JC QC KC 10S JS 3S AS AH",
+        ],
+        tricks=["2C 3C 4C AC", "2D 3D 4D 5D", "6D 7D KD 8D", "9D AD JD QD", "4S 6S 9S"],
+        first_leader=0,
+    )
+    view = state.view(0)
+    assert not MayFall(card("QS")).check(view)
+    verdict = praise(view, "KS", ("2S",))
+    assert verdict.reasons == ("You play last and the trick holds no points: the K♠ takes it clean.",)
+    wrong = coach_play(view, "KS", evaluation_of("play", 0, {"2S": (0.0, 0.0), "KS": (3.0, 0.0)}))
+    assert_truthful(view, wrong)
+    assert not any("catch her" in reason for reason in wrong.reasons), wrong.reasons
+    # leading, with Left (who may hold her) still to play: she may fall
+    assert MayFall(card("QS")).check(ten_of_diamonds_last_diamond())

@@ -40,6 +40,7 @@ from .facts import (
     Leading,
     LowCard,
     LowSpades,
+    MayFall,
     NoHigherOut,
     NoPointCardsOut,
     NoPointsInTrick,
@@ -522,11 +523,17 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
                 "take_last",
             )
         )
-    if c in HIGH_SPADES and chosen.queen_out and not chosen.holds_queen and chosen.takes_lead:
+    if (
+        c in HIGH_SPADES
+        and chosen.queen_out
+        and not chosen.holds_queen
+        and chosen.takes_lead
+        and MayFall(QUEEN).check(view)
+    ):
         reasons.append(
             Reason(
                 f"The Q♠ is still out, so the {c} may catch her.",
-                (CardOut(QUEEN), Playable(c), Outranks(c, QUEEN)),
+                (CardOut(QUEEN), MayFall(QUEEN), Playable(c), Outranks(c, QUEEN)),
                 "catch_queen",
             )
         )
@@ -728,15 +735,15 @@ def _praise_play(view: PlayerView, facts: PlayFacts) -> list[Reason]:
             )
         ]
     facts_: list[Fact] = [Leading(), Playable(c), NoHigherOut(c), CardPoints(c, values[c])]
-    own = f" and you take the {c}'s own {_count(values[c], 'point')}" if values[c] else ""
+    own = f"you take the {c}'s own {_count(values[c], 'point')}" if values[c] else ""
     if not out:
         facts_.append(CardsOut(c.suit, 0))
-        text = (
-            f"No other player holds a {_one(c.suit)}, so the {c} wins this trick{own} and every other "
-            "player may discard points on it"
-        )
+        text = f"No other player holds a {_one(c.suit)}, so the {c} wins this trick"
+        text += f", {own}, and" if own else " and"
+        text += " every other player may discard points on it"
     else:
-        text = f"No other player holds a higher {_one(c.suit)}, so the {c} wins this trick{own}"
+        text = f"No other player holds a higher {_one(c.suit)}, so the {c} wins this trick"
+        text += f" and {own}" if own else ""
     if QUEEN in view.unseen_cards:
         facts_.append(CardOut(QUEEN))
         text += ", the Q♠ among them" if not out else "; the Q♠ is still out"

@@ -37,6 +37,7 @@ __all__ = [
     "Leading",
     "LowCard",
     "LowSpades",
+    "MayFall",
     "NoHigherOut",
     "NoPointCardsOut",
     "NoPointsInTrick",
@@ -308,6 +309,21 @@ class TookEveryPoint(Fact):
         return bool(taken[self.seat] & penalty) and not any(
             taken[seat] & penalty for seat in range(view.players) if seat != self.seat
         )
+
+
+@dataclass(frozen=True)
+class MayFall(Fact):
+    """``card`` is still out and may yet be played to this trick: a seat still to play after
+    the learner has not shown a void in its suit (a seat void in spades holds no Q♠)."""
+
+    card: Card
+
+    def check(self, view: PlayerView) -> bool:
+        if not _my_turn_to_play(view) or not _others_hold(view) >> int(self.card) & 1:
+            return False
+        after = range(len(view.current_trick.cards) + 1, view.players)
+        seats = [(view.seat + k - len(view.current_trick.cards)) % view.players for k in after]
+        return any(not Void(seat, self.card.suit).check(view) for seat in seats)
 
 
 @dataclass(frozen=True)
