@@ -750,7 +750,7 @@ def _praise_play(view: PlayerView, facts: PlayFacts) -> list[Reason]:
     return [Reason(text + ".", tuple(facts_), "caution_sure_winner")]
 
 
-def _lower(text: str) -> str:
+def lower_first(text: str) -> str:
     """The sentence's first word in lower case, to follow a frame's colon (not a card's or a
     seat's name)."""
     first = text.split(" ", 1)[0]
@@ -774,9 +774,9 @@ def _framed(reasons: list[Reason], g: Grade, best_is: Fact) -> list[Reason]:
         if r.stance is Stance.FOR:
             continue
         if r.stance is Stance.CAUTION or same:
-            rest.append(replace(r, text=f"Its risk, all the same: {_lower(r.text)}", said=r.text))
+            rest.append(replace(r, text=f"Its risk, all the same: {lower_first(r.text)}", said=r.text))
         else:
-            frame = f"What speaks for {best} all the same: {_lower(r.text)}"
+            frame = f"What speaks for {best} all the same: {lower_first(r.text)}"
             rest.append(replace(r, text=frame, said=r.text, facts=(*r.facts, best_is)))
     return support + rest
 

@@ -14,7 +14,7 @@ from engine import Card, Phase, PlayerView
 from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from .depth import COACH, Depth, judge
-from .explain import Stance, _lower, coach_pass, coach_play, moon_line_words
+from .explain import Stance, coach_pass, coach_play, lower_first, moon_line_words
 from .grading import TOLERANCE, Grade, grade, moon_dependent
 
 __all__ = ["TRIES", "Hint", "HintSource", "coach_hint", "decision_seed", "hint_from"]
@@ -100,7 +100,7 @@ def hint_from(view: PlayerView, option: object, evaluation: Evaluation, safe: Gr
         why = [r.text for r in explained[:1]]
         if explained and explained[0].stance is Stance.AGAINST and chosen.option != evaluation.best.option:
             # What the best has over the hinted choice: said as the best's, in the hint's words.
-            why = [f"What speaks for {other}: {_lower(explained[0].plain)}"]
+            why = [f"What speaks for {other}: {lower_first(explained[0].plain)}"]
     if why:
         text += f" {why[0]}"
     if safe is not None and safe.moon_line is not None and not safe.moon_line.holds:
