@@ -9,14 +9,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..lessons.catalog import lesson_address
-from ..progress.decisions import Decision, load_decisions
+from ..progress.decisions import Decision, load_decisions, option_symbols
 from ..progress.games import SavedGame, readable_games
 from ..store import Store, open_store
 from .charts import ChartView, all_charts
-from .game import GameReview, Moment, save_review
+from .game import GameReview, Moment
 from .scoresheet import scoresheet_html
+from .stored import StoredReview, keep_review
 
-__all__ = ["ReviewData", "open_review", "review_markdown", "scoresheet_for", "stored_review_markdown"]
+__all__ = [
+    "ReviewData",
+    "kept_note",
+    "open_review",
+    "review_markdown",
+    "scoresheet_for",
+    "stored_review_markdown",
+]
 
 SEATS = ("You", "Left", "Across", "Right")
 
@@ -47,8 +55,9 @@ class ReviewData:
         self.games, _ = readable_games(self.store)
 
     def keep(self, review: GameReview) -> None:
-        """Save a finished review and read the history again (the charts then include it)."""
-        save_review(self.store, review)
+        """Save a finished review, whole (it reopens at once), and read the history again (the
+        charts then include it)."""
+        keep_review(self.store, review)
         self.reload()
 
 
@@ -59,9 +68,13 @@ def open_review(store: Store | None = None) -> ReviewData:
     games, unreadable = readable_games(store)
     if unreadable:  # shown, skipped and left in the file: nothing the learner saved is thrown away
         notice = " ".join(
-            [notice, f"{len(unreadable)} kept game(s) could not be read and are left out:", *unreadable]
+            [notice, f"{_games_phrase(len(unreadable))} could not be read and are left out:", *unreadable]
         )
     return ReviewData(store, notice.strip(), load_decisions(store), games)
+
+
+def _games_phrase(count: int) -> str:
+    return "1 kept game" if count == 1 else f"{count} kept games"
 
 
 def seat_names(players: int, seat: int) -> list[str]:
@@ -90,7 +103,9 @@ def stored_review_markdown(game: SavedGame | None) -> str:
         return ""
     if game.review is None:
         return (
-            "Press **Review my last game**: the evaluator goes through every pass and play (under a minute)."
+            "Press **Review my last game**: the evaluator goes through every pass and play, which "
+            "takes a minute or so (a bar shows how far it is). The review is then kept, and "
+            "reopens at once."
         )
     r = game.review
     return (
@@ -100,7 +115,14 @@ def stored_review_markdown(game: SavedGame | None) -> str:
     )
 
 
-def review_markdown(review: GameReview) -> str:
+def kept_note(review: GameReview | StoredReview) -> str:
+    """For a review kept from before: when it was made (a fresh one says nothing)."""
+    if isinstance(review, StoredReview):
+        return f"*Your review of this game, kept from {review.reviewed_at.replace('T', ' ')}.*\n\n"
+    return ""
+
+
+def review_markdown(review: GameReview | StoredReview) -> str:
     """The review's figures: accuracy, loss per hand, luck against skill, hand by hand."""
     bands = review.bands()
     lines = [
@@ -140,7 +162,8 @@ def moments_markdown(moments: list[Moment]) -> str:
     for number, m in enumerate(moments, start=1):
         d = m.decision
         where = f"hand {m.hand_index + 1}, " + ("the pass" if d.kind == "pass" else f"trick {d.trick}")
-        rows.append(f"| {number} | {where} | {d.choice} | {d.best} | {d.loss:.1f} | {d.band} |")
+        choice, best = option_symbols(d.choice), option_symbols(d.best)
+        rows.append(f"| {number} | {where} | {choice} | {best} | {d.loss:.1f} | {d.band} |")
     return "\n".join(rows)
 
 
