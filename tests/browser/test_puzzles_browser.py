@@ -56,7 +56,7 @@ def test_a_play_puzzle_is_solved_and_the_coach_answers(browser, puzzles_url):
         page.get_by_text(re.compile(r"you take \d+\.\d points on average \(the others \d+\.\d each\)"))
     ).to_be_visible()
     expect(page.get_by_text(re.compile(r"the moon in \d+%|a moon in under 1%")).first).to_be_visible()
-    expect(page.get_by_text(re.compile(r"Your puzzle rating: \d+"))).to_contain_text("1 attempts, 1 solved")
+    expect(page.get_by_text(re.compile(r"Your puzzle rating: \d+"))).to_contain_text("1 attempt, 1 solved")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "20-play-puzzle-solved.png"), full_page=True)
     page.context.close()
@@ -94,7 +94,7 @@ def test_a_pass_puzzle_is_solved_and_a_wrong_pass_gets_the_verdict(browser, puzz
 def test_a_hint_names_the_answer_with_a_reason_and_the_puzzle_is_then_not_solved(browser, puzzles_url):
     page, puzzle = open_kind(browser, puzzles_url, "What would you play?")
     status = page.get_by_text(re.compile(r"Your puzzle rating: \d+"))
-    attempts, solved = map(int, re.search(r"(\d+) attempts, (\d+) solved", status.inner_text()).groups())
+    attempts, solved = map(int, re.search(r"(\d+) attempts?, (\d+) solved", status.inner_text()).groups())
     page.locator(f'{T} [data-action="hint"]').click()
     hint = page.locator(f'{T} [data-role="hint"]')
     best = puzzle.answer.best
@@ -106,7 +106,8 @@ def test_a_hint_names_the_answer_with_a_reason_and_the_puzzle_is_then_not_solved
     click_card(page, code)
     page.locator(f'{T} .ht-hand .card[data-card="{code}"]').click()
     expect(page.get_by_text("Right, with a hint: it counts as not solved")).to_be_visible()
-    expect(status).to_contain_text(f"{attempts + 1} attempts, {solved} solved")
+    done = attempts + 1
+    expect(status).to_contain_text(f"{done} attempt{'' if done == 1 else 's'}, {solved} solved")
     page.screenshot(path=str(ARTIFACTS / "23-play-puzzle-hinted.png"), full_page=True)
     page.context.close()
 
