@@ -156,3 +156,22 @@ def test_choosing_a_theme_by_its_title_shows_a_puzzle_of_that_theme(browser, puz
     assert "cannot_duck" in load_puzzle(ROOT / "puzzles" / f"{puzzle_id}.toml").themes
     page.screenshot(path=str(ARTIFACTS / "25-puzzle-theme-chosen.png"), full_page=True)
     page.context.close()
+
+
+def test_next_without_answering_never_shows_a_puzzle_twice_and_the_rating_fields_are_labelled(
+    browser, puzzles_url
+):
+    page = browser.new_context(viewport={"width": 1100, "height": 1500}).new_page()
+    page.set_default_timeout(20_000)
+    page.goto(puzzles_url)
+    page.locator(f"{T} .ht-hand .card").first.wait_for()
+    for name in ("Lowest puzzle rating", "Highest puzzle rating"):
+        expect(page.get_by_role("textbox", name=name)).to_be_visible()
+    prompt = page.get_by_text(re.compile(r"Puzzle (pass|play)-[a-z0-9-]*[0-9]"))
+    shown = [re.search(r"Puzzle (\S+-\d+)", prompt.inner_text()).group(1)]
+    for _ in range(7):  # the issue saw Next go round five
+        page.get_by_role("button", name="Next puzzle").click()
+        expect(prompt).not_to_contain_text(f"Puzzle {shown[-1]},")
+        shown.append(re.search(r"Puzzle (\S+-\d+)", prompt.inner_text()).group(1))
+    assert len(set(shown)) == len(shown), shown
+    page.context.close()
