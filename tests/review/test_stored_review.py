@@ -51,6 +51,7 @@ def test_a_kept_review_reopens_with_the_same_figures_and_moments_without_the_eva
     assert [m.label for m in again.key_moments()] == [m.label for m in review.key_moments()]
     assert moments_markdown(again.key_moments()) == moments_markdown(review.key_moments())
     assert "kept from" in kept_note(again) and kept_note(review) == ""
+    assert review.bands()["blunder"] == 1 and ", 1 blunder." in review_markdown(review)
 
 
 def test_key_moments_show_cards_as_the_table_does_not_as_codes(kept) -> None:

@@ -73,8 +73,13 @@ def open_review(store: Store | None = None) -> ReviewData:
     return ReviewData(store, notice.strip(), load_decisions(store), games)
 
 
+def _many(count: int, one: str, more: str = "") -> str:
+    """``1 blunder``, ``2 blunders``: the count and the word, singular or plural."""
+    return f"{count} {one if count == 1 else more or one + 's'}"
+
+
 def _games_phrase(count: int) -> str:
-    return "1 kept game" if count == 1 else f"{count} kept games"
+    return _many(count, "kept game")
 
 
 def seat_names(players: int, seat: int) -> list[str]:
@@ -127,8 +132,9 @@ def review_markdown(review: GameReview | StoredReview) -> str:
     bands = review.bands()
     lines = [
         f"### Accuracy {review.accuracy:.0f}% · {review.loss_per_hand:.1f} points lost a hand",
-        f"{review.decisions} decisions: {bands['best'] + bands['good']} best or good, "
-        f"{bands['inaccuracy']} inaccuracies, {bands['mistake']} mistakes, {bands['blunder']} blunders.",
+        f"{_many(review.decisions, 'decision')}: {bands['best'] + bands['good']} best or good, "
+        f"{_many(bands['inaccuracy'], 'inaccuracy', 'inaccuracies')}, {_many(bands['mistake'], 'mistake')}, "
+        f"{_many(bands['blunder'], 'blunder')}.",
         "",
         "**Luck and skill.** *Cards*: what your hand was expected to score with best play against "
         "strong players (above 0 is a bad hand). *Decisions*: expected points your choices lost. "
