@@ -135,7 +135,7 @@ def test_the_home_page_shows_lesson_9_games_in_play_and_finished(runner_for, sto
     assert "game" not in _home_row(progress, 8)  # lesson 8 has a game step too, but kept no game
 
 
-def test_a_finished_game_answers_the_game_step_so_lesson_9_can_be_completed(runner_for, store) -> None:
+def test_a_finished_game_answers_the_game_step_and_the_home_page_counts_it(runner_for, store) -> None:
     from tests.lessons.test_game_in_play import learner_moves
 
     runner = runner_for("l09_play")
