@@ -208,3 +208,16 @@ def test_take_back_after_game_over_is_refused_and_the_kept_game_stays(open_lesso
     assert widget.session.to_record() == before and widget.session.winners
     (again,) = load_games(store)
     assert [hand_to_record(h) for h in again.hands] == [hand_to_record(h) for h in kept.hands]
+
+
+def test_a_game_set_up_part_way_is_not_kept_so_its_last_card_can_be_taken_back(open_lesson, store) -> None:
+    from trainer.progress.games import load_games
+
+    runner = open_lesson()
+    widget, session = runner.widget, runner.widget.session
+    widget.set_position(session.hand.copy(), [(0, 26, 26, 26)] * 4)  # over after this hand
+    while not session.hand.is_over:
+        learner_moves(runner, 1)
+    assert session.winners and not load_games(store)
+    widget.act({"type": "take_back"})  # nothing was kept: the learner may try the end again
+    assert not session.hand.is_over and not session.winners
