@@ -62,9 +62,17 @@ def _(board, mo):
     rules = mo.ui.dropdown(options=list(board.rules_choices), value=board.ANY_RULES, label="Rules")
     themes = mo.ui.multiselect(options=board.themes, label="Themes (none: all)")
     low, high = board.difficulty_range
-    difficulty = mo.ui.range_slider(start=low, stop=high, step=50, value=[low, high], label="Puzzle rating")
-    mo.vstack([mo.hstack([kind, players, rules], justify="start", wrap=True), themes, difficulty])
-    return difficulty, kind, players, rules, themes
+    # Two labelled fields, not a range slider: its handles were named only "Minimum" and "Maximum".
+    lowest = mo.ui.number(start=low, stop=high, step=50, value=low, label="Lowest puzzle rating")
+    highest = mo.ui.number(start=low, stop=high, step=50, value=high, label="Highest puzzle rating")
+    mo.vstack(
+        [
+            mo.hstack([kind, players, rules], justify="start", wrap=True),
+            themes,
+            mo.hstack([lowest, highest], justify="start", wrap=True),
+        ]
+    )
+    return highest, kind, lowest, players, rules, themes
 
 
 @app.cell(hide_code=True)
@@ -75,9 +83,10 @@ def _(mo):
 
 
 @app.cell(hide_code=True)
-def _(board, difficulty, kind, mo, next_puzzle, players, rules, themes):
+def _(board, highest, kind, lowest, mo, next_puzzle, players, rules, themes):
     next_puzzle.value  # noqa: B018 (a click shows the next puzzle)
-    board.show_next(themes.value, tuple(difficulty.value), kind.value, players.value, rules.value)
+    _band = (lowest.value, highest.value)
+    board.show_next(themes.value, _band, kind.value, players.value, rules.value)
     # The verdict, chart and status cells read this, so a new puzzle clears the old verdict at once.
     shown = board.trainer.current
     mo.md(board.prompt_markdown())

@@ -10,12 +10,14 @@ def _():
 
     from trainer.review.page import (
         game_markdown,
+        kept_note,
         moments_markdown,
         open_review,
         review_markdown,
         scoresheet_for,
         stored_review_markdown,
     )
+    from trainer.review.stored import stored_review
 
     data = open_review()
     CHART_BOX = {"max-width": "44rem"}  # the charts fill a phone's width, not a wide screen's
@@ -23,10 +25,12 @@ def _():
         CHART_BOX,
         data,
         game_markdown,
+        kept_note,
         mo,
         moments_markdown,
         review_markdown,
         scoresheet_for,
+        stored_review,
         stored_review_markdown,
     )
 
@@ -130,30 +134,37 @@ def _(data, game_markdown, mo):
 
 
 @app.cell(hide_code=True)
-def _(game, mo):
+def _(game, mo, stored_review):
+    kept_review = stored_review(game)  # a game reviewed before reopens at once
     review_button = mo.ui.run_button(label="Review my last game", kind="success")
-    review_button if game is not None else None  # noqa: B018 (the cell's output)
-    return (review_button,)
+    review_button if game is not None and kept_review is None else None  # noqa: B018 (the cell's output)
+    return kept_review, review_button
 
 
 @app.cell(hide_code=True)
-def _(data, game, mo, review_button, set_reviews, stored_review_markdown):
-    mo.stop(game is None or not review_button.value, mo.md(stored_review_markdown(game)))
-    from trainer.review.game import decision_points, review_game
+def _(data, game, kept_review, mo, review_button, set_reviews, stored_review_markdown):
+    if kept_review is not None:
+        review = kept_review
+    else:
+        mo.stop(game is None or not review_button.value, mo.md(stored_review_markdown(game)))
+        from trainer.review.game import decision_points, review_game
 
-    _total = sum(len(decision_points(hand, game.seat)) for hand in game.hands)
-    with mo.status.progress_bar(
-        total=_total, title="Reviewing your game", subtitle="hand 1", remove_on_exit=True
-    ) as _bar:
-        review = review_game(game, progress=lambda done, total, label: _bar.update(subtitle=label))
-    data.keep(review)
-    set_reviews(lambda n: n + 1)
+        _total = sum(len(decision_points(hand, game.seat)) for hand in game.hands)
+        with mo.status.progress_bar(
+            total=_total,
+            title="Reviewing your game: the evaluator is looking at every pass and play",
+            subtitle=f"{_total} decisions, starting with hand 1",
+            remove_on_exit=True,
+        ) as _bar:
+            review = review_game(game, progress=lambda done, total, label: _bar.update(subtitle=label))
+        data.keep(review)
+        set_reviews(lambda n: n + 1)
     return (review,)
 
 
 @app.cell(hide_code=True)
-def _(mo, review, review_markdown):
-    mo.md(review_markdown(review))
+def _(kept_note, mo, review, review_markdown):
+    mo.md(kept_note(review) + review_markdown(review))
     return
 
 
@@ -175,11 +186,11 @@ def _(mo, moments):
 
 
 @app.cell(hide_code=True)
-def _(mo, moment_choice, moments):
+def _(game, mo, moment_choice, moments):
     mo.stop(moment_choice.value is None)
     from trainer.review.replay import replay_board
 
-    board = replay_board(moments[moment_choice.value])
+    board = replay_board(moments[moment_choice.value], opponents=game.opponents)
     get_answers, set_answers = mo.state(0)
     board.on_change(lambda: set_answers(lambda n: n + 1))
     mo.md(board.prompt_markdown())

@@ -91,6 +91,10 @@ def test_the_game_ends_with_its_result_and_review_link_on_the_table(game_url, pa
     # The lesson's own text below the table says the result too, without another click.
     expect(page.get_by_text("Final totals").nth(1)).to_be_visible()
     expect(page.get_by_text("Play the game to the end")).to_have_count(0)
+    # The finished game is kept for review as it ended: Take back is refused, saying why.
+    page.locator(f'{T} [data-action="take-back"]').click()
+    expect(page.locator(f'{T} [data-role="error"]')).to_contain_text("The game is over")
+    expect(over).to_contain_text("Game over")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "lesson-9-game-over.png"), full_page=True)
     link.click()
@@ -115,3 +119,18 @@ def test_a_reload_mid_game_resumes_the_same_cards(fresh_url, page) -> None:
     shown = page.locator(f"{T} .ht-trick .played").evaluate_all("ps => ps.map(p => p.dataset.card)")
     assert shown == trick
     expect(page.get_by_text("cannot be resumed")).to_have_count(0)
+
+
+def test_another_level_deals_a_new_game_and_the_home_page_shows_it_in_play(fresh_url, page) -> None:
+    page.goto(signed_in(fresh_url + lesson_address("l09_play")))
+    page.locator(f"{T} .ht-hand .card").first.wait_for()
+    before = hand_codes(page)
+    page.get_by_role("combobox").first.select_option(label="Normal bots, game to 50")
+    old = ", ".join(f'[data-card="{code}"]' for code in before)
+    expect(page.locator(f"{T} .ht-hand .card:is({old})")).not_to_have_count(len(before))  # another deal
+    expect(page.locator(f"{T} .ht-hand .card")).to_have_count(13)
+    assert not page.locator(f"{T} .ht-hand .card.received").count()  # a new deal, not a pass
+    page.goto(signed_in(fresh_url + "/"))
+    row = page.get_by_role("row").filter(has_text="Play a full game")
+    expect(row).to_contain_text("a game in play")
+    expect(row).not_to_contain_text("not started")

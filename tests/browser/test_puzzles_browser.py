@@ -61,7 +61,7 @@ def test_a_play_puzzle_is_solved_and_the_coach_answers(browser, puzzles_url):
     expect(page.get_by_text(re.compile(whose)).first).to_be_visible()
     for stock in ("unlikely to come back with points", "safest", "a moon in under"):
         expect(page.get_by_text(stock)).to_have_count(0)
-    expect(page.get_by_text(re.compile(r"Your puzzle rating: \d+"))).to_contain_text("1 attempts, 1 solved")
+    expect(page.get_by_text(re.compile(r"Your puzzle rating: \d+"))).to_contain_text("1 attempt, 1 solved")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "20-play-puzzle-solved.png"), full_page=True)
     page.context.close()
@@ -99,7 +99,7 @@ def test_a_pass_puzzle_is_solved_and_a_wrong_pass_gets_the_verdict(browser, puzz
 def test_a_hint_names_the_answer_with_a_reason_and_the_puzzle_is_then_not_solved(browser, puzzles_url):
     page, puzzle = open_kind(browser, puzzles_url, "What would you play?")
     status = page.get_by_text(re.compile(r"Your puzzle rating: \d+"))
-    attempts, solved = map(int, re.search(r"(\d+) attempts, (\d+) solved", status.inner_text()).groups())
+    attempts, solved = map(int, re.search(r"(\d+) attempts?, (\d+) solved", status.inner_text()).groups())
     page.locator(f'{T} [data-action="hint"]').click()
     hint = page.locator(f'{T} [data-role="hint"]')
     best = puzzle.answer.best
@@ -111,7 +111,8 @@ def test_a_hint_names_the_answer_with_a_reason_and_the_puzzle_is_then_not_solved
     click_card(page, code)
     page.locator(f'{T} .ht-hand .card[data-card="{code}"]').click()
     expect(page.get_by_text("Right, with a hint: it counts as not solved")).to_be_visible()
-    expect(status).to_contain_text(f"{attempts + 1} attempts, {solved} solved")
+    done = attempts + 1
+    expect(status).to_contain_text(f"{done} attempt{'' if done == 1 else 's'}, {solved} solved")
     page.screenshot(path=str(ARTIFACTS / "23-play-puzzle-hinted.png"), full_page=True)
     page.context.close()
 
@@ -159,4 +160,23 @@ def test_choosing_a_theme_by_its_title_shows_a_puzzle_of_that_theme(browser, puz
     puzzle_id = re.search(r"Puzzle (play-[a-z0-9-]*[0-9])", prompt.inner_text()).group(1)
     assert "cannot_duck" in load_puzzle(ROOT / "puzzles" / f"{puzzle_id}.toml").themes
     page.screenshot(path=str(ARTIFACTS / "25-puzzle-theme-chosen.png"), full_page=True)
+    page.context.close()
+
+
+def test_next_without_answering_never_shows_a_puzzle_twice_and_the_rating_fields_are_labelled(
+    browser, puzzles_url
+):
+    page = browser.new_context(viewport={"width": 1100, "height": 1500}).new_page()
+    page.set_default_timeout(20_000)
+    page.goto(puzzles_url)
+    page.locator(f"{T} .ht-hand .card").first.wait_for()
+    for name in ("Lowest puzzle rating", "Highest puzzle rating"):
+        expect(page.get_by_role("textbox", name=name)).to_be_visible()
+    prompt = page.get_by_text(re.compile(r"Puzzle (pass|play)-[a-z0-9-]*[0-9]"))
+    shown = [re.search(r"Puzzle (\S+-\d+)", prompt.inner_text()).group(1)]
+    for _ in range(7):  # the issue saw Next go round five
+        page.get_by_role("button", name="Next puzzle").click()
+        expect(prompt).not_to_contain_text(f"Puzzle {shown[-1]},")
+        shown.append(re.search(r"Puzzle (\S+-\d+)", prompt.inner_text()).group(1))
+    assert len(set(shown)) == len(shown), shown
     page.context.close()

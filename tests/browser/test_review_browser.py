@@ -81,6 +81,8 @@ def test_the_last_game_is_reviewed_and_a_key_moment_replays_as_a_puzzle(review_p
     snap(page, "31-review-score-sheet")
 
     page.get_by_role("button", name="Review my last game").click()
+    # While the evaluator works, the page says so (and how many decisions it looks at).
+    expect(page.get_by_text(re.compile(r"Reviewing your game"))).to_be_visible()
     heading = page.get_by_role("heading", name=re.compile(r"Accuracy \d+% · [\d.]+ points lost a hand"))
     expect(heading).to_be_visible(timeout=180_000)
     expect(page.get_by_text("Luck and skill.")).to_be_visible()
@@ -97,3 +99,18 @@ def test_the_last_game_is_reviewed_and_a_key_moment_replays_as_a_puzzle(review_p
     page.locator('[data-table="puzzle"] .ht-hand .card').first.wait_for()
     page.locator('[data-table="puzzle"]').scroll_into_view_if_needed()
     snap(page, "33-review-replay")
+    # The replay's seats name the bots the game was played against (Normal), not the table's default.
+    seats = page.locator('[data-table="puzzle"] .ht-seat:not(.me)')
+    expect(seats).to_have_count(3)
+    for index in range(3):
+        expect(seats.nth(index)).to_contain_text("normal bot")
+    # The key moments show cards as the table does: Q♠, not QS.
+    moments = page.get_by_role("table").filter(has_text="you chose")
+    assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b", moments.inner_text()), moments.inner_text()
+
+    # Reopened, the kept review shows at once: no button to press, no evaluator to wait for.
+    page.reload()
+    expect(page.get_by_text(re.compile(r"Your review of this game, kept from"))).to_be_visible()
+    expect(heading).to_be_visible()
+    expect(page.get_by_role("heading", name="Key moments")).to_be_visible()
+    expect(page.get_by_role("button", name="Review my last game")).to_have_count(0)

@@ -198,7 +198,7 @@ def test_the_site_works_offline_and_keeps_progress_across_pages(offline, site, t
     figures.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "site-puzzle-verdict.png"))
     rating = page.get_by_text(re.compile(r"Your puzzle rating: \d+"))
-    expect(rating).to_contain_text("1 attempts, 1 solved")
+    expect(rating).to_contain_text("1 attempt, 1 solved")
     snap(page, "puzzle-solved")
 
     # The way home is a relative link (the site works in any folder of any host). The home page is

@@ -257,3 +257,32 @@ def test_a_new_deal_mid_hand_asks_first(page: Page, shot) -> None:
     expect(page.locator(f'{T}[data-phase="passing"]')).to_have_count(1)
     expect(page.locator(f"{T} .ht-hand .card")).to_have_count(13)
     assert hand_codes(page) != hand
+
+
+def test_the_first_arrow_focuses_the_first_card_and_enter_plays_the_card_in_focus(page: Page) -> None:
+    expect(page.locator(f"{T} .ht-seat").first).to_contain_text("0 points")  # not "0 pts"
+    table = page.locator(T)
+    table.focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(f"{T} .ht-hand .card").first).to_be_focused()
+    pass_three(page)
+    while True:  # a turn with a card that may not be played
+        assert wait_for_turn_or_end(page), "the hand ended without a faded card"
+        if page.locator(f"{T} .ht-hand .card.faded").count():
+            break
+        play(page, first_legal(page))
+    codes = hand_codes(page)
+    faded = page.locator(f"{T} .ht-hand .card.faded").first.get_attribute("data-card")
+    page.keyboard.press(POSITION_KEYS[codes.index(faded)])  # select it: the table refuses it
+    refused = page.locator(f'{T} .ht-hand .card[data-card="{faded}"]')
+    expect(refused).to_have_class(re.compile(r"\bselected\b"))
+    page.keyboard.press("Enter")
+    expect(page.locator(f'{T} [data-role="error"]')).not_to_be_empty()
+    legal = first_legal(page)
+    step = "ArrowRight" if codes.index(legal) > codes.index(faded) else "ArrowLeft"
+    for _ in range(abs(codes.index(legal) - codes.index(faded))):
+        page.keyboard.press(step)
+    expect(page.locator(f'{T} .ht-hand .card[data-card="{legal}"]')).to_be_focused()
+    page.keyboard.press("Enter")  # the card in focus, not the refused one still selected
+    expect(page.locator(f'{T} .ht-trick .played[data-card="{legal}"][data-seat="0"]')).to_have_count(1)
+    assert faded in hand_codes(page)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Rules
+from engine import Rules, hand_to_record
 from tests.table_moves import next_move
 from trainer.lessons.runner import REVIEW_ADDRESS, LessonRunner
 from trainer.progress.tables import load_table, save_table
@@ -70,8 +70,8 @@ def test_a_damaged_saved_game_is_reported_and_a_new_one_dealt(open_lesson, store
     save_table(store, "l09_play/game", "Easy bots", {"format": "hearts-trainer/table-session", "version": 1})
     runner = open_lesson()
     assert "cannot be resumed" in runner.notice
-    dealt = runner.step.context(runner.variant).state.dealt
-    assert runner.widget.session.hand.dealt == dealt  # the step's own deal, from its start
+    session = runner.widget.session
+    assert session.hand_index == 0 and session.game.is_plain  # a new game, from its first hand
 
 
 def test_a_finished_game_shows_its_result_and_review_link_at_once(open_lesson) -> None:
@@ -143,8 +143,81 @@ def test_moving_between_steps_always_sets_the_steps_own_position(open_lesson) ->
             runner.widget.wait_for_bots()
             expected = step.context(runner.variant).state
             shown = runner.widget.session
+            if step.kind == "game":  # a game step deals a new game: its first hand, as dealt
+                assert shown.hand_index == 0 and shown.game.is_plain and not shown.score_rows, (key, step.key)
+                continue
             assert shown.hand.dealt == expected.dealt, (key, step.key)
             assert [repr(a) for a in shown.hand.history[: len(expected.history)]] == [
                 repr(a) for a in expected.history
             ], (key, step.key)
             assert shown.score_rows[: len(step.score_rows)] == list(step.score_rows), (key, step.key)
+
+
+def test_every_new_game_is_a_fresh_deal_also_after_choosing_another_level(runner_for, tmp_path) -> None:
+    from trainer.lessons.catalog import LESSONS
+    from trainer.store import Store
+
+    first = runner_for("l09_play")
+    other = LessonRunner(LESSONS["l09_play"], Store(tmp_path / "other.sqlite3"))  # another learner
+    try:
+        deals = [first.widget.session.hand.dealt, other.widget.session.hand.dealt]
+        first.set_variant("Hard bots")
+        deals.append(first.widget.session.hand.dealt)
+        first.set_variant("Easy bots, game to 50")
+        deals.append(first.widget.session.hand.dealt)
+    finally:
+        other.close()
+    assert len(set(deals)) == len(deals), "a new game repeated a deal"
+    session = first.widget.session
+    assert session.game.is_plain and session.hand_index == 0  # a whole game follows from its seed
+
+
+def test_a_deal_seed_makes_the_games_deals_reproducible(store, tmp_path, monkeypatch) -> None:
+    from trainer.lessons.catalog import LESSONS
+    from trainer.store import Store
+
+    monkeypatch.setenv("HEARTS_BOT_DELAY", "0")
+    runners = [
+        LessonRunner(LESSONS["l09_play"], Store(tmp_path / f"{n}.sqlite3"), deal_seed=7) for n in range(2)
+    ]
+    try:
+        for runner in runners:
+            runner.set_variant("Normal bots")
+        assert (
+            runners[0].widget.session.to_record()["hands"] == runners[1].widget.session.to_record()["hands"]
+        )
+        assert runners[0].widget.session.seed == runners[1].widget.session.seed
+    finally:
+        for runner in runners:
+            runner.close()
+
+
+def test_take_back_after_game_over_is_refused_and_the_kept_game_stays(open_lesson, store) -> None:
+    from trainer.progress.games import load_games
+
+    runner = open_lesson()
+    widget = runner.widget
+    runner.set_variant("Easy bots, game to 50")
+    while not widget.session.winners:
+        learner_moves(runner, 1)
+    (kept,) = load_games(store)
+    before = widget.session.to_record()
+    with pytest.raises(TableError) as refused:
+        widget.act({"type": "take_back"})
+    assert refused.value.reason == "game_over" and "kept for review" in refused.value.message
+    assert widget.session.to_record() == before and widget.session.winners
+    (again,) = load_games(store)
+    assert [hand_to_record(h) for h in again.hands] == [hand_to_record(h) for h in kept.hands]
+
+
+def test_a_game_set_up_part_way_is_not_kept_so_its_last_card_can_be_taken_back(open_lesson, store) -> None:
+    from trainer.progress.games import load_games
+
+    runner = open_lesson()
+    widget, session = runner.widget, runner.widget.session
+    widget.set_position(session.hand.copy(), [(0, 26, 26, 26)] * 4)  # over after this hand
+    while not session.hand.is_over:
+        learner_moves(runner, 1)
+    assert session.winners and not load_games(store)
+    widget.act({"type": "take_back"})  # nothing was kept: the learner may try the end again
+    assert not session.hand.is_over and not session.winners

@@ -108,3 +108,41 @@ def test_lesson_9_sets_the_chosen_bots(runner_for) -> None:
     runner.set_variant("Normal bots, game to 50")
     assert {bot.name for bot in runner.widget.session.bots.values()} == {"normal"}
     assert runner.widget.session.rules.target == 50
+
+
+def _home_row(progress: Progress, number: int) -> str:
+    (row,) = [r for r in home_markdown(progress).splitlines() if r.startswith(f"| {number} |")]
+    return row
+
+
+def test_the_home_page_shows_lesson_9_games_in_play_and_finished(runner_for, store) -> None:
+    from engine import Rules
+    from tests.review.history import play_bot_game
+    from trainer.progress.games import game_record, save_game
+
+    progress = Progress(store)
+    assert _home_row(progress, 9).endswith("| not started |")
+    runner = runner_for("l09_play")
+    runner.widget.act(
+        {"type": "pass", "cards": [c.code for c in list(runner.widget.session.hand.hand(0))[:3]]}
+    )
+    assert "a game in play" in _home_row(progress, 9)  # the game the lesson keeps after every card
+    runner.close()
+    for key in ("0f3a", "l09_play/game/2b"):  # one kept before keys named their lesson, one after
+        session = play_bot_game(Rules(target=26), len(key))
+        save_game(store, game_record(session.game_hands, 0, session.opponents), key)
+    assert "2 games finished, a game in play" in _home_row(progress, 9)
+    assert "game" not in _home_row(progress, 8)  # lesson 8 has a game step too, but kept no game
+
+
+def test_a_finished_game_answers_the_game_step_and_the_home_page_counts_it(runner_for, store) -> None:
+    from tests.lessons.test_game_in_play import learner_moves
+
+    runner = runner_for("l09_play")
+    runner.set_variant("Easy bots, game to 50")
+    while not runner.widget.session.winners:
+        learner_moves(runner, 1)
+    progress = Progress(store)
+    assert progress.of("l09_play").right == {"game"}
+    assert "complete" in runner.finish()
+    assert _home_row(progress, 9).endswith("| ✓ complete, 1 game finished |")

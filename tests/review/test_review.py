@@ -116,7 +116,7 @@ def test_one_known_blunder_is_the_whole_loss_and_the_key_moment(blundered) -> No
     assert review.total_loss == pytest.approx(loss) and review.loss_per_hand == pytest.approx(loss)
     assert review.accuracy == pytest.approx(100 * (review.decisions - 1) / review.decisions)
     assert review.key_moments() == [moment]
-    assert "1 blunders" in review_markdown(review)
+    assert ", 1 blunder." in review_markdown(review)
 
 
 def test_luck_and_skill_add_up_to_the_result(blundered) -> None:

@@ -9,17 +9,24 @@ import pytest
 
 from engine import Rules
 from tests.review.history import play_bot_game
+from trainer.progress.games import game_record, load_game, save_game
 from trainer.review.game import Budget, HandReview, review_hands
 from trainer.review.notes import AddsUp, LostAt, MoonSwing, hand_note, hand_points
 from trainer.review.page import review_markdown
+from trainer.review.stored import keep_review, stored_review
+from trainer.store import Store
 
 BUDGET = Budget(play_samples=32, pass_samples=32, pass_seconds=None, pass_stages=((16, 12),))
 GAME_SEED = 5  # an Easy learner's game with a hand whose decisions pass its 26 points
 
 
 @pytest.fixture(scope="module")
-def review():
-    session = play_bot_game(Rules(), GAME_SEED)
+def session():
+    return play_bot_game(Rules(), GAME_SEED)
+
+
+@pytest.fixture(scope="module")
+def review(session):
     return review_hands(session.game_hands, 0, BUDGET)
 
 
@@ -85,3 +92,16 @@ def test_a_single_loss_above_the_hands_points_is_said_to_be_a_moon_only_when_it_
     # no moon between the best and the choice: the loss is not called a moon
     note = hand_note(moon_hand(hand, 0.0))
     assert note is not None and "a moon moves" not in note.text, note.text
+
+
+def test_a_kept_review_reopens_with_its_notes(session, review, tmp_path) -> None:
+    store = Store(tmp_path / "p.sqlite3")
+    game_id = save_game(
+        store, game_record(list(session.game_hands), 0, session.opponents), "l09_play/game/g1"
+    )
+    keep_review(store, replace(review, game_id=game_id))
+    again = stored_review(load_game(store, game_id))
+    assert again is not None
+    notes = [note.text for note in filter(None, map(hand_note, review.hands))]
+    assert notes and [hand.note for hand in again.hands if hand.note] == notes
+    assert review_markdown(again) == review_markdown(review)

@@ -6,25 +6,45 @@ from trainer.site import PUZZLES, REVIEW
 
 from .catalog import LESSONS, lesson_address
 from .progress import Progress
+from .steps import Lesson
+
+GAMES_LESSON = "l09_play"
+"""The lesson whose finished games were kept before a game's key named its lesson: such games
+are counted there (the only lesson then that played games to their end)."""
 
 __all__ = ["home_markdown", "more_markdown", "next_to_do"]
 
 
-def _status(progress: Progress | None, key: str, steps: int) -> str:
+def _games(progress: Progress, lesson: Lesson) -> list[str]:
+    """What the learner has played at the lesson's game tables: games finished, one in play."""
+    if not any(step.kind == "game" for step in lesson.steps):
+        return []
+    finished = progress.games_finished(lesson.key, legacy=lesson.key == GAMES_LESSON)
+    parts = [f"{finished} game{'' if finished == 1 else 's'} finished"] if finished else []
+    if progress.game_in_play(lesson.key):
+        parts.append("a game in play")
+    return parts
+
+
+def _status(progress: Progress | None, lesson: Lesson) -> str:
     if progress is None:
         return "not started"
-    mine = progress.of(key, steps)
+    steps = len(lesson.steps)
+    mine = progress.of(lesson.key, steps)
+    games = _games(progress, lesson)
     if mine.completed:
-        return "✓ complete"
-    if mine.started:
-        return f"step {mine.step + 1} of {steps}, {len(mine.right)} answered right"
-    return "not started"
+        return ", ".join(["✓ complete", *games])
+    if mine.started and steps > 1:
+        return ", ".join([f"step {mine.step + 1} of {steps}, {len(mine.right)} answered right", *games])
+    if games:
+        return ", ".join(games)
+    return "started" if mine.started else "not started"
 
 
 def home_markdown(progress: Progress | None) -> str:
     rows = ["| | lesson | what you learn | your progress |", "|---|:---|:---|:---|"]
     for lesson in LESSONS.values():
-        status = _status(progress, lesson.key, len(lesson.steps))
+        status = _status(progress, lesson)
         link = f"[{lesson.title}]({lesson_address(lesson.key)})"
         rows.append(f"| {lesson.number} | {link} | {lesson.summary} | {status} |")
     return "\n".join(rows)

@@ -45,7 +45,7 @@ def check_game_end(answer: str, context: Context) -> Verdict:
                 True,
                 f"Correct: {max(totals)} reached the target of {target}, so the game ends "
                 f"with this hand, and **{names}** (lowest, {min(totals)}) "
-                "win(s).",
+                + ("wins." if len(winners) == 1 and winners[0] != 0 else "win."),
                 "right_over",
             )
         return Verdict(

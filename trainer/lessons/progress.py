@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from engine import RecordError, hand_from_record, winners_if_over
+from engine.records import loads
 from trainer.store import Store
 
 __all__ = ["LessonProgress", "Progress"]
@@ -76,6 +78,22 @@ class Progress:
                 (int(correct), _now(), lesson, step),
             )
 
+    def games_finished(self, lesson: str, legacy: bool = False) -> int:
+        """Finished games kept from ``lesson``'s tables (their keys start with the lesson's key);
+        with ``legacy``, also those kept before keys named their lesson (no "/" in the key)."""
+        (count,) = self.store.query(
+            "SELECT COUNT(*) FROM games WHERE substr(key, 1, ?) = ? OR (? AND instr(key, '/') = 0)",
+            (len(lesson) + 1, f"{lesson}/", int(legacy)),
+        )[0]
+        return count
+
+    def game_in_play(self, lesson: str) -> bool:
+        """A game kept at one of ``lesson``'s tables that has not ended (a reload resumes it)."""
+        rows = self.store.query(
+            "SELECT record FROM table_games WHERE substr(place, 1, ?) = ?", (len(lesson) + 1, f"{lesson}/")
+        )
+        return any(_unfinished(record) for (record,) in rows)
+
     def attempts(self, lesson: str, step: str) -> int:
         rows = self.store.query(
             "SELECT attempts FROM lesson_steps WHERE lesson = ? AND step = ?", (lesson, step)
@@ -91,3 +109,18 @@ class Progress:
                 "updated_at = excluded.updated_at",
                 (lesson, steps - 1, steps, _now(), _now()),
             )
+
+
+def _unfinished(text: str) -> bool:
+    """Whether a kept table record (``TableSession.to_record``) is a game not yet over; one that
+    does not read back counts as none (the lesson says so when it opens)."""
+    try:
+        record = loads(text)
+        hands = [hand_from_record(hand) for hand in record["hands"]]
+        totals = [sum(row) for row in zip(*record["earlier_scores"], strict=True)] or [0] * hands[0].players
+        for hand in hands:
+            if hand.is_over:
+                totals = [t + p for t, p in zip(totals, hand.result.scores, strict=True)]
+        return not (hands[-1].is_over and winners_if_over(hands[-1].rules, tuple(totals)))
+    except (RecordError, KeyError, TypeError, ValueError, IndexError, RecursionError):
+        return False

@@ -11,10 +11,12 @@ at once. A right one stands, and the bots play on.
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
 from collections.abc import Callable
 from typing import Any
 
+from engine import deal_game_hand
 from trainer.progress.decisions import graded_decision, record_decisions
 from trainer.progress.games import game_record, save_game
 from trainer.progress.tables import load_table, save_table
@@ -38,8 +40,14 @@ def _bot_delay() -> float:
 
 
 class LessonRunner:
-    def __init__(self, lesson: Lesson, store: Store | None = None, notice: str = "") -> None:
+    """``deal_seed`` makes a game step's deals reproducible (tests); by default every new game
+    is a fresh deal."""
+
+    def __init__(
+        self, lesson: Lesson, store: Store | None = None, notice: str = "", deal_seed: int | None = None
+    ) -> None:
         self.lesson = lesson
+        self._deals = random.Random(deal_seed) if deal_seed is not None else random.SystemRandom()
         self.notice = notice
         self.progress = Progress(store) if store is not None else None
         delay = _bot_delay()
@@ -144,6 +152,11 @@ class LessonRunner:
         self.widget.open_seats = list(step.open_seats)
         if resume and self._resume_game():
             return
+        if step.kind == "game":  # a new game is a new deal, never the step's first one again
+            seed = self._deals.randrange(2**31)
+            self.widget.session.seed = seed  # the game's later hands follow from it
+            self.widget.set_position(deal_game_hand(context.rules, seed, 0), step.score_rows)
+            return
         self.widget.set_position(context.state.copy(), step.score_rows)
 
     @property
@@ -241,10 +254,13 @@ class LessonRunner:
     def _keep_game(self, session: TableSession) -> None:
         """A game played here from its first hand has ended: keep it for the review page."""
         record = game_record(session.game_hands, session.seat, session.opponents)
-        try:
-            self.saved_game = save_game(self.store, record, session.game_key)
+        try:  # the key names the lesson's table, so the home page counts the game there
+            self.saved_game = save_game(self.store, record, f"{self._place}/{session.game_key}")
         except StoreError as error:
             self.notice = str(error)
+            return
+        if self.progress:  # a finished game is the game step answered
+            self._saving(lambda: self.progress.answer(self.lesson.key, self.step.key, True))
 
     def feedback(self, answer: Any = None) -> tuple[str, str]:
         """(kind, markdown) for the feedback box: kind is "success", "danger" or "neutral"."""

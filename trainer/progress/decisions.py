@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from engine import CardSet, HandState, hand_to_record
+from engine import CardParseError, CardSet, HandState, hand_to_record, to_card
 from engine.evaluator import Evaluation
 
 from ..coach.grading import grade
@@ -31,6 +31,7 @@ __all__ = [
     "graded_decision",
     "load_decisions",
     "now",
+    "option_symbols",
     "option_text",
     "phase_of",
     "record_decisions",
@@ -84,6 +85,14 @@ def option_text(option: object) -> str:
     if isinstance(option, CardSet):
         return " ".join(option.codes)
     return option.code  # type: ignore[attr-defined]
+
+
+def option_symbols(text: str) -> str:
+    """Card codes as the table shows them (``QS AH`` → ``Q♠ A♥``); anything else as it is."""
+    try:
+        return " ".join(str(to_card(code)) for code in text.split())
+    except CardParseError:
+        return text
 
 
 @dataclass(frozen=True)

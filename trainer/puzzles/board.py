@@ -229,7 +229,7 @@ class PuzzleBoard:
         solved = sum(record.solved for record in progress.records.values())
         return (
             f"Your puzzle rating: **{learner.rating:.0f}** (±{2 * learner.deviation:.0f}) · "
-            f"{progress.attempts} attempts, {solved} solved"
+            f"{progress.attempts} attempt{'' if progress.attempts == 1 else 's'}, {solved} solved"
         )
 
 

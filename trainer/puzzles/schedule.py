@@ -3,8 +3,12 @@
 Every attempt updates the learner's and the puzzle's Glicko-2 ratings. Failed puzzles come
 back after a few other puzzles (spaced repetition, Leitner boxes): a failure puts a puzzle in
 box 0, due again 3 attempts later; each success moves it up a box, with gaps 3, 8, 20 and 50
-attempts. Due puzzles come first; otherwise the unseen puzzle whose rating is closest to a
-little above the learner's.
+attempts. Due puzzles come first; otherwise a puzzle near a little above the learner's rating
+(never tried before first), then, when those are used up, the closest further away.
+
+Within a session no puzzle comes twice while another matching one has not been shown: the
+session passes the ids it has shown (``shown``), and only when every matching puzzle has been
+shown does one come again, the one shown longest ago first.
 
 It chooses among listed puzzles: index entries (``trainer.puzzles.entry.Entry``, which the page
 uses, so only the chosen puzzle's file is read) or loaded puzzles; either has the ``id``,
@@ -21,11 +25,13 @@ from typing import Protocol, TypeVar
 
 from .rating import Rating, update
 
-__all__ = ["GAPS", "Listed", "Progress", "PuzzleRecord", "choose_next", "matches", "record_attempt"]
+__all__ = ["GAPS", "NEAR", "Listed", "Progress", "PuzzleRecord", "choose_next", "matches", "record_attempt"]
 
 GAPS = (3, 8, 20, 50)
 STRETCH = 50
 """Aim a little above the learner's rating: a puzzle they solve about 43% of the time."""
+NEAR = 200
+"""Puzzles within this many rating points of the aim are "near": they come before farther ones."""
 
 
 class Listed(Protocol):
@@ -96,14 +102,21 @@ def choose_next(
     kind: str | None = None,
     players: int | None = None,
     rules: str | None = None,
+    shown: Sequence[str] = (),
 ) -> L | None:
     """The next puzzle among those matching the filters (None if none match); ``kind`` is
-    "pass" or "play", ``players`` a table size and ``rules`` a rules label (None: any)."""
+    "pass" or "play", ``players`` a table size and ``rules`` a rules label (None: any);
+    ``shown`` the ids shown this session, oldest first (a puzzle may be listed again)."""
     rng = rng or random.Random(progress.attempts)
     themes = list(themes) if themes else None
     pool = [p for p in puzzles if matches(p, themes, difficulty, kind, players, rules) and p.id != exclude]
     if not pool:
         return None
+    last_shown = {puzzle_id: number for number, puzzle_id in enumerate(shown)}
+    fresh = [p for p in pool if p.id not in last_shown]
+    if not fresh:  # every match has been shown this session: again, the one shown longest ago
+        return min(pool, key=lambda p: (last_shown[p.id], p.id))
+    pool = fresh
     due = [
         p
         for p in pool
@@ -111,11 +124,14 @@ def choose_next(
     ]
     if due:
         return min(due, key=lambda p: (progress.records[p.id].due, progress.records[p.id].box, p.id))
-    unseen = [p for p in pool if p.id not in progress.records]
-    choices = unseen or pool
     target = progress.learner.rating + STRETCH
-    rng.shuffle(choices)
-    return min(choices, key=lambda p: abs(progress.record_for(p).rating.rating - target))
+    rng.shuffle(pool)
+
+    def order(puzzle: L) -> tuple[bool, bool, float]:
+        distance = abs(progress.record_for(puzzle).rating.rating - target)
+        return (distance > NEAR, puzzle.id in progress.records, distance)
+
+    return min(pool, key=order)
 
 
 def record_attempt(progress: Progress, puzzle: Listed, solved: bool) -> PuzzleRecord:

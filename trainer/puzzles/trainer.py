@@ -62,6 +62,8 @@ class PuzzleTrainer:
         self.on_attempt = on_attempt
         self.rng = random.Random(seed)
         self.current: Puzzle | None = None
+        self.shown: list[str] = []
+        """The ids shown in this session, in order: none comes again before the others."""
         self._tried = False
         self.hinted = False
 
@@ -88,6 +90,7 @@ class PuzzleTrainer:
             "kind": kind,
             "players": players,
             "rules": rules,
+            "shown": self.shown,
         }
         exclude = self.current.id if self.current else None
         puzzle = None
@@ -101,6 +104,7 @@ class PuzzleTrainer:
         if puzzle is None:
             return None
         self.current = puzzle
+        self.shown.append(puzzle.id)
         self._tried = False
         self.hinted = False
         return puzzle

@@ -35,7 +35,7 @@ from engine.threads import one_thread
 
 from ..coach.depth import Depth, judge
 from ..coach.hint import decision_seed as coach_seed
-from ..progress.decisions import Decision, graded_decision, insert, now
+from ..progress.decisions import Decision, graded_decision, insert, now, option_symbols
 from ..progress.games import SavedGame
 from ..store import Store
 
@@ -47,6 +47,7 @@ __all__ = [
     "decision_points",
     "decision_seed",
     "evaluate_decision",
+    "moment_label",
     "review_game",
     "review_hands",
     "save_review",
@@ -88,9 +89,14 @@ class Moment:
 
     @property
     def label(self) -> str:
-        d = self.decision
-        where = "the pass" if d.kind == "pass" else f"trick {d.trick}"
-        return f"Hand {self.hand_index + 1}, {where}: {d.choice} ({d.band}, {d.loss:.1f} lost; best {d.best})"
+        return moment_label(self.hand_index, self.decision)
+
+
+def moment_label(hand_index: int, d: Decision) -> str:
+    """A key moment in a line: where, the choice (as the table shows cards), the band and the best."""
+    where = "the pass" if d.kind == "pass" else f"trick {d.trick}"
+    choice, best = option_symbols(d.choice), option_symbols(d.best)
+    return f"Hand {hand_index + 1}, {where}: {choice} ({d.band}, {d.loss:.1f} lost; best {best})"
 
 
 @dataclass(frozen=True)
@@ -362,9 +368,10 @@ def review_game(
     return review_hands(game.hands, game.seat, budget, progress, game.id, workers)
 
 
-def save_review(store: Store, review: GameReview) -> None:
+def save_review(store: Store, review: GameReview, extra: dict | None = None) -> None:
     """Keep a game's review: its decisions (replacing any from an earlier review of the same
-    game) and its summary figures, in one transaction."""
+    game) and its summary figures (with ``extra``'s keys: ``trainer.review.stored``), in one
+    transaction."""
     if review.game_id is None:
         raise ValueError("the review is of no kept game")
     with store.transaction() as db:
@@ -373,5 +380,5 @@ def save_review(store: Store, review: GameReview) -> None:
             insert(db, moment.decision)
         db.execute(
             "UPDATE games SET reviewed_at = ?, review = ? WHERE id = ?",
-            (now(), json.dumps(review.summary()), review.game_id),
+            (now(), json.dumps({**review.summary(), **(extra or {})}), review.game_id),
         )

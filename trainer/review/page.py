@@ -9,15 +9,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..lessons.catalog import lesson_address
-from ..progress.decisions import Decision, load_decisions
+from ..progress.decisions import Decision, load_decisions, option_symbols
 from ..progress.games import SavedGame, readable_games
 from ..store import Store, open_store
 from .charts import ChartView, all_charts
-from .game import GameReview, Moment, save_review
+from .game import GameReview, Moment
 from .notes import hand_note
 from .scoresheet import scoresheet_html
+from .stored import StoredReview, keep_review
 
-__all__ = ["ReviewData", "open_review", "review_markdown", "scoresheet_for", "stored_review_markdown"]
+__all__ = [
+    "ReviewData",
+    "kept_note",
+    "open_review",
+    "review_markdown",
+    "scoresheet_for",
+    "stored_review_markdown",
+]
 
 SEATS = ("You", "Left", "Across", "Right")
 
@@ -48,8 +56,9 @@ class ReviewData:
         self.games, _ = readable_games(self.store)
 
     def keep(self, review: GameReview) -> None:
-        """Save a finished review and read the history again (the charts then include it)."""
-        save_review(self.store, review)
+        """Save a finished review, whole (it reopens at once), and read the history again (the
+        charts then include it)."""
+        keep_review(self.store, review)
         self.reload()
 
 
@@ -60,9 +69,18 @@ def open_review(store: Store | None = None) -> ReviewData:
     games, unreadable = readable_games(store)
     if unreadable:  # shown, skipped and left in the file: nothing the learner saved is thrown away
         notice = " ".join(
-            [notice, f"{len(unreadable)} kept game(s) could not be read and are left out:", *unreadable]
+            [notice, f"{_games_phrase(len(unreadable))} could not be read and are left out:", *unreadable]
         )
     return ReviewData(store, notice.strip(), load_decisions(store), games)
+
+
+def _many(count: int, one: str, more: str = "") -> str:
+    """``1 blunder``, ``2 blunders``: the count and the word, singular or plural."""
+    return f"{count} {one if count == 1 else more or one + 's'}"
+
+
+def _games_phrase(count: int) -> str:
+    return _many(count, "kept game")
 
 
 def seat_names(players: int, seat: int) -> list[str]:
@@ -91,7 +109,9 @@ def stored_review_markdown(game: SavedGame | None) -> str:
         return ""
     if game.review is None:
         return (
-            "Press **Review my last game**: the evaluator goes through every pass and play (under a minute)."
+            "Press **Review my last game**: the evaluator goes through every pass and play, which "
+            "takes a minute or so (a bar shows how far it is). The review is then kept, and "
+            "reopens at once."
         )
     r = game.review
     return (
@@ -101,13 +121,21 @@ def stored_review_markdown(game: SavedGame | None) -> str:
     )
 
 
-def review_markdown(review: GameReview) -> str:
+def kept_note(review: GameReview | StoredReview) -> str:
+    """For a review kept from before: when it was made (a fresh one says nothing)."""
+    if isinstance(review, StoredReview):
+        return f"*Your review of this game, kept from {review.reviewed_at.replace('T', ' ')}.*\n\n"
+    return ""
+
+
+def review_markdown(review: GameReview | StoredReview) -> str:
     """The review's figures: accuracy, loss per hand, luck against skill, hand by hand."""
     bands = review.bands()
     lines = [
         f"### Accuracy {review.accuracy:.0f}% · {review.loss_per_hand:.1f} points lost a hand",
-        f"{review.decisions} decisions: {bands['best'] + bands['good']} best or good, "
-        f"{bands['inaccuracy']} inaccuracies, {bands['mistake']} mistakes, {bands['blunder']} blunders.",
+        f"{_many(review.decisions, 'decision')}: {bands['best'] + bands['good']} best or good, "
+        f"{_many(bands['inaccuracy'], 'inaccuracy', 'inaccuracies')}, {_many(bands['mistake'], 'mistake')}, "
+        f"{_many(bands['blunder'], 'blunder')}.",
         "",
         "**Luck and skill.** *Cards*: what your hand was expected to score with best play against "
         "strong players (above 0 is a bad hand). *Decisions*: expected points your choices lost. "
@@ -128,8 +156,12 @@ def review_markdown(review: GameReview) -> str:
         f"| **all** | | **{review.points}** | **{review.cards:+.1f}** | **{review.total_loss:+.1f}** | "
         f"**{review.luck:+.1f}** | **{review.result:+.1f}** |"
     )
-    for note in filter(None, map(hand_note, review.hands)):
-        lines += ["", note.text]
+    if isinstance(review, StoredReview):
+        notes = [hand.note for hand in review.hands]
+    else:
+        notes = [note and note.text for note in map(hand_note, review.hands)]
+    for note in filter(None, notes):
+        lines += ["", note]
     return "\n".join(lines)
 
 
@@ -145,7 +177,8 @@ def moments_markdown(moments: list[Moment]) -> str:
     for number, m in enumerate(moments, start=1):
         d = m.decision
         where = f"hand {m.hand_index + 1}, " + ("the pass" if d.kind == "pass" else f"trick {d.trick}")
-        rows.append(f"| {number} | {where} | {d.choice} | {d.best} | {d.loss:.1f} | {d.band} |")
+        choice, best = option_symbols(d.choice), option_symbols(d.best)
+        rows.append(f"| {number} | {where} | {choice} | {best} | {d.loss:.1f} | {d.band} |")
     return "\n".join(rows)
 
 

@@ -8,6 +8,7 @@ coach's explanation. It is written under the learner's data folder and opened on
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from ..coach import coach_pass, coach_play
@@ -63,21 +64,33 @@ def moment_stages(moment: Moment) -> tuple:
 
 
 def save_moment_puzzle(moment: Moment, folder: str | Path | None = None, game_id: int | None = None) -> Path:
-    """Write the moment's puzzle file (by default under the learner's data folder); its path."""
+    """Write the moment's puzzle file (by default under the learner's data folder); its path. A
+    moment of a kept review (``trainer.review.stored``) brings its puzzle's data with it."""
     decision = moment.decision
     game = game_id if game_id is not None else decision.game_id
     puzzle_id = f"review-g{game or 0}-h{moment.hand_index + 1}-t{decision.trick}"
     folder = Path(folder) if folder is not None else data_home() / "review-puzzles" / puzzle_id
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{puzzle_id}.toml"
-    save_puzzle(moment_puzzle(moment, puzzle_id), path)
+    kept = getattr(moment, "puzzle", None)
+    save_puzzle({**kept, "id": puzzle_id} if kept is not None else moment_puzzle(moment, puzzle_id), path)
     load_puzzle(path)  # refuses a file that would not load, naming the field
     return path
 
 
-def replay_board(moment: Moment, folder: str | Path | None = None) -> PuzzleBoard:
-    """A puzzle board showing the moment, to try it again."""
+def replay_board(
+    moment: Moment, folder: str | Path | None = None, opponents: Mapping[str | int, str] | None = None
+) -> PuzzleBoard:
+    """A puzzle board showing the moment, to try it again. ``opponents`` (the kept game's, by
+    seat) label the other seats with the levels the game was played against."""
     path = save_moment_puzzle(moment, folder)
     board = PuzzleBoard(path.parent)
     board.show_next()
+    if opponents:
+        # The puzzle turns the table so the learner sits at seat 0: seat s was the game's seat + s.
+        players = getattr(moment, "players", None) or moment.state.players
+        seat = moment.decision.seat
+        levels = {int(s): str(level) for s, level in opponents.items()}
+        table = {s: levels[(s + seat) % players] for s in range(1, players) if (s + seat) % players in levels}
+        board.widget.set_bots(table)
     return board

@@ -320,6 +320,13 @@ class TableSession:
         """Practice mode: back to just before the learner's last decision."""
         if not self.practice:
             raise TableError("not_practice", "Taking back is only for practice games.")
+        if self.winners and self.game_hands and self.on_game_over is not None:
+            # A finished game that was kept (and may have been reviewed) stays as it ended.
+            raise TableError(
+                "game_over",
+                "The game is over and kept for review as it ended: its cards cannot be taken back. "
+                "Press New hand for a new game.",
+            )
         history = self.hand.history
         for index in range(len(history) - 1, -1, -1):
             action = history[index]

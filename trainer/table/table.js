@@ -115,7 +115,10 @@ function render({ model, el }) {
     const t = table();
     if (t.passing) send({ type: "pass" }); // the cards Python has marked, quick clicks included
     else if (t.my_turn) {
-      const code = t.selected[0] || ui.focusCode;
+      // The card in focus first: a refused card may still be the one selected.
+      const active = el.getRootNode().activeElement;
+      const focused = active && root.contains(active) ? active.dataset.card : null;
+      const code = focused || t.selected[0];
       if (code) send({ type: "play", card: code });
     }
   }
@@ -143,7 +146,7 @@ function render({ model, el }) {
       h(
         "div",
         { class: "seat-stats" },
-        `${plural(seat.count, "card")} · ${seat.points} pts · ${plural(seat.tricks, "trick")}`,
+        `${plural(seat.count, "card")} · ${plural(seat.points, "point")} · ${plural(seat.tricks, "trick")}`,
         level ? h("span", { class: "seat-level", text: level }) : null,
       ),
     );
@@ -424,7 +427,9 @@ function render({ model, el }) {
     else if (event.key === "?") toggleHelp(!ui.helpOpen);
     else if (event.key === "Enter" && !event.shiftKey) confirm();
     else if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
-      focusAt((current < 0 ? 0 : current) + (event.key === "ArrowRight" ? 1 : -1));
+      // Nothing in focus yet: → starts at the first card, ← at the last.
+      const step = event.key === "ArrowRight" ? 1 : -1;
+      focusAt(current < 0 ? (step > 0 ? 0 : cards.length - 1) : current + step);
     } else if (event.key === "n" || event.key === "N") askNewHand();
     else if (KEYS.includes(event.key) && event.key.length === 1) {
       const index = KEYS.indexOf(event.key);
