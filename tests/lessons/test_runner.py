@@ -108,3 +108,23 @@ def test_lesson_9_sets_the_chosen_bots(runner_for) -> None:
     runner.set_variant("Normal bots, game to 50")
     assert {bot.name for bot in runner.widget.session.bots.values()} == {"normal"}
     assert runner.widget.session.rules.target == 50
+
+
+def test_after_a_new_hand_a_legal_play_stands_and_is_not_judged_as_the_step(runner_for) -> None:
+    """New hand in a play step deals another hand: free play. Its cards are not checked against
+    the step's position (which once refused them: "You do not hold the 8♣.") nor taken back."""
+    runner = runner_for("l03_following")
+    browser_sends(runner, {"type": "new_hand", "discard": True})
+    session = runner.widget.session
+    assert session.hand.phase.value == "passing"
+    browser_sends(runner, {"type": "pass", "cards": [card.code for card in list(session.hand.hand(0))[:3]]})
+    assert session.hand.to_move == 0
+    card = next(iter(session.hand.legal_cards(0))).code
+    assert runner.lesson.steps[0].context().state.why_not_play(card, 0) is not None  # the old bug's trigger
+    before = session.hand.cards_played
+    browser_sends(runner, {"type": "play", "card": card})
+    assert runner.verdict is None and runner.widget.error == {}
+    assert session.hand.cards_played > before and card not in {c.code for c in session.hand.hand(0)}
+    runner.reset_table()  # "Set the table up again": the step's own hand, judged again
+    browser_sends(runner, {"type": "play", "card": "JS"})
+    assert runner.verdict.code == "must_follow_suit"

@@ -10,6 +10,7 @@ from engine.cards import HEARTS_MASK, card_mask
 
 from .deals import (
     FAILED_MOON_DEAL,
+    FAILED_MOON_LAST_TRICK,
     FAILED_MOON_PLAYS,
     MOON_DEAL,
     MOON_PLAYS,
@@ -277,12 +278,19 @@ LESSON = Lesson(
         ),
         Step(
             key="failed_moon",
-            facts=("result: 1 25 0 0", "tricks_won: Left 12", "won: you 2H", "took: you 2H", "won: Left QS"),
+            facts=(
+                "result: 1 25 0 0",
+                "tricks_won: Left 12",
+                "tricks_won: you 1",
+                "took: you 2H",
+                "won: Left QS",
+                "last_trick: " + FAILED_MOON_LAST_TRICK,
+            ),
             title="The failed moon",
             text=(
                 "On the table, Left went for the moon: 12 hearts and the Q♠, every trick but one. But "
-                "you won a trick with the 2♥ in it (press **Last trick** to look back, or count the "
-                "points by each seat)."
+                "you won the last trick, with the 2♥ in it (press **Last trick** to look back, or count "
+                "the points by each seat)."
             ),
             kind="choice",
             position=_failed_moon,

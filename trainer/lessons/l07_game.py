@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import Rules, TieRule, winners_if_over
 
-from .deals import THREE_HANDS, game_hand, played_out, rows_to
+from .deals import THREE_HANDS, before_last_card, game_hand, played_out, rows_to
 from .steps import Context, Lesson, Step, Verdict, seat_word
 
 STANDARD = Rules()
@@ -16,7 +16,13 @@ EARLIER = ((6, 13, 4, 3), (2, 5, 16, 3), (20, 1, 3, 2), (13, 3, 6, 4))
 
 
 def _last_hand(rules: Rules):
-    return played_out(rules, 21)
+    """Hand 5 of a game (and, after twelve earlier rows, hand 13): both pass left in the cycle."""
+    return played_out(rules, 6, 4)
+
+
+def _before_the_end(rules: Rules):
+    """The last hand with your last card to play: the table does not end the game before you answer."""
+    return before_last_card(_last_hand(rules))
 
 
 def _totals(rules: Rules) -> tuple[int, ...]:
@@ -141,21 +147,22 @@ LESSON = Lesson(
     steps=(
         Step(
             key="end",
-            facts=("hand_number: 5", "phase: done"),
+            facts=("hand_number: 5", "pass: left", "cards: you 1", "turn: you"),
             title="The running score",
             text=(
                 "Each hand's points are added to a running total (the score table on the table). After "
                 "a hand, if anyone has reached the **target**, the game is over: 100 in the classic "
-                "game, 50 in a short one. Switch between them."
+                "game, 50 in a short one. Switch between them. The table shows hand 5 with one card "
+                "left to play: yours."
             ),
             kind="choice",
-            position=_last_hand,
+            position=_before_the_end,
             score_rows=EARLIER,
             variants=(("Classic game: to 100", STANDARD), ("Short game: to 50", SHORT)),
             variant_label="Short game (to 50)",
             choices=END_OPTIONS,
             check=check_game_end,
-            task="The table shows five hands played. What happens now?",
+            task="Once your last card is played, five hands are done. What happens then?",
         ),
         Step(
             key="hold",
@@ -171,14 +178,15 @@ LESSON = Lesson(
         ),
         Step(
             key="tie",
-            facts=("totals: 71 104 71 92", "phase: done"),
+            facts=("totals_after: 71 104 71 92", "pass: left", "cards: you 1", "turn: you"),
             title="Ties",
             text=(
-                "After the last hand the totals are: you 71, Left 104, Across 71, Right 92. Most tables "
+                "Your last card ends this hand, and then the totals are: you 71, Left 104, Across 71, "
+                "Right 92. Most tables "
                 "let tied players **share** the win; some play on until one is alone at the bottom."
             ),
             kind="choice",
-            position=_last_hand,
+            position=_before_the_end,
             score_rows=_tie_rows(),
             variants=(("Ties share the win", STANDARD), ("Ties play on", PLAY_OFF)),
             variant_label="Play off ties",

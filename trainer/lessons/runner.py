@@ -38,11 +38,13 @@ def _bot_delay() -> float:
 
 
 class LessonRunner:
-    def __init__(self, lesson: Lesson, store: Store | None = None, notice: str = "") -> None:
+    def __init__(
+        self, lesson: Lesson, store: Store | None = None, notice: str = "", bot_delay: float | None = None
+    ) -> None:
         self.lesson = lesson
         self.notice = notice
         self.progress = Progress(store) if store is not None else None
-        delay = _bot_delay()
+        delay = _bot_delay() if bot_delay is None else bot_delay
         self.widget = TableWidget(
             bots=dict(lesson.bots), bot_delay=delay, trick_pause=min(1.2, 2 * delay), table_id="lesson"
         )
@@ -61,6 +63,8 @@ class LessonRunner:
         self.verdict: Verdict | None = None
         self._answered: Any = None
         self._context: Context | None = None
+        self._step_hand: object = None
+        """The hand the step put on the table (a New hand deals another: free play, not judged)."""
         self.finished_message = ""
         self.go(self.index)
 
@@ -84,6 +88,7 @@ class LessonRunner:
         self.variant = self.step.variant_names[0] if self.step.variants else ""
         self.finished_message = ""
         self._reset_answer()
+        self._seat_table()
         self._apply_bots()
         self._set_table(resume=True)
         if self.progress:
@@ -114,6 +119,7 @@ class LessonRunner:
             return
         self.variant = variant
         self._reset_answer()
+        self._seat_table()
         self._apply_bots()
         self._set_table()
 
@@ -126,6 +132,14 @@ class LessonRunner:
         self.verdict = None
         self._answered = None
         self._context = self.step.context(self.variant)
+
+    def _seat_table(self) -> None:
+        """A step at another table size (lesson 4's five players) seats a table of that size."""
+        context = self._context
+        if context is None or context.state is None:
+            return
+        if context.state.players != self.widget.session.rules.players:
+            self.widget.seat_table(context.state.rules)
 
     def _apply_bots(self) -> None:
         step = self.step
@@ -145,6 +159,7 @@ class LessonRunner:
         if resume and self._resume_game():
             return
         self.widget.set_position(context.state.copy(), step.score_rows)
+        self._step_hand = self.widget.session.hand
 
     @property
     def _place(self) -> str:
@@ -191,12 +206,18 @@ class LessonRunner:
             return
         if self.verdict is not None and self.verdict.correct:
             return  # the step is done: the rest of the hand is free play
+        if not self._on_step_hand():
+            return  # a New hand (or the next one) is free play: the step's check is for its own hand
         answer = message.get("card") if kind == "play" else list(message.get("cards") or [])
         self.answer(answer)
         if not self.verdict.correct and self.widget.error == {}:
             self._set_table()  # the engine allowed it, the lesson did not: take it back
         for listener in list(self._listeners):
             listener()
+
+    def _on_step_hand(self) -> bool:
+        """The table still shows the hand the step set up (not one dealt since)."""
+        return self.widget.session.hand is self._step_hand
 
     def answer(self, answer: Any) -> Verdict:
         """Judge an answer to the current step and record it (cached for a repeated answer)."""
