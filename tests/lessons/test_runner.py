@@ -7,7 +7,7 @@ import itertools
 from trainer.lessons.catalog import LESSONS, lesson_address, next_lesson
 from trainer.lessons.home import home_markdown, next_to_do
 from trainer.lessons.progress import Progress
-from trainer.lessons.runner import LessonRunner
+from trainer.lessons.runner import NEW_HAND_NOTE, LessonRunner
 
 
 def browser_sends(runner: LessonRunner, message: dict) -> None:
@@ -125,6 +125,7 @@ def test_after_a_new_hand_a_legal_play_stands_and_is_not_judged_as_the_step(runn
     browser_sends(runner, {"type": "play", "card": card})
     assert runner.verdict is None and runner.widget.error == {}
     assert session.hand.cards_played > before and card not in {c.code for c in session.hand.hand(0)}
+    assert runner.feedback(None) == ("neutral", NEW_HAND_NOTE)  # the step's text is not this table's
     runner.reset_table()  # "Set the table up again": the step's own hand, judged again
     browser_sends(runner, {"type": "play", "card": "JS"})
     assert runner.verdict.code == "must_follow_suit"

@@ -30,6 +30,10 @@ __all__ = ["LessonRunner", "open_lesson"]
 
 
 REVIEW_ADDRESS = REVIEW
+NEW_HAND_NOTE = (
+    "A new hand is on the table: play it freely. The step is about its own table: press **Set the "
+    "table up again** to go back to it."
+)
 _NOT_SAVED = frozenset({"select", "hint", "error"})  # events that change nothing in the game
 
 
@@ -275,6 +279,8 @@ class LessonRunner:
                 self.answer(answer)
         elif step.kind == "game":
             self.answer(None)
+        if step.kind != "game" and step.position is not None and not self._on_step_hand():
+            return "neutral", NEW_HAND_NOTE
         if self.verdict is None:
             return "neutral", step.task or "Read on, then press **Next step**."
         if step.kind == "game" and not self.verdict.correct:
