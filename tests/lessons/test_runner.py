@@ -129,3 +129,12 @@ def test_after_a_new_hand_a_legal_play_stands_and_is_not_judged_as_the_step(runn
     runner.reset_table()  # "Set the table up again": the step's own hand, judged again
     browser_sends(runner, {"type": "play", "card": "JS"})
     assert runner.verdict.code == "must_follow_suit"
+
+
+def test_after_a_new_hand_a_choice_step_still_answers_its_question(runner_for) -> None:
+    runner = runner_for("l01_game")
+    runner.go(0)
+    browser_sends(runner, {"type": "new_hand"})
+    kind, text = runner.feedback(None)
+    assert kind == "neutral" and runner.step.task in text and NEW_HAND_NOTE in text
+    assert runner.feedback("13")[0] == "success"

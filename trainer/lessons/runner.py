@@ -280,7 +280,10 @@ class LessonRunner:
         elif step.kind == "game":
             self.answer(None)
         if step.kind != "game" and step.position is not None and not self._on_step_hand():
-            return "neutral", NEW_HAND_NOTE
+            if step.kind in ("play", "pass"):
+                return "neutral", NEW_HAND_NOTE  # a card played now answers nothing
+            if self.verdict is None:
+                return "neutral", f"{step.task or 'Read on, then press **Next step**.'}\n\n{NEW_HAND_NOTE}"
         if self.verdict is None:
             return "neutral", step.task or "Read on, then press **Next step**."
         if step.kind == "game" and not self.verdict.correct:

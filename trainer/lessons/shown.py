@@ -7,7 +7,8 @@ learner acts. Besides its declared facts, every step's table is held to what any
 
 - it stands still until the learner acts (a game step excepted: there the learner plays on);
 - it announces no "Game over" before the learner answers, unless the step declares its winners;
-- its pass badge is the pass of the hand number it shows, in the rules' cycle;
+- its pass badge is the pass of the hand number it shows, in the rules' cycle, when it shows a
+  hand of a game (earlier score rows) or speaks of the pass (a set-up position alone is "Hand 1");
 - words in the text about the pass, the number of players, the cards held or **Last trick**
   come with the fact that checks them (``undeclared``).
 """
@@ -56,7 +57,11 @@ def table_problems(runner: LessonRunner, step: Step, variant: str) -> list[str]:
     if shown.players != position.players:
         problems.append(f"the table seats {shown.players}, the step's hand {position.players}")
         return problems
-    moved = [a for a in shown.history[len(position.history) :] if isinstance(a, PlayAction) and a.seat != 0]
+    moved = [
+        a
+        for a in shown.history[len(position.history) :]
+        if isinstance(a, PlayAction) and a.seat != session.seat
+    ]
     if step.kind != "game" and moved:
         plays = ", ".join(f"{seat_word(a.seat)} plays the {a.card}" for a in moved[:3])
         problems.append(f"the table moves on before the learner acts: {plays}")
