@@ -58,7 +58,10 @@ def test_a_pass_badge_that_is_not_the_hands_is_found() -> None:
     rows = (*THREE_HANDS, (0, 13, 13, 0))
     problems = _problems(position=lambda rules: played_out(rules, 21), score_rows=rows)
     assert any("'Pass: hold' on hand 5, which passes left" in p for p in problems)
-    assert _problems(position=lambda rules: played_out(rules, 21), score_rows=THREE_HANDS) == []
+    fine = _problems(
+        position=lambda rules: played_out(rules, 21), score_rows=THREE_HANDS, facts=("phase: done",)
+    )
+    assert fine == []
 
 
 def test_words_about_the_table_need_their_facts() -> None:
@@ -101,3 +104,14 @@ def test_last_trick_beats_and_totals_after_facts() -> None:
     end = before_last_card(state)
     totals = " ".join(str(p) for p in state.result.scores)
     assert fact_problems(end, (), [f"totals_after: {totals}", "cards: you 1", "turn: you"]) == []
+
+
+def test_a_question_over_a_finished_hands_scores_is_found() -> None:
+    """A finished hand under a question shows its score row: the answer to 'what does the hand
+    score?' (lesson 6 step 3 as it was). Stopped before the learner's last card, it does not."""
+    from trainer.lessons.deals import before_last_card
+
+    problems = _problems(position=lambda rules: played_out(rules, 21))
+    assert "the table shows the hand's scores before the learner answers" in problems
+    assert _problems(position=lambda rules: played_out(rules, 21), facts=("phase: done",)) == []
+    assert _problems(position=lambda rules: before_last_card(played_out(rules, 21))) == []

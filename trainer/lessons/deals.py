@@ -99,7 +99,7 @@ MOON_PLAYS = (
 )
 
 # Left goes for the moon and takes every trick but the last: you win it with the 4♠, and the 2♥
-# Across throws on it (so **Last trick** shows it).
+# Across throws on it.
 FAILED_MOON_DEAL = {
     0: "3C 4C 5C 2D 3D 4D 5D 6D 7D 4S 10H 9H 8H",
     1: "AC KC QC JC AD KD QD JD AH KH QH JH 3S",
@@ -110,7 +110,6 @@ FAILED_MOON_PLAYS = (
     "2C 9C 3C AC KC 6C 10C 4C QC 7C QS 5C JC 8C KS 10H AD 8D AS 2D KD 9D JS 3D QD 10D 10S 4D "
     "JD 7H 9S 5D AH 6H 8S 9H KH 5H 7S 8H QH 4H 6S 6D JH 3H 5S 7D 3S 2H 2S 4S"
 )
-FAILED_MOON_LAST_TRICK = "3S 2H 2S 4S"
 
 # Your tricks hold the Q♠, K♠, J♦, A♥ and 10♥, and no other card that scores under any rule.
 YOUR_POINTS_DEAL = {

@@ -7,6 +7,8 @@ learner acts. Besides its declared facts, every step's table is held to what any
 
 - it stands still until the learner acts (a game step excepted: there the learner plays on);
 - it announces no "Game over" before the learner answers, unless the step declares its winners;
+- a question's table shows no finished hand's scores, unless the step declares ``phase: done``
+  (its question is not the hand's score: the hand stops before the learner's last card instead);
 - its pass badge is the pass of the hand number it shows, in the rules' cycle, when it shows a
   hand of a game (earlier score rows) or speaks of the pass (a set-up position alone is "Hand 1");
 - words in the text about the pass, the number of players, the cards held or **Last trick**
@@ -65,9 +67,11 @@ def table_problems(runner: LessonRunner, step: Step, variant: str) -> list[str]:
     if step.kind != "game" and moved:
         plays = ", ".join(f"{seat_word(a.seat)} plays the {a.card}" for a in moved[:3])
         problems.append(f"the table moves on before the learner acts: {plays}")
-    declared = any(fact.partition(":")[0].strip() == "winners" for fact in step.facts_for(variant))
-    if session.winners and not declared:
+    facts = [fact.replace(" ", "") for fact in step.facts_for(variant)]
+    if session.winners and not any(fact.startswith("winners:") for fact in facts):
         problems.append("the table says 'Game over' before the learner answers")
+    if step.kind in ("choice", "calc") and shown.is_over and "phase:done" not in facts:
+        problems.append("the table shows the hand's scores before the learner answers")
     # A set-up position alone is "hand 1" of nothing; one in a game (score rows) or that speaks
     # of the pass is a hand of the game, and passes as the game's cycle says.
     in_game = rows or any(
