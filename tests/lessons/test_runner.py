@@ -138,3 +138,16 @@ def test_after_a_new_hand_a_choice_step_still_answers_its_question(runner_for) -
     kind, text = runner.feedback(None)
     assert kind == "neutral" and runner.step.task in text and NEW_HAND_NOTE in text
     assert runner.feedback("13")[0] == "success"
+
+
+def test_a_right_play_stays_praised_after_the_learner_deals_on(runner_for) -> None:
+    runner = runner_for("l03_following")
+    browser_sends(runner, {"type": "play", "card": "3D"})
+    assert runner.verdict.correct
+    while not runner.widget.session.hand.is_over:  # free play to the end of the hand
+        browser_sends(
+            runner, {"type": "play", "card": next(iter(runner.widget.session.hand.legal_cards(0))).code}
+        )
+    browser_sends(runner, {"type": "new_hand"})
+    kind, text = runner.feedback(None)
+    assert kind == "success" and runner.verdict.message in text and NEW_HAND_NOTE in text

@@ -279,11 +279,16 @@ class LessonRunner:
                 self.answer(answer)
         elif step.kind == "game":
             self.answer(None)
-        if step.kind != "game" and step.position is not None and not self._on_step_hand():
-            if step.kind in ("play", "pass"):
-                return "neutral", NEW_HAND_NOTE  # a card played now answers nothing
-            if self.verdict is None:
-                return "neutral", f"{step.task or 'Read on, then press **Next step**.'}\n\n{NEW_HAND_NOTE}"
+        kind, text = self._verdict_shown()
+        if step.kind == "game" or step.position is None or self._on_step_hand():
+            return kind, text
+        # A New hand is on the table: the step's text and check are about the step's own hand.
+        if step.kind in ("play", "pass") and kind != "success":
+            return "neutral", NEW_HAND_NOTE  # a card played now answers nothing
+        return kind, f"{text}\n\n{NEW_HAND_NOTE}"
+
+    def _verdict_shown(self) -> tuple[str, str]:
+        step = self.step
         if self.verdict is None:
             return "neutral", step.task or "Read on, then press **Next step**."
         if step.kind == "game" and not self.verdict.correct:
