@@ -104,6 +104,8 @@ def test_last_trick_beats_and_totals_after_facts() -> None:
     end = before_last_card(state)
     totals = " ".join(str(p) for p in state.result.scores)
     assert fact_problems(end, (), [f"totals_after: {totals}", "cards: you 1", "turn: you"]) == []
+    assert fact_problems(end, [(1, 2, 3, 20)], [f"result_after: {totals}"]) == []
+    assert fact_problems(end, [(1, 2, 3, 20)], [f"totals_after: {totals}"]) != []
 
 
 def test_a_question_over_a_finished_hands_scores_is_found() -> None:
@@ -115,3 +117,30 @@ def test_a_question_over_a_finished_hands_scores_is_found() -> None:
     assert "the table shows the hand's scores before the learner answers" in problems
     assert _problems(position=lambda rules: played_out(rules, 21), facts=("phase: done",)) == []
     assert _problems(position=lambda rules: before_last_card(played_out(rules, 21))) == []
+
+
+def test_a_set_up_position_shows_the_hand_number_its_pass_belongs_to() -> None:
+    """A set-up hold hand is badged hand 4 of a game (three earlier hands on the score table), a
+    hand passing right hand 2: never 'Hand 1 · Pass: hold'."""
+    from trainer.lessons.runner import LessonRunner
+
+    runner = LessonRunner(LESSONS["l02_passing"], None, bot_delay=0)
+    try:
+        seen = {}
+        for index, step in enumerate(runner.lesson.steps):
+            runner.go(index)
+            table = runner.widget.table
+            seen[step.key] = (table["hand_number"], table["pass_direction"], len(table["score_rows"]))
+        assert seen["queen"] == (1, "left", 0)
+        assert seen["void"] == (2, "right", 1)
+        runner.go(0)
+        runner.set_variant("House rule: no hold hand")
+        assert (runner.widget.table["hand_number"], runner.widget.table["pass_direction"]) == (4, "left")
+    finally:
+        runner.close()
+    runner = LessonRunner(LESSONS["l03_following"], None, bot_delay=0)
+    try:
+        table = runner.widget.table
+        assert (table["hand_number"], table["pass_direction"], len(table["score_rows"])) == (4, "hold", 3)
+    finally:
+        runner.close()

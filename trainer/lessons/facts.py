@@ -34,6 +34,7 @@ a text and a table cannot drift apart unnoticed. Seats are named as the table na
 - ``beats: you KH`` the seat may play that card now and it beats every card on the table
 - ``totals_after: 64 101 58 89`` the totals once the rest of the hand is played, every card
   forced (the learner's last card, say)
+- ``result_after: 1 25 0 0`` the hand's scores once the rest of it is played, every card forced
 - ``winners: Across`` the game's winners as the table announces them (``winners: none``)
 """
 
@@ -75,6 +76,7 @@ FACT_KINDS = (
     "last_trick",
     "beats",
     "totals_after",
+    "result_after",
     "winners",
 )
 _SCORING = "QS KS AS JD 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"
@@ -256,6 +258,9 @@ def _check_table(state: HandState, score_rows: Sequence[Sequence[int]], kind: st
     if kind == "totals_after":
         totals = _totals(played_out_forced(state), score_rows)
         return None if totals == [int(x) for x in value.split()] else f"the totals will be {totals}"
+    if kind == "result_after":
+        result = list(played_out_forced(state).result.scores)
+        return None if result == [int(x) for x in value.split()] else f"the hand will score {result}"
     if kind == "winners":
         winners = winners_if_over(state.rules, tuple(_totals(state, score_rows))) if state.is_over else ()
         named = [seat_named(name, players) for name in value.split()] if value != "none" else []

@@ -290,7 +290,7 @@ LESSON = Lesson(
                 "leader: Left",
                 "trick: 3S 2H 2S",
                 "hand: you 4S",
-                "totals_after: 1 25 0 0",
+                "result_after: 1 25 0 0",
             ),
             title="The failed moon",
             text=(

@@ -15,6 +15,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
+from engine import HandState
 from trainer.progress.decisions import graded_decision, record_decisions
 from trainer.progress.games import game_record, save_game
 from trainer.progress.tables import load_table, save_table
@@ -23,6 +24,7 @@ from trainer.store import Store, StoreError, open_store
 from trainer.table import TableError, TableSession, TableWidget
 
 from .catalog import LESSONS, lesson_address, next_lesson
+from .deals import THREE_HANDS
 from .progress import Progress
 from .steps import Context, Lesson, Step, Verdict, evaluated
 
@@ -162,7 +164,7 @@ class LessonRunner:
         self.widget.open_seats = list(step.open_seats)
         if resume and self._resume_game():
             return
-        self.widget.set_position(context.state.copy(), step.score_rows)
+        self.widget.set_position(context.state.copy(), score_rows_shown(step, context.state))
         self._step_hand = self.widget.session.hand
 
     @property
@@ -337,6 +339,18 @@ class LessonRunner:
     def set_bots(self, level: str) -> None:
         """Lesson 9: every other seat plays at ``level``."""
         self.widget.set_bots(dict.fromkeys(self.widget.session.bots, level))
+
+
+def score_rows_shown(step: Step, state: HandState) -> tuple[tuple[int, ...], ...]:
+    """The score rows on the table under a step: its own; or, for a set-up position that passes
+    otherwise than a game's first hand (a hold hand, say), the earlier hands of a game up to the
+    first hand that passes so, so that the table's hand number and its pass badge agree."""
+    if step.score_rows:
+        return step.score_rows
+    cycle = state.rules.pass_cycle
+    if state.pass_direction not in cycle or len(THREE_HANDS[0]) != state.players:
+        return ()
+    return THREE_HANDS[: cycle.index(state.pass_direction)]
 
 
 def open_lesson(key: str, store: Store | None = None) -> LessonRunner:

@@ -9,8 +9,8 @@ learner acts. Besides its declared facts, every step's table is held to what any
 - it announces no "Game over" before the learner answers, unless the step declares its winners;
 - a question's table shows no finished hand's scores, unless the step declares ``phase: done``
   (its question is not the hand's score: the hand stops before the learner's last card instead);
-- its pass badge is the pass of the hand number it shows, in the rules' cycle, when it shows a
-  hand of a game (earlier score rows) or speaks of the pass (a set-up position alone is "Hand 1");
+- its pass badge is the pass of the hand number it shows, in the rules' cycle (a set-up hold
+  hand is shown as hand 4 of a game: ``runner.score_rows_shown``);
 - words in the text about the pass, the number of players, the cards held or **Last trick**
   come with the fact that checks them (``undeclared``).
 """
@@ -72,13 +72,8 @@ def table_problems(runner: LessonRunner, step: Step, variant: str) -> list[str]:
         problems.append("the table says 'Game over' before the learner answers")
     if step.kind in ("choice", "calc") and shown.is_over and "phase:done" not in facts:
         problems.append("the table shows the hand's scores before the learner answers")
-    # A set-up position alone is "hand 1" of nothing; one in a game (score rows) or that speaks
-    # of the pass is a hand of the game, and passes as the game's cycle says.
-    in_game = rows or any(
-        f.partition(":")[0].strip() in ("pass", "hand_number") for f in step.facts_for(variant)
-    )
     cycle = shown.rules.pass_direction(session.hand_index)
-    if in_game and shown.pass_direction is not cycle:
+    if shown.pass_direction is not cycle:
         problems.append(
             f"the badge says 'Pass: {shown.pass_direction.value}' on hand {session.hand_index + 1}, "
             f"which passes {cycle.value}"
