@@ -155,3 +155,14 @@ def test_a_right_play_stays_praised_after_the_learner_deals_on(runner_for) -> No
     browser_sends(runner, {"type": "new_hand"})
     kind, text = runner.feedback(None)
     assert kind == "success" and runner.verdict.message in text and NEW_HAND_NOTE in text
+
+
+def test_lesson_7_asks_about_hand_4_before_the_table_deals_it(runner_for) -> None:
+    """The hold-hand question is asked over hand 3, finished; New hand then deals hand 4, the hold."""
+    runner = runner_for("l07_game")
+    runner.go(1)
+    assert (runner.widget.table["hand_number"], runner.widget.table["pass_direction"]) == (3, "across")
+    assert runner.feedback("No passing: play the cards dealt")[0] == "success"
+    browser_sends(runner, {"type": "new_hand"})
+    assert (runner.widget.table["hand_number"], runner.widget.table["pass_direction"]) == (4, "hold")
+    assert runner.feedback("No passing: play the cards dealt")[0] == "success"

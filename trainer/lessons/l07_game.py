@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import Rules, TieRule, winners_if_over
 
-from .deals import THREE_HANDS, before_last_card, game_hand, played_out, rows_to
+from .deals import THREE_HANDS, before_last_card, played_out, rows_to
 from .steps import Context, Lesson, Step, Verdict, seat_word
 
 STANDARD = Rules()
@@ -93,7 +93,7 @@ def check_hold(answer: str, context: Context) -> Verdict:
         False,
         f"{answer} is hand {hand}'s pass. Hands 1, 2 and 3 pass left, right and across; "
         "hand 4 is the **hold hand**, "
-        "with no passing (the table shows no Pass button).",
+        "with no passing (press **New hand**: hand 4 comes with no Pass button).",
         "wrong_direction",
     )
 
@@ -166,12 +166,15 @@ LESSON = Lesson(
         ),
         Step(
             key="hold",
-            facts=("hand_number: 4", "pass: hold"),
+            facts=("hand_number: 3", "pass: across", "phase: done"),
             title="The hold hand",
-            text="The passes go round left, right, across, and then...",
+            text=(
+                "The passes go round left, right, across, and then... The table shows hand 3, passed "
+                "across, just finished. Answer, then press **New hand** to see hand 4."
+            ),
             kind="choice",
-            position=lambda rules: game_hand(rules, 5, 3),
-            score_rows=THREE_HANDS,
+            position=lambda rules: played_out(rules, 5, 2),  # hand 3 of a game: it passed across
+            score_rows=THREE_HANDS[:2],
             choices=HOLD_OPTIONS,
             check=check_hold,
             task="What happens on hand 4?",
