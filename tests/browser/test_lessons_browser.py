@@ -271,3 +271,63 @@ def test_the_pages_beside_the_lessons_lead_home_too(browser, lessons_url, addres
         assert page.url == lessons_url + HOME
     finally:
         context.close()
+
+
+def go_to_step(page: Page, number: int) -> None:
+    """Step ``number`` of the open lesson, by its Back and Next buttons (it reopens where it stopped)."""
+    heading = page.get_by_role("heading", name=re.compile(r"^Step \d+ of"))
+    heading.wait_for()
+    for _ in range(12):
+        shown = int(re.match(r"Step (\d+)", heading.inner_text()).group(1))
+        if shown == number:
+            break
+        page.get_by_role("button", name="← Back" if shown > number else "Next step →").click()
+        after = shown + (1 if shown < number else -1)
+        expect(page.get_by_role("heading", name=re.compile(rf"^Step {after} of"))).to_be_visible()
+    page.locator(f"{T} .ht-status").wait_for()
+
+
+def test_after_new_hand_in_a_step_a_legal_card_is_played(lesson_page) -> None:
+    """New hand deals free play: a legal card of the new hand is played, not refused as a card
+    of the step's own hand ("You do not hold the 8♣.") and taken back."""
+    page = lesson_page("l03_following")
+    go_to_step(page, 1)
+    page.get_by_role("button", name="New hand").click()
+    page.get_by_role("button", name="Deal a new hand").click()
+    expect(page.locator(f"{T} .ht-hand .card")).to_have_count(13)  # dealt again (hand 4: no pass)
+    legal = page.locator(f"{T} .ht-hand .card.legal").first
+    legal.wait_for()
+    code = legal.get_attribute("data-card")
+    play(page, code)
+    expect(page.locator(f'{T} .ht-hand .card[data-card="{code}"]')).to_have_count(0)
+    expect(page.locator(f'{T} [data-role="error"]')).to_be_empty()
+    expect(page.get_by_text("is not allowed here")).to_have_count(0)
+    feedback(page, "A new hand is on the table").to_be_visible()
+    snap(page, "lesson-3-new-hand-played")
+
+
+def test_lesson_8_count_step_waits_for_the_learner(lesson_page) -> None:
+    """The count step's table stands still: Right's K♠ is on it before the question, and the
+    verdict counts the spades the table shows."""
+    page = lesson_page("l08_strategy")
+    go_to_step(page, 4)
+    expect(page.locator(f'{T} [data-role="status"]')).to_have_text(re.compile("Your turn"))
+    expect(page.locator(f"{T} .ht-trick .played")).to_have_count(1)
+    expect(page.locator(f'{T} .ht-trick .played[data-card="KS"]')).to_have_count(1)
+    choose(page, "3")
+    feedback(page, "9 spades have been played").to_be_visible()
+    expect(page.locator(f"{T} .ht-trick .played")).to_have_count(1)  # nobody moved on meanwhile
+    snap(page, "lesson-8-count")
+
+
+def test_lesson_1_winner_step_ends_the_game_only_when_the_learner_plays(lesson_page) -> None:
+    """The last hand waits for the learner's last card: no 'Game over' answers the question."""
+    page = lesson_page("l01_game")
+    go_to_step(page, 5)
+    expect(page.locator(f'{T} [data-role="game-over"]')).to_have_count(0)
+    expect(page.locator(f"{T} .ht-hand .card")).to_have_count(1)
+    choose(page, "Across, with 58")
+    feedback(page, "Left passed 100").to_be_visible()
+    play(page, page.locator(f"{T} .ht-hand .card").first.get_attribute("data-card"))
+    expect(page.locator(f'{T} [data-role="game-over"]')).to_contain_text("Across won")
+    snap(page, "lesson-1-game-over-after-the-answer")

@@ -7,7 +7,7 @@ import itertools
 from trainer.lessons.catalog import LESSONS, lesson_address, next_lesson
 from trainer.lessons.home import home_markdown, next_to_do
 from trainer.lessons.progress import Progress
-from trainer.lessons.runner import LessonRunner
+from trainer.lessons.runner import NEW_HAND_NOTE, LessonRunner
 
 
 def browser_sends(runner: LessonRunner, message: dict) -> None:
@@ -146,3 +146,61 @@ def test_a_finished_game_answers_the_game_step_and_the_home_page_counts_it(runne
     assert progress.of("l09_play").right == {"game"}
     assert "complete" in runner.finish()
     assert _home_row(progress, 9).endswith("| ✓ complete, 1 game finished |")
+
+
+def test_after_a_new_hand_a_legal_play_stands_and_is_not_judged_as_the_step(runner_for) -> None:
+    """New hand in a play step deals another hand: free play. Its cards are not checked against
+    the step's position (which once refused them: "You do not hold the 8♣.") nor taken back."""
+    runner = runner_for("l03_following")
+    step_hand = runner.widget.session.hand
+    browser_sends(runner, {"type": "new_hand", "discard": True})
+    session = runner.widget.session
+    assert session.hand is not step_hand and session.hand.dealt != step_hand.dealt
+    if session.hand.phase.value == "passing":  # the step is hand 4, a hold hand: so is its redeal
+        browser_sends(
+            runner, {"type": "pass", "cards": [card.code for card in list(session.hand.hand(0))[:3]]}
+        )
+    assert session.hand.to_move == 0
+    card = next(iter(session.hand.legal_cards(0))).code
+    assert runner.lesson.steps[0].context().state.why_not_play(card, 0) is not None  # the old bug's trigger
+    before = session.hand.cards_played
+    browser_sends(runner, {"type": "play", "card": card})
+    assert runner.verdict is None and runner.widget.error == {}
+    assert session.hand.cards_played > before and card not in {c.code for c in session.hand.hand(0)}
+    assert runner.feedback(None) == ("neutral", NEW_HAND_NOTE)  # the step's text is not this table's
+    runner.reset_table()  # "Set the table up again": the step's own hand, judged again
+    browser_sends(runner, {"type": "play", "card": "JS"})
+    assert runner.verdict.code == "must_follow_suit"
+
+
+def test_after_a_new_hand_a_choice_step_still_answers_its_question(runner_for) -> None:
+    runner = runner_for("l01_game")
+    runner.go(0)
+    browser_sends(runner, {"type": "new_hand"})
+    kind, text = runner.feedback(None)
+    assert kind == "neutral" and runner.step.task in text and NEW_HAND_NOTE in text
+    assert runner.feedback("13")[0] == "success"
+
+
+def test_a_right_play_stays_praised_after_the_learner_deals_on(runner_for) -> None:
+    runner = runner_for("l03_following")
+    browser_sends(runner, {"type": "play", "card": "3D"})
+    assert runner.verdict.correct
+    while not runner.widget.session.hand.is_over:  # free play to the end of the hand
+        browser_sends(
+            runner, {"type": "play", "card": next(iter(runner.widget.session.hand.legal_cards(0))).code}
+        )
+    browser_sends(runner, {"type": "new_hand"})
+    kind, text = runner.feedback(None)
+    assert kind == "success" and runner.verdict.message in text and NEW_HAND_NOTE in text
+
+
+def test_lesson_7_asks_about_hand_4_before_the_table_deals_it(runner_for) -> None:
+    """The hold-hand question is asked over hand 3, finished; New hand then deals hand 4, the hold."""
+    runner = runner_for("l07_game")
+    runner.go(1)
+    assert (runner.widget.table["hand_number"], runner.widget.table["pass_direction"]) == (3, "across")
+    assert runner.feedback("No passing: play the cards dealt")[0] == "success"
+    browser_sends(runner, {"type": "new_hand"})
+    assert (runner.widget.table["hand_number"], runner.widget.table["pass_direction"]) == (4, "hold")
+    assert runner.feedback("No passing: play the cards dealt")[0] == "success"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from engine import HandState, Rules, deal_game_hand
+from engine import HandState, PlayAction, Rules, deal_game_hand
 from engine.bots import make_bot, play_hand_with_bots
 
 from .steps import hand_with
@@ -98,16 +98,17 @@ MOON_PLAYS = (
     "10H 8H QH 10C 9H 2H QS 4S JS 3S JH 7C 10D 7S 8D JC QD 3C JD 9C 3D 4C"
 )
 
-# Left goes for the moon and takes every trick but one: you win the 6♠ trick, and the 2♥ in it.
+# Left goes for the moon and takes every trick but the last: you win it with the 4♠, and the 2♥
+# Across throws on it.
 FAILED_MOON_DEAL = {
-    0: "AD 5C 5S JS 10H 6C 4H 4S 3D 6D 9H JD JC",
-    1: "AH KH QH JH AS KS AC KC QD 3H 2S 6S 3S",
-    2: "8S 5H 6H 7H 7D 3C 10C 4C 8H 7C 9S 2C 7S",
-    3: "2H 8C 2D 10D 8D 4D KD 9C QS 5D 10S 9D QC",
+    0: "3C 4C 5C 2D 3D 4D 5D 6D 7D 4S 10H 9H 8H",
+    1: "AC KC QC JC AD KD QD JD AH KH QH JH 3S",
+    2: "2C 6C 7C 8C 8D 9D 10D 7H 6H 5H 4H 3H 2H",
+    3: "9C 10C AS KS QS JS 10S 9S 8S 7S 6S 5S 2S",
 }
 FAILED_MOON_PLAYS = (
-    "2C QC 6C AC AS 8S QS 4S KS 9S 10S 5S KC 4C 9C JC QD 7D 2D 3D 6S 7S 2H JS 4H AH 5H 8D KH 8H "
-    "KD 9H QH 7H 9D 10H JH 6H 8C 5C 3H 3C 5D 6D 3S 10C 4D JD 2S 7C 10D AD"
+    "2C 9C 3C AC KC 6C 10C 4C QC 7C QS 5C JC 8C KS 10H AD 8D AS 2D KD 9D JS 3D QD 10D 10S 4D "
+    "JD 7H 9S 5D AH 6H 8S 9H KH 5H 7S 8H QH 4H 6S 6D JH 3H 5S 7D 3S 2H 2S 4S"
 )
 
 # Your tricks hold the Q♠, K♠, J♦, A♥ and 10♥, and no other card that scores under any rule.
@@ -123,17 +124,28 @@ YOUR_POINTS_PLAYS = (
 )
 
 # Nine tricks in, Across has taken every point: the Q♠ and eight hearts. Across leads the Q♥,
-# Right throws the 3♠, and it is your turn.
+# Right throws the 3♠, and it is your turn: your K♥ can take the trick and break the moon.
 ACROSS_MOON_DEAL = {
-    0: "9S 5H 10S 8H 2H 3D 2D JS JD 10D 6S 7C 5C",
+    0: "9S 5H 10S KH 2H 3D 2D JS JD 10D 6S 7C 5C",
     1: "5D JC 6C 4C 8D QS 3C 3H 7H 8S 2C 4D 10C",
-    2: "AH KH QH JH 10H 9H AS KS AC KC AD KD QD",
+    2: "AH 8H QH JH 10H 9H AS KS AC KC AD KD QD",
     3: "6H 6D 4H 7S 5S QC 8C 2S 3S 7D 4S 9C 9D",
 }
 ACROSS_MOON_PLAYS = (
     "2C AC QC 7C AS 5S 6S 8S AD 7D 10D 5D KS 2S JS QS KD 9D 2D 8D KC 8C 5C JC QD 6D JD 4D AH 6H "
-    "5H 3H KH 4H 2H 7H QH 3S"
+    "5H 3H 8H 4H 2H 7H QH 3S"
 )
+
+
+def before_last_card(state: HandState, seat: int = 0) -> HandState:
+    """The hand just before ``seat`` plays its last card: the end of a hand still to come, so the
+    table does not announce it (a game's end) before the learner has answered."""
+    state = state.copy()
+    plays = [
+        i for i, action in enumerate(state.history) if isinstance(action, PlayAction) and action.seat == seat
+    ]
+    state.take_back_to(plays[-1])
+    return state
 
 
 def rows_to(totals: tuple[int, ...], count: int, seed: int = 1) -> tuple[tuple[int, ...], ...]:

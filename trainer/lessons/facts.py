@@ -29,13 +29,20 @@ a text and a table cannot drift apart unnoticed. Seats are named as the table na
 - ``played: QS`` / ``out: QS`` cards already played (or not yet)
 - ``pass: hold`` the hand's pass direction
 - ``hand_number: 4`` the hand's number in the game (the score table's rows before it, plus one)
+- ``players: 5`` how many seats the table has
+- ``last_trick: 3S 2H 2S 4S`` what **Last trick** shows: the last finished trick, in play order
+- ``beats: you KH`` the seat may play that card now and it beats every card on the table
+- ``totals_after: 64 101 58 89`` the totals once the rest of the hand is played, every card
+  forced (the learner's last card, say)
+- ``result_after: 1 25 0 0`` the hand's scores once the rest of it is played, every card forced
+- ``winners: Across`` the game's winners as the table announces them (``winners: none``)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine import HandState, Suit, parse_cards
+from engine import HandState, Suit, parse_cards, to_card, winners_if_over
 from engine.moon import moon_candidate, moon_cards
 
 __all__ = ["FACT_KINDS", "fact_problems", "seat_named"]
@@ -65,6 +72,12 @@ FACT_KINDS = (
     "out",
     "pass",
     "hand_number",
+    "players",
+    "last_trick",
+    "beats",
+    "totals_after",
+    "result_after",
+    "winners",
 )
 _SCORING = "QS KS AS JD 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"
 _NAMES = {4: ("you", "Left", "Across", "Right")}
@@ -152,9 +165,7 @@ def _check(state: HandState, score_rows: Sequence[Sequence[int]], kind: str, val
         broken = "yes" if state.hearts_broken else "no"
         return None if broken == value else f"hearts broken: {broken}"
     if kind == "totals":
-        totals = [sum(row[seat] for row in score_rows) for seat in range(players)]
-        if state.result is not None:
-            totals = [t + p for t, p in zip(totals, state.result.scores, strict=True)]
+        totals = _totals(state, score_rows)
         return None if totals == [int(x) for x in value.split()] else f"the totals are {totals}"
     if kind == "result":
         result = list(state.result.scores) if state.result is not None else None
@@ -204,6 +215,56 @@ def _check(state: HandState, score_rows: Sequence[Sequence[int]], kind: str, val
     if kind == "hand_number":
         number = len(score_rows) + 1
         return None if number == int(value) else f"the table shows hand {number}"
+    return _check_table(state, score_rows, kind, value)
+
+
+def _totals(state: HandState, score_rows: Sequence[Sequence[int]]) -> list[int]:
+    totals = [sum(row[seat] for row in score_rows) for seat in range(state.players)]
+    if state.result is not None:
+        totals = [t + p for t, p in zip(totals, state.result.scores, strict=True)]
+    return totals
+
+
+def played_out_forced(state: HandState) -> HandState:
+    """The hand played to its end when every card left is forced (one legal card each time)."""
+    state = state.copy()
+    while state.phase.value == "playing":
+        legal = list(state.legal_cards())
+        if len(legal) != 1:
+            raise ValueError(
+                f"the rest of the hand is not forced: seat {state.to_move} may play {len(legal)} cards"
+            )
+        state.play(legal[0])
+    return state
+
+
+def _check_table(state: HandState, score_rows: Sequence[Sequence[int]], kind: str, value: str) -> str | None:
+    """The facts about what the table draws around the hand: its seats, Last trick, the end."""
+    players = state.players
+    if kind == "players":
+        return None if players == int(value) else f"the table seats {players}"
+    if kind == "last_trick":
+        shown = _codes(state.tricks[-1].cards) if state.tricks else []
+        return None if shown == _cards(value) else f"Last trick shows {' '.join(shown) or 'nothing'}"
+    if kind == "beats":
+        seat, rest = _seat_and_rest(value, players)
+        card = to_card(rest)
+        if state.to_move != seat or state.why_not_play(card, seat) is not None:
+            return f"seat {seat} cannot play the {card} now"
+        trick = state.current_trick
+        led = trick.led_suit or card.suit
+        beaten = all(c.suit is not led or c.rank < card.rank for c in trick.cards) and card.suit is led
+        return None if beaten else f"the {card} does not beat the trick on the table"
+    if kind == "totals_after":
+        totals = _totals(played_out_forced(state), score_rows)
+        return None if totals == [int(x) for x in value.split()] else f"the totals will be {totals}"
+    if kind == "result_after":
+        result = list(played_out_forced(state).result.scores)
+        return None if result == [int(x) for x in value.split()] else f"the hand will score {result}"
+    if kind == "winners":
+        winners = winners_if_over(state.rules, tuple(_totals(state, score_rows))) if state.is_over else ()
+        named = [seat_named(name, players) for name in value.split()] if value != "none" else []
+        return None if list(winners) == named else f"the table announces winners {list(winners) or 'none'}"
     raise ValueError(f"unknown fact {kind!r}: use one of {', '.join(FACT_KINDS)}")
 
 

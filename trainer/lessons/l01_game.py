@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine import CardSet, Rules, winners_if_over
 from engine.cards import HEARTS_MASK, card_mask
 
-from .deals import D_TRICK_1, D, deal, game_hand, played_out, rows_to
+from .deals import D_TRICK_1, D, before_last_card, deal, game_hand, played_out, rows_to
 from .steps import Context, Lesson, Step, Verdict, refusal_verdict, seat_word
 
 STANDARD = Rules()
@@ -151,8 +151,18 @@ def check_winner(answer: str, context: Context) -> Verdict:
     return Verdict(False, text, code)
 
 
+def _first_hand(rules: Rules):
+    """A hold hand in which you hold the 2♣: the table waits for your lead, all 13 cards in hand."""
+    return game_hand(rules, 1, 3)
+
+
 def _last_hand(rules: Rules):
     return played_out(rules, 21)
+
+
+def _before_the_end(rules: Rules):
+    """The last hand with your last card still to play: the table does not say who won yet."""
+    return before_last_card(_last_hand(rules))
 
 
 def _rows() -> tuple[tuple[int, ...], ...]:
@@ -169,7 +179,14 @@ LESSON = Lesson(
     steps=(
         Step(
             key="cards",
-            facts=("cards: you 13", "cards: Left 13", "cards: Across 13", "cards: Right 13", "tricks: 0"),
+            facts=(
+                "cards: you 13",
+                "cards: Left 13",
+                "cards: Across 13",
+                "cards: Right 13",
+                "tricks: 0",
+                "turn: you",
+            ),
             title="Fifty-two cards, thirteen each",
             text=(
                 "Hearts is played with an ordinary deck of 52 cards and no jokers. Four players each "
@@ -177,7 +194,7 @@ LESSON = Lesson(
                 "the other three seats are bots called **Left**, **Across** and **Right**."
             ),
             kind="choice",
-            position=lambda rules: game_hand(rules, 11, 3),
+            position=_first_hand,
             choices=("12", "13", "17", "26"),
             check=check_cards_each,
             task="How many cards does each player hold?",
@@ -190,7 +207,7 @@ LESSON = Lesson(
                 "of them cost points. Points are bad: at the end, the lowest score wins."
             ),
             kind="choice",
-            position=lambda rules: game_hand(rules, 11, 3),
+            position=_first_hand,
             choices=POINT_OPTIONS,
             check=check_point_cards,
             task="Which cards cost points?",
@@ -200,7 +217,7 @@ LESSON = Lesson(
             title="26 points in every hand",
             text="Every hand is played until all 52 cards are gone, so all the point cards are taken.",
             kind="choice",
-            position=lambda rules: game_hand(rules, 11, 3),
+            position=_first_hand,
             choices=("13", "14", "26", "52"),
             check=check_points_in_hand,
             task="How many points are taken in one hand, by everyone together?",
@@ -222,20 +239,21 @@ LESSON = Lesson(
         ),
         Step(
             key="winner",
-            facts=("totals: 64 101 58 89", "phase: done"),
+            facts=("totals_after: 64 101 58 89", "cards: you 1", "turn: you", "hand_number: 12"),
             title="Lowest score wins",
             text=(
                 "Scores add up hand after hand. When someone reaches **100** at the end of a hand, the "
                 "game is over and the player with the **lowest** total wins. The table shows the last "
-                "hand of a game and the score table: the totals now are you 64, Left 101, Across 58, "
+                "hand of a game, with one card left to play, yours; the score table has the hands "
+                "before it. Once your card is played the totals are you 64, Left 101, Across 58, "
                 "Right 89."
             ),
             kind="choice",
-            position=_last_hand,
+            position=_before_the_end,
             score_rows=_rows(),
             choices=WINNER_OPTIONS,
             check=check_winner,
-            task="Who wins the game?",
+            task="Who wins the game? (Then play your last card to see.)",
         ),
     ),
 )

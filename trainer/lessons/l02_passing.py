@@ -200,6 +200,7 @@ LESSON = Lesson(
         Step(
             key="direction",
             facts=("hand_number: 4",),
+            variant_facts=(("pass: hold",), ("pass: left",)),
             title="Left, right, across, hold",
             text=(
                 "Before each hand is played, everyone passes **three cards** at once. The direction "

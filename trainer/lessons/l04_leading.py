@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from engine import Rules, lowest_club, to_card
 
-from .deals import D_QUEEN, D_TRICK_1, F_TRICKS, D, F, deal
+from .deals import D_QUEEN, D_TRICK_1, F_TRICKS, THREE_HANDS, D, F, deal, game_hand
 from .steps import Context, Lesson, Step, Verdict, refusal_verdict
 
 STANDARD = Rules()
 QUEEN_BREAKS = Rules(queen_breaks_hearts=True)
+FIVE = Rules(players=5)
 
 
 def check_opening_lead(card: str, context: Context) -> Verdict:
@@ -179,22 +180,26 @@ LESSON = Lesson(
     steps=(
         Step(
             key="two_of_clubs",
-            facts=("holds: you 2C", "tricks: 0", "turn: you", "pass: hold"),
+            facts=("holds: you 2C", "tricks: 0", "turn: you", "pass: hold", "hand_number: 4"),
             title="The 2♣ leads",
             text="A hold hand has just been dealt (no passing). Whoever holds the **2♣** leads it to the "
             "first trick. After that, whoever wins a trick leads the next.",
             kind="play",
             position=lambda rules: deal(D, rules),
+            score_rows=THREE_HANDS,  # hand 4 of a game: the hold hand
             check=check_opening_lead,
             task="Lead the first trick.",
         ),
         Step(
             key="five_players",
+            facts=("players: 5", "cards: seat 0 10", "phase: passing", "pass: left", "played: none"),
             title="With five players",
             text="With three, five, six or seven players some low cards are taken out so that the deck "
-            "divides evenly. With **five**, the 2♦ and the 2♣ go.",
+            "divides evenly. With **five**, the 2♦ and the 2♣ go: the table seats five, 10 cards each, "
+            "before the first pass.",
             kind="choice",
-            position=lambda rules: deal(D, rules),
+            rules=FIVE,
+            position=lambda rules: game_hand(rules, 1, 0),
             choices=FIVE_OPTIONS,
             check=check_five_players,
             task="With five players, which card leads the first trick?",

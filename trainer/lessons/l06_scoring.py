@@ -15,6 +15,7 @@ from .deals import (
     MOON_PLAYS,
     YOUR_POINTS_DEAL,
     YOUR_POINTS_PLAYS,
+    before_last_card,
     hand_with,
     played_out,
 )
@@ -36,16 +37,20 @@ def _finished(rules: Rules):
     return played_out(rules, 21)
 
 
+# The hands whose score a step asks for stop before your last card: the table shows the score
+# once you play it, after you have answered.
+
+
 def _failed_moon(rules: Rules):
-    return hand_with(FAILED_MOON_DEAL, rules, FAILED_MOON_PLAYS)
+    return before_last_card(hand_with(FAILED_MOON_DEAL, rules, FAILED_MOON_PLAYS))
 
 
 def _left_moon(rules: Rules):
-    return hand_with(MOON_DEAL, rules, MOON_PLAYS)
+    return before_last_card(hand_with(MOON_DEAL, rules, MOON_PLAYS))
 
 
 def _your_points(rules: Rules):
-    return hand_with(YOUR_POINTS_DEAL, rules, YOUR_POINTS_PLAYS)
+    return before_last_card(hand_with(YOUR_POINTS_DEAL, rules, YOUR_POINTS_PLAYS))
 
 
 # ----- worked totals -----
@@ -261,6 +266,7 @@ LESSON = Lesson(
         ),
         Step(
             key="calculator",
+            facts=("phase: done",),  # the table shows a finished hand; the question is your entry
             title="The calculator: shoot the moon",
             text=(
                 "Take **every** point card in one hand and you have **shot the moon**: instead of 26 "
@@ -277,22 +283,30 @@ LESSON = Lesson(
         ),
         Step(
             key="failed_moon",
-            facts=("result: 1 25 0 0", "tricks_won: Left 12", "won: you 2H", "took: you 2H", "won: Left QS"),
+            facts=(
+                "tricks_won: Left 12",
+                "points: Left 25",
+                "won: Left QS",
+                "leader: Left",
+                "trick: 3S 2H 2S",
+                "hand: you 4S",
+                "result_after: 1 25 0 0",
+            ),
             title="The failed moon",
             text=(
-                "On the table, Left went for the moon: 12 hearts and the Q♠, every trick but one. But "
-                "you won a trick with the 2♥ in it (press **Last trick** to look back, or count the "
-                "points by each seat)."
+                "On the table, Left went for the moon and took 12 hearts and the Q♠, every trick so "
+                "far. But on the last trick Left led the 3♠, Across threw the 2♥, and your last card, "
+                "the 4♠, wins it."
             ),
             kind="choice",
             position=_failed_moon,
             choices=FAILED_OPTIONS,
             check=check_failed_moon,
-            task="What does the hand score?",
+            task="What does the hand score? (Then play your 4♠ to see.)",
         ),
         Step(
             key="moon_rules",
-            facts=("moon: Left", "tricks: 13"),
+            facts=("moon: Left", "points: Left 26", "tricks: 12", "turn: you", "cards: you 1"),
             title="New moon and shooter's choice",
             text=(
                 "Tables score a moon in one of three ways: the standard (26 to everyone else), the "
@@ -306,16 +320,26 @@ LESSON = Lesson(
             variant_label="Moon rule",
             choices=MOON_OPTIONS,
             check=check_moon_rule,
-            task="Left takes all 26 points. What happens, under the rule chosen?",
+            task="Left takes all 26 points. What happens, under the rule chosen? (Then play your last "
+            "card to see.)",
         ),
         Step(
             key="variants",
-            facts=("took: you QS KS JD AH 10H", "tricks: 13"),
+            facts=(
+                "took: you QS KS JD 10H",
+                "hand: you AH",
+                "turn: you",
+                "trick: none",
+                "void: Left H",
+                "void: Across H",
+                "void: Right H",
+            ),
             title="Omnibus, Spot Hearts and Black Maria",
             text=(
                 "**Omnibus**: the J♦ is worth −10 to whoever takes it. **Spot Hearts**: each heart "
                 "costs its rank (2 to 10, J 11, Q 12, K 13, A 14). **Black Maria**: the K♠ costs 10 "
-                "and the A♠ 7, besides the Q♠. Your tricks hold the Q♠, K♠, J♦, A♥ and 10♥."
+                "and the A♠ 7, besides the Q♠. Your tricks hold the Q♠, K♠, J♦ and 10♥, and you lead "
+                "your last card, the A♥: nobody else has a heart, so it takes the last trick too."
             ),
             kind="choice",
             position=_your_points,
@@ -323,7 +347,8 @@ LESSON = Lesson(
             variant_label="Scoring rule",
             choices=_count_options(),
             check=check_variant_count,
-            task="How many points are they worth under the rule chosen?",
+            task="Your Q♠, K♠, J♦, A♥ and 10♥: how many points are they worth under the rule chosen? "
+            "(Then play your A♥ to see.)",
         ),
     ),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import Rules, TieRule, winners_if_over
 
-from .deals import THREE_HANDS, game_hand, played_out, rows_to
+from .deals import THREE_HANDS, before_last_card, played_out, rows_to
 from .steps import Context, Lesson, Step, Verdict, seat_word
 
 STANDARD = Rules()
@@ -16,7 +16,13 @@ EARLIER = ((6, 13, 4, 3), (2, 5, 16, 3), (20, 1, 3, 2), (13, 3, 6, 4))
 
 
 def _last_hand(rules: Rules):
-    return played_out(rules, 21)
+    """Hand 5 of a game (and, after twelve earlier rows, hand 13): both pass left in the cycle."""
+    return played_out(rules, 6, 4)
+
+
+def _before_the_end(rules: Rules):
+    """The last hand with your last card to play: the table does not end the game before you answer."""
+    return before_last_card(_last_hand(rules))
 
 
 def _totals(rules: Rules) -> tuple[int, ...]:
@@ -87,7 +93,7 @@ def check_hold(answer: str, context: Context) -> Verdict:
         False,
         f"{answer} is hand {hand}'s pass. Hands 1, 2 and 3 pass left, right and across; "
         "hand 4 is the **hold hand**, "
-        "with no passing (the table shows no Pass button).",
+        "with no passing (press **New hand**: hand 4 comes with no Pass button).",
         "wrong_direction",
     )
 
@@ -141,44 +147,49 @@ LESSON = Lesson(
     steps=(
         Step(
             key="end",
-            facts=("hand_number: 5", "phase: done"),
+            facts=("hand_number: 5", "pass: left", "cards: you 1", "turn: you"),
             title="The running score",
             text=(
                 "Each hand's points are added to a running total (the score table on the table). After "
                 "a hand, if anyone has reached the **target**, the game is over: 100 in the classic "
-                "game, 50 in a short one. Switch between them."
+                "game, 50 in a short one. Switch between them. The table shows hand 5 with one card "
+                "left to play: yours."
             ),
             kind="choice",
-            position=_last_hand,
+            position=_before_the_end,
             score_rows=EARLIER,
             variants=(("Classic game: to 100", STANDARD), ("Short game: to 50", SHORT)),
             variant_label="Short game (to 50)",
             choices=END_OPTIONS,
             check=check_game_end,
-            task="The table shows five hands played. What happens now?",
+            task="Once your last card is played, five hands are done. What happens then?",
         ),
         Step(
             key="hold",
-            facts=("hand_number: 4", "pass: hold"),
+            facts=("hand_number: 3", "pass: across", "phase: done"),
             title="The hold hand",
-            text="The passes go round left, right, across, and then...",
+            text=(
+                "The passes go round left, right, across, and then... The table shows hand 3, passed "
+                "across, just finished. Answer, then press **New hand** to see hand 4."
+            ),
             kind="choice",
-            position=lambda rules: game_hand(rules, 5, 3),
-            score_rows=THREE_HANDS,
+            position=lambda rules: played_out(rules, 5, 2),  # hand 3 of a game: it passed across
+            score_rows=THREE_HANDS[:2],
             choices=HOLD_OPTIONS,
             check=check_hold,
             task="What happens on hand 4?",
         ),
         Step(
             key="tie",
-            facts=("totals: 71 104 71 92", "phase: done"),
+            facts=("totals_after: 71 104 71 92", "pass: left", "cards: you 1", "turn: you"),
             title="Ties",
             text=(
-                "After the last hand the totals are: you 71, Left 104, Across 71, Right 92. Most tables "
+                "Your last card ends this hand, and then the totals are: you 71, Left 104, Across 71, "
+                "Right 92. Most tables "
                 "let tied players **share** the win; some play on until one is alone at the bottom."
             ),
             kind="choice",
-            position=_last_hand,
+            position=_before_the_end,
             score_rows=_tie_rows(),
             variants=(("Ties share the win", STANDARD), ("Ties play on", PLAY_OFF)),
             variant_label="Play off ties",

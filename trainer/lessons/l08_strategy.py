@@ -148,9 +148,10 @@ def check_low_spades(card: str, context: Context) -> Verdict:
     )
 
 
-COUNT_PLAYS = "4S 3S 2S JS 6D 8D 8C 5D 5S 6S 8S QS"
-"""From the low-spades position: two spade leads later the Q♠ has fallen."""
-COUNT_OPTIONS = ("4", "5", "8", "You cannot tell")
+COUNT_PLAYS = "4S 3S 2S JS 6D 8D 8C 5D 5S 6S 8S QS KS"
+"""From the low-spades position: two spade leads later the Q♠ has fallen, and Right leads the
+K♠ (played here, so that the table waits for the learner: the count includes it)."""
+COUNT_OPTIONS = ("3", "4", "9", "You cannot tell")
 
 
 def count_position(rules: Rules) -> HandState:
@@ -321,10 +322,11 @@ LESSON = Lesson(
         ),
         Step(
             key="count",
-            facts=("tricks: 5", "played: QS"),
+            facts=("tricks: 5", "played: QS", "leader: Right", "trick: KS", "turn: you"),
             title="Count the cards",
             text=(
-                "Three tricks later the **Q♠ has fallen**. Good players keep count of each suit: "
+                "Three tricks later the **Q♠ has fallen**, and Right leads the K♠. Good players keep "
+                "count of each suit: "
                 "13 cards, minus those played, minus your own, are in the other hands."
             ),
             kind="choice",
@@ -354,6 +356,7 @@ LESSON = Lesson(
                 "leader: Across",
                 "trick: QH 3S",
                 "turn: you",
+                "beats: you KH",
             ),
             title="Spot and stop a moon",
             text=(

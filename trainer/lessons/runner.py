@@ -16,7 +16,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from engine import deal_game_hand
+from engine import HandState, deal_game_hand
 from trainer.progress.decisions import graded_decision, record_decisions
 from trainer.progress.games import game_record, save_game
 from trainer.progress.tables import load_table, save_table
@@ -25,6 +25,7 @@ from trainer.store import Store, StoreError, open_store
 from trainer.table import TableError, TableSession, TableWidget
 
 from .catalog import LESSONS, lesson_address, next_lesson
+from .deals import THREE_HANDS
 from .progress import Progress
 from .steps import Context, Lesson, Step, Verdict, evaluated
 
@@ -32,6 +33,10 @@ __all__ = ["LessonRunner", "open_lesson"]
 
 
 REVIEW_ADDRESS = REVIEW
+NEW_HAND_NOTE = (
+    "A new hand is on the table: play it freely. The step is about its own table: press **Set the "
+    "table up again** to go back to it."
+)
 _NOT_SAVED = frozenset({"select", "hint", "error"})  # events that change nothing in the game
 
 
@@ -44,13 +49,18 @@ class LessonRunner:
     is a fresh deal."""
 
     def __init__(
-        self, lesson: Lesson, store: Store | None = None, notice: str = "", deal_seed: int | None = None
+        self,
+        lesson: Lesson,
+        store: Store | None = None,
+        notice: str = "",
+        deal_seed: int | None = None,
+        bot_delay: float | None = None,
     ) -> None:
         self.lesson = lesson
         self._deals = random.Random(deal_seed) if deal_seed is not None else random.SystemRandom()
         self.notice = notice
         self.progress = Progress(store) if store is not None else None
-        delay = _bot_delay()
+        delay = _bot_delay() if bot_delay is None else bot_delay
         self.widget = TableWidget(
             bots=dict(lesson.bots), bot_delay=delay, trick_pause=min(1.2, 2 * delay), table_id="lesson"
         )
@@ -69,6 +79,8 @@ class LessonRunner:
         self.verdict: Verdict | None = None
         self._answered: Any = None
         self._context: Context | None = None
+        self._step_hand: object = None
+        """The hand the step put on the table (a New hand deals another: free play, not judged)."""
         self.finished_message = ""
         self.go(self.index)
 
@@ -92,6 +104,7 @@ class LessonRunner:
         self.variant = self.step.variant_names[0] if self.step.variants else ""
         self.finished_message = ""
         self._reset_answer()
+        self._seat_table()
         self._apply_bots()
         self._set_table(resume=True)
         if self.progress:
@@ -122,6 +135,7 @@ class LessonRunner:
             return
         self.variant = variant
         self._reset_answer()
+        self._seat_table()
         self._apply_bots()
         self._set_table()
 
@@ -134,6 +148,14 @@ class LessonRunner:
         self.verdict = None
         self._answered = None
         self._context = self.step.context(self.variant)
+
+    def _seat_table(self) -> None:
+        """A step at another table size (lesson 4's five players) seats a table of that size."""
+        context = self._context
+        if context is None or context.state is None:
+            return
+        if context.state.players != self.widget.session.rules.players:
+            self.widget.seat_table(context.state.rules)
 
     def _apply_bots(self) -> None:
         step = self.step
@@ -155,9 +177,11 @@ class LessonRunner:
         if step.kind == "game":  # a new game is a new deal, never the step's first one again
             seed = self._deals.randrange(2**31)
             self.widget.session.seed = seed  # the game's later hands follow from it
-            self.widget.set_position(deal_game_hand(context.rules, seed, 0), step.score_rows)
-            return
-        self.widget.set_position(context.state.copy(), step.score_rows)
+            state = deal_game_hand(context.rules, seed, 0)
+        else:
+            state = context.state.copy()
+        self.widget.set_position(state, score_rows_shown(step, state))
+        self._step_hand = self.widget.session.hand
 
     @property
     def _place(self) -> str:
@@ -204,12 +228,18 @@ class LessonRunner:
             return
         if self.verdict is not None and self.verdict.correct:
             return  # the step is done: the rest of the hand is free play
+        if not self._on_step_hand():
+            return  # a New hand (or the next one) is free play: the step's check is for its own hand
         answer = message.get("card") if kind == "play" else list(message.get("cards") or [])
         self.answer(answer)
         if not self.verdict.correct and self.widget.error == {}:
             self._set_table()  # the engine allowed it, the lesson did not: take it back
         for listener in list(self._listeners):
             listener()
+
+    def _on_step_hand(self) -> bool:
+        """The table still shows the hand the step set up (not one dealt since)."""
+        return self.widget.session.hand is self._step_hand
 
     def answer(self, answer: Any) -> Verdict:
         """Judge an answer to the current step and record it (cached for a repeated answer)."""
@@ -270,6 +300,16 @@ class LessonRunner:
                 self.answer(answer)
         elif step.kind == "game":
             self.answer(None)
+        kind, text = self._verdict_shown()
+        if step.kind == "game" or step.position is None or self._on_step_hand():
+            return kind, text
+        # A New hand is on the table: the step's text and check are about the step's own hand.
+        if step.kind in ("play", "pass") and kind != "success":
+            return "neutral", NEW_HAND_NOTE  # a card played now answers nothing
+        return kind, f"{text}\n\n{NEW_HAND_NOTE}"
+
+    def _verdict_shown(self) -> tuple[str, str]:
+        step = self.step
         if self.verdict is None:
             return "neutral", step.task or "Read on, then press **Next step**."
         if step.kind == "game" and not self.verdict.correct:
@@ -318,6 +358,18 @@ class LessonRunner:
     def set_bots(self, level: str) -> None:
         """Lesson 9: every other seat plays at ``level``."""
         self.widget.set_bots(dict.fromkeys(self.widget.session.bots, level))
+
+
+def score_rows_shown(step: Step, state: HandState) -> tuple[tuple[int, ...], ...]:
+    """The score rows on the table under a step: its own; or, for a set-up position that passes
+    otherwise than a game's first hand (a hold hand, say), the earlier hands of a game up to the
+    first hand that passes so, so that the table's hand number and its pass badge agree."""
+    if step.score_rows:
+        return step.score_rows
+    cycle = state.rules.pass_cycle
+    if state.pass_direction not in cycle or len(THREE_HANDS[0]) != state.players:
+        return ()
+    return THREE_HANDS[: cycle.index(state.pass_direction)]
 
 
 def open_lesson(key: str, store: Store | None = None) -> LessonRunner:
