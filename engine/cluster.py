@@ -11,7 +11,8 @@ and runs with the standard library alone (under Pyodide too); without it the cal
 A running cluster is checked before any job is sent: a scheduler that cannot be reached within
 ``connect_timeout``, or that no worker joins within ``worker_wait`` (said every few seconds while
 waiting), raises :class:`ClusterUnavailable`, one line naming the address, what failed and what
-to do. :func:`add_cluster_options` gives a command line the options for both.
+to do; so does one left without workers that long while jobs wait. :func:`add_cluster_options`
+gives a command line the options for both.
 """
 
 from __future__ import annotations
@@ -150,7 +151,8 @@ def run_on_dask(
       ignored), and leaves the cluster running. A scheduler that does not answer within
       ``connect_timeout`` seconds raises :class:`ClusterUnavailable` (a refused connection or an
       unknown host at once); so does a cluster no worker joins within ``worker_wait`` seconds,
-      after ``notice`` (a line to stderr by default) has said every few seconds that it waits.
+      or that is left without workers that long while jobs wait, after ``notice`` (a line to
+      stderr by default) has said every few seconds that it waits.
     - ``progress(done, total)``, when given, is called after each result, before it is yielded.
     - The client (and a cluster started here) is closed, and jobs not yet finished cancelled,
       when the iteration ends, when a job raises (its exception propagates to the caller), on
@@ -329,6 +331,42 @@ def _await_workers(client: Any, address: str, wait: float, notice: Callable[[str
         )
 
 
+def _watched(finished: Any, client: Any, where: _Where) -> Iterator[Any]:
+    """``finished``'s results as they come. On a running cluster a wait for the next one is
+    watched: once the cluster has no worker left it is said every few seconds, and after
+    ``worker_wait`` seconds without one :class:`ClusterUnavailable` is raised (the jobs left
+    would otherwise wait for ever, in silence)."""
+    if where.scheduler is None:  # a local cluster's nannies restart its workers
+        yield from finished
+        return
+    while True:
+        look, alone_since = time.monotonic(), None
+        while not finished.has_ready():
+            if finished.is_empty():
+                return
+            with finished.thread_condition:  # notified as a result comes in, as its own next() waits
+                finished.thread_condition.wait(timeout=0.1)
+            now = time.monotonic()
+            if now - look < _NOTICE_EVERY:
+                continue
+            look = now
+            if client.nthreads():
+                alone_since = None
+                continue
+            alone_since = alone_since or now
+            if now - alone_since >= where.worker_wait:
+                raise ClusterUnavailable(
+                    f"The Dask scheduler at {where.scheduler} lost its last worker and none joined in "
+                    f"{where.worker_wait:g} s: start one with `dask worker {where.scheduler}`, or wait "
+                    "longer (--worker-wait)"
+                )
+            where.notice(
+                f"The Dask scheduler at {where.scheduler} has no worker left: waiting up to "
+                f"{where.worker_wait:g} s for `dask worker {where.scheduler}` to join"
+            )
+        yield next(finished)
+
+
 def _window(
     distributed: Any,
     function: Callable[[Any], Any],
@@ -366,7 +404,7 @@ def _window(
             pass
         if not pending:
             return
-        for done, (future, result) in enumerate(finished, start=1):
+        for done, (future, result) in enumerate(_watched(finished, client, where), start=1):
             number = pending.pop(future.key)
             futures.pop(future.key).release()
             if progress:
@@ -404,7 +442,7 @@ def _stream(
         pending.update((future.key, (number, future)) for number, future in enumerate(futures))
         finished = distributed.as_completed(futures, loop=client.loop, with_results=True)
         del futures
-        for done, (future, result) in enumerate(finished, start=1):
+        for done, (future, result) in enumerate(_watched(finished, client, where), start=1):
             number, _ = pending.pop(future.key)
             future.release()  # its result is here: the cluster may forget it
             if progress:

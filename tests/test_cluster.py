@@ -200,3 +200,30 @@ def test_the_tournament_names_a_scheduler_it_cannot_reach_in_one_line():
     with pytest.raises(SystemExit) as raised:
         tournament_main([*["easy"] * 4, "--deals", "1", "--scheduler", address])
     assert str(raised.value.code).startswith(f"No Dask scheduler at {address}: Connection refused")
+
+
+def test_a_cluster_that_loses_its_last_worker_mid_job_says_so_then_gives_up_in_one_line(monkeypatch):
+    from distributed import LocalCluster
+
+    import engine.cluster
+
+    monkeypatch.setattr(engine.cluster, "_NOTICE_EVERY", 0.3)
+    with LocalCluster(
+        n_workers=1,
+        processes=False,
+        threads_per_worker=1,
+        dashboard_address="127.0.0.1:0",
+        silence_logs=logging.ERROR,
+    ) as cluster:
+        address = cluster.scheduler_address
+        said: list[str] = []
+        results = run_on_dask(nap, range(8), scheduler=address, worker_wait=1.0, notice=said.append)
+        with contextlib.closing(results), pytest.raises(ClusterUnavailable) as raised:
+            for _ in results:
+                cluster.scale(0)  # the worker goes away with jobs still to run
+    message = str(raised.value)
+    assert message.startswith(f"The Dask scheduler at {address} lost its last worker and none joined in 1 s")
+    assert f"`dask worker {address}`" in message and "\n" not in message
+    assert said and all(
+        line.startswith(f"The Dask scheduler at {address} has no worker left") for line in said
+    )
