@@ -125,8 +125,7 @@ def run_job(
     written; a later run wanting more writes it first. Without ``wanted`` every candidate is
     decided and every puzzle written. ``scheduler``, ``connect_timeout`` and ``worker_wait`` are
     ``engine.cluster.run_on_dask``'s (it raises ``ClusterUnavailable`` before any task is sent)."""
-    out.mkdir(parents=True, exist_ok=True)
-    book = Journal(journal or out / ".journal.jsonl")
+    book = Journal(journal or out / ".journal.jsonl")  # ``out`` is made at the first write
     budget = budget or Budget()
     candidates = list(candidates)  # plain data, a few hundred bytes each: the quota needs them all
     report = JobReport(wanted=dict(wanted) if wanted is not None else None)
@@ -211,6 +210,7 @@ def _decide(job: tuple[dict, Budget]) -> dict:
 
 def _write(out: Path, result: dict) -> Path:
     """The puzzle file, whole or not at all: written beside its place, then renamed."""
+    out.mkdir(parents=True, exist_ok=True)
     identifier = puzzle_id(result["kind"], result["key"])
     data = {"id": identifier, **result["data"]}
     path = out / f"{identifier}.toml"

@@ -91,6 +91,7 @@ def main(argv: list[str] | None = None) -> None:
         print(path)
     from .library import write_index
 
+    args.out.mkdir(parents=True, exist_ok=True)  # a job that wrote nothing still gets its index
     for problem in write_index(args.out):
         print(f"not in the index: {problem}", file=sys.stderr)
     print(report.summary(), file=sys.stderr)
