@@ -185,7 +185,7 @@ def test_the_quota_is_the_jobs_total_and_a_resumed_run_mines_only_what_is_missin
     assert [(e["status"], e.get("file")) for e in added if e["key"] == key] == [("puzzle", second.name)]
     assert len(resumed.written) == 2 and resumed.found == {"pass": 0, "play": 3}
     assert len(list(tmp_path.glob("*.toml"))) == 3  # the quota, not 2 + 3
-    assert "the job has 0 of 0 pass puzzles wanted, 3 of 3 play puzzles wanted" in resumed.summary()
+    assert "the job has 3 of 3 play puzzles wanted (1 play from before)" in resumed.summary()
 
     again = run_job(jobs, tmp_path, budget=SMALL, workers=2, wanted=wanted)
     assert again.decided == 0 and not again.written  # the quota is met: nothing more is mined

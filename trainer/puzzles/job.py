@@ -92,6 +92,7 @@ class JobReport:
             totals = "; the job has " + ", ".join(
                 f"{self.found.get(kind, 0)} of {count} {kind} puzzles wanted"
                 for kind, count in self.wanted.items()
+                if count or self.found.get(kind)
             )
             if any(self.before.values()):
                 totals += " (" + ", ".join(f"{n} {k}" for k, n in self.before.items() if n) + " from before)"
@@ -115,6 +116,7 @@ def run_job(
     progress: Callable[[JobReport], None] | None = None,
     connect_timeout: float = CONNECT_TIMEOUT,
     worker_wait: float = WORKER_WAIT,
+    notice: Callable[[str], None] | None = None,
 ) -> JobReport:
     """Decide ``candidates`` not yet in the journal; write every verified puzzle into ``out``.
 
@@ -123,8 +125,9 @@ def run_job(
     sent, and the job stops once every kind has its count. A verified puzzle past its kind's
     count (one in flight when the count was reached) is kept in the journal as spare, not
     written; a later run wanting more writes it first. Without ``wanted`` every candidate is
-    decided and every puzzle written. ``scheduler``, ``connect_timeout`` and ``worker_wait`` are
-    ``engine.cluster.run_on_dask``'s (it raises ``ClusterUnavailable`` before any task is sent)."""
+    decided and every puzzle written. ``scheduler``, ``connect_timeout``, ``worker_wait`` and
+    ``notice`` (default: stderr) are ``engine.cluster.run_on_dask``'s: a cluster that cannot be
+    reached or has no worker raises ``ClusterUnavailable``."""
     book = Journal(journal or out / ".journal.jsonl")  # ``out`` is made at the first write
     budget = budget or Budget()
     candidates = list(candidates)  # plain data, a few hundred bytes each: the quota needs them all
@@ -184,6 +187,7 @@ def run_job(
         in_flight=window,
         connect_timeout=connect_timeout,
         worker_wait=worker_wait,
+        **({"notice": notice} if notice else {}),
     )
     with contextlib.closing(results) as stream:
         for _, result in stream:

@@ -72,6 +72,19 @@ def main(argv: list[str] | None = None) -> None:
     from .job import progress_line, run_job  # Dask only for a job, not for ``decisions``
 
     found = candidates(args.table, args.seed, args.hands, args.first_hand)
+    on_line = False  # the progress line is on screen, not yet ended
+
+    def progress(report) -> None:
+        nonlocal on_line
+        progress_line(report)
+        on_line = True
+
+    def say(message: str) -> None:
+        """A line of its own, below the progress line (which starts again under it)."""
+        nonlocal on_line
+        print(("\n" if on_line else "") + message, file=sys.stderr, flush=True)
+        on_line = False
+
     try:
         report = run_job(
             found,
@@ -80,11 +93,14 @@ def main(argv: list[str] | None = None) -> None:
             workers=args.workers,
             scheduler=args.scheduler,
             wanted={"pass": args.passes, "play": args.plays},
-            progress=progress_line,
+            progress=progress,
             connect_timeout=args.connect_timeout,
             worker_wait=args.worker_wait,
+            notice=say,
         )
     except (ClusterUnavailable, DaskMissing) as error:
+        if on_line:
+            print(file=sys.stderr)
         sys.exit(str(error))  # one line, not a traceback
     print(file=sys.stderr)
     for path in report.written:
