@@ -1,8 +1,9 @@
 """Run many small independent jobs on Dask: a local cluster of processes, or an existing one.
 
 One generic helper, :func:`run_on_dask`, for work that outgrows one machine's process pool: the
-tournaments use it (``python -m engine.tournament --dask`` / ``--scheduler``), and it is meant
-for mining and verifying puzzles too. It needs nothing from trainer/.
+tournaments (``python -m engine.tournament --dask`` / ``--scheduler``), the puzzle miner
+(``python -m trainer.puzzles.mine``) and puzzle verification (``python -m
+trainer.puzzles.verify --dask`` / ``--scheduler``) use it. It needs nothing from trainer/.
 
 Dask is optional. It is imported only inside :func:`run_on_dask`, so the engine still imports
 and runs with the standard library alone (under Pyodide too); without it the call raises
