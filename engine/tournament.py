@@ -10,7 +10,9 @@ Dask takes over when one machine's pool is not enough (it needs ``pip install
 
 - ``--dask`` starts a local Dask cluster of ``--workers`` processes for the run, and stops it.
 - ``--scheduler tcp://HOST:8786`` sends the deals to a running cluster (``dask scheduler`` on
-  one machine, ``dask worker tcp://HOST:8786`` on each machine with this package installed).
+  one machine, ``dask worker tcp://HOST:8786`` on each machine with this package installed);
+  one that does not answer within ``--connect-timeout`` seconds, or that no worker joins within
+  ``--worker-wait``, ends the run with one line saying so.
 
 Either way each deal is one small task (the line-up, the rules and the seeds in; that deal's
 scores out), and the figures are the same as in one process for the same seed.
@@ -31,7 +33,14 @@ from dataclasses import dataclass, field
 
 from .bots import make_bot
 from .bots.base import Bot
-from .cluster import DaskMissing, run_on_dask
+from .cluster import (
+    CONNECT_TIMEOUT,
+    WORKER_WAIT,
+    ClusterUnavailable,
+    DaskMissing,
+    add_cluster_options,
+    run_on_dask,
+)
 from .deal import deal_from_seed, hand_seed
 from .hand import HandState, Phase
 from .rules import PRESETS, Rules
@@ -118,12 +127,15 @@ def run_tournament(
     *,
     dask: bool = False,
     scheduler: str | None = None,
+    connect_timeout: float = CONNECT_TIMEOUT,
+    worker_wait: float = WORKER_WAIT,
 ) -> list[SeatResult]:
     """Play ``deals`` deals, each once per rotation of ``lineup``; the results in deal order.
 
     In this process when ``workers`` is 1, else over a process pool of ``workers``; with
     ``dask`` on a local Dask cluster of ``workers`` processes, with ``scheduler`` (an address
-    such as ``tcp://HOST:8786``) on that running Dask cluster. The results are the same every
+    such as ``tcp://HOST:8786``) on that running Dask cluster (``connect_timeout`` and
+    ``worker_wait`` as ``engine.cluster.run_on_dask`` takes them). The results are the same every
     way but for the decision times. ``progress(done, deals)`` follows the deals played."""
     if len(lineup) != rules.players:
         raise ValueError(f"{len(lineup)} bots for a table of {rules.players}")
@@ -136,7 +148,13 @@ def run_tournament(
 
         by_deal: list[list[SeatResult]] = [[] for _ in tasks]
         jobs = run_on_dask(
-            tournament._play_deal_task, tasks, workers=workers, scheduler=scheduler, progress=progress
+            tournament._play_deal_task,
+            tasks,
+            workers=workers,
+            scheduler=scheduler,
+            progress=progress,
+            connect_timeout=connect_timeout,
+            worker_wait=worker_wait,
         )
         with contextlib.closing(jobs):
             for deal, deal_results in jobs:
@@ -248,6 +266,7 @@ def main(argv: list[str] | None = None) -> None:
     where.add_argument(
         "--scheduler", metavar="tcp://HOST:8786", help="play on the running Dask cluster at this address"
     )
+    add_cluster_options(parser)
     parser.add_argument("--rules", choices=sorted(PRESETS), default="standard")
     parser.add_argument("--json", metavar="PATH", help="write the summary as JSON")
     args = parser.parse_args(argv)
@@ -263,9 +282,13 @@ def main(argv: list[str] | None = None) -> None:
             progress=lambda done, total: _progress_bar(done, total, started),
             dask=args.dask,
             scheduler=args.scheduler,
+            connect_timeout=args.connect_timeout,
+            worker_wait=args.worker_wait,
         )
     except DaskMissing as error:
         parser.error(str(error))
+    except ClusterUnavailable as error:
+        sys.exit(str(error))  # one line, not a traceback
     summary = summarize(results)
     summary.update(
         {

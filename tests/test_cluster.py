@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
+import socket
 import subprocess
 import sys
 import time
@@ -13,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from engine import Rules
-from engine.cluster import DaskMissing, run_on_dask
+from engine.cluster import ClusterUnavailable, DaskMissing, run_on_dask
+from engine.tournament import main as tournament_main
 from engine.tournament import run_tournament, summarize
 
 LINEUP = ["easy", "normal", "normal", "normal"]
@@ -130,3 +132,98 @@ print(len(run_tournament(["easy"] * 4, Rules(), deals=1)))
         cwd=Path(__file__).parents[1],
     )
     assert result.stdout.split() == ["16"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def unavailable(scheduler: str, **options) -> str:
+    """The one line run_on_dask raises for this address, before any job is sent."""
+    with pytest.raises(ClusterUnavailable) as raised:
+        list(run_on_dask(square_of, [(len, 1)], scheduler=scheduler, **options))
+    message = str(raised.value)
+    assert "\n" not in message and len(message) < 400
+    return message
+
+
+def test_a_scheduler_address_nothing_listens_on_is_one_line_saying_what_to_do():
+    address = f"tcp://127.0.0.1:{free_port()}"
+    message = unavailable(address)
+    assert message.startswith(f"No Dask scheduler at {address}: Connection refused")
+    assert "`dask scheduler`" in message and "8786" in message
+    message = unavailable("tcp://no-such-host.invalid:8786")
+    assert "the host 'no-such-host.invalid' is not known" in message
+    for wrong in ("garbage", "http://127.0.0.1:8787"):
+        assert unavailable(wrong).startswith(f"{wrong!r} is not a Dask scheduler's address (")
+
+
+def test_a_server_that_is_not_a_dask_scheduler_is_given_up_after_the_connect_timeout():
+    """A listening port that never answers (as a dashboard's HTTP port does not answer Dask)
+    would keep Dask's own handshake waiting for ever."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+        message = unavailable(address, connect_timeout=0.5)
+    assert message.startswith(f"No Dask scheduler answered at {address} within 0.5 s: check")
+    assert "--connect-timeout" in message
+
+
+def test_a_cluster_without_workers_is_waited_for_with_word_then_given_up_in_one_line():
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=0, processes=False, dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR
+    ) as cluster:
+        address = cluster.scheduler_address
+        said: list[str] = []
+        message = unavailable(address, worker_wait=1.5, notice=said.append)
+        assert message.startswith(f"No worker joined the Dask scheduler at {address} in 1.5 s")
+        assert f"`dask worker {address}`" in message and "--worker-wait" in message
+        assert said and all(f"The Dask scheduler at {address} has no worker yet" in line for line in said)
+
+        # A worker that joins while the job waits (started by the first word said) runs it.
+        said.clear()
+        started = lambda line: said.append(line) or cluster.scale(1)  # noqa: E731
+        assert sorted(run_on_dask(abs, [-1, -2], scheduler=address, notice=started)) == [(0, 1), (1, 2)]
+        assert len(said) == 1
+        # A worker's address is not the scheduler's.
+        worker = next(iter(cluster.scheduler.workers))
+        assert "is a Dask Worker, not a scheduler" in unavailable(worker)
+
+
+def test_the_tournament_names_a_scheduler_it_cannot_reach_in_one_line():
+    address = f"tcp://127.0.0.1:{free_port()}"
+    with pytest.raises(SystemExit) as raised:
+        tournament_main([*["easy"] * 4, "--deals", "1", "--scheduler", address])
+    assert str(raised.value.code).startswith(f"No Dask scheduler at {address}: Connection refused")
+
+
+def test_a_cluster_that_loses_its_last_worker_mid_job_says_so_then_gives_up_in_one_line(monkeypatch):
+    from distributed import LocalCluster
+
+    import engine.cluster
+
+    monkeypatch.setattr(engine.cluster, "_NOTICE_EVERY", 0.3)
+    with LocalCluster(
+        n_workers=1,
+        processes=False,
+        threads_per_worker=1,
+        dashboard_address="127.0.0.1:0",
+        silence_logs=logging.ERROR,
+    ) as cluster:
+        address = cluster.scheduler_address
+        said: list[str] = []
+        results = run_on_dask(nap, range(8), scheduler=address, worker_wait=1.0, notice=said.append)
+        with contextlib.closing(results), pytest.raises(ClusterUnavailable) as raised:
+            for _ in results:
+                cluster.scale(0)  # the worker goes away with jobs still to run
+    message = str(raised.value)
+    assert message.startswith(f"The Dask scheduler at {address} lost its last worker and none joined in 1 s")
+    assert f"`dask worker {address}`" in message and "\n" not in message
+    assert said and all(
+        line.startswith(f"The Dask scheduler at {address} has no worker left") for line in said
+    )

@@ -7,6 +7,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import socket
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -144,3 +149,71 @@ def test_the_job_stops_once_it_has_the_puzzles_it_wants(tmp_path):
     report = run_job(jobs, tmp_path, budget=SMALL, workers=2, wanted={"pass": 0, "play": 1})
     assert report.written  # the one wanted, and any verified among those already in flight
     assert report.decided < len(jobs)  # the rest were never sent
+
+
+def test_the_quota_is_the_jobs_total_and_a_resumed_run_mines_only_what_is_missing(tmp_path):
+    """Interrupted after two puzzles, then resumed: three in all, as ``--plays 3`` asks. A
+    puzzle verified past the quota is kept in the journal as spare and written, not decided
+    again, by a later run that wants it."""
+    jobs = some_candidates(120)  # the 118 plays of 3 hands: 7 puzzles on this budget
+    wanted = {"pass": 0, "play": 3}
+    journal = tmp_path / ".journal.jsonl"
+
+    def interrupt_at_two(report):
+        if len(report.written) == 2:
+            raise KeyboardInterrupt  # Ctrl-C, or a killed run: the journal is all that is left
+
+    with pytest.raises(KeyboardInterrupt):
+        run_job(jobs, tmp_path, budget=SMALL, workers=2, wanted=wanted, progress=interrupt_at_two)
+    _, second = sorted(tmp_path.glob("*.toml"))
+    # The second as a run past its quota leaves it: in the journal whole, not in the folder.
+    second_bytes = second.read_bytes()
+    entries = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+    key = next(e["key"] for e in entries if e.get("file") == second.name)
+    data = {k: v for k, v in tomllib.loads(second_bytes.decode()).items() if k != "id"}
+    spare = {**next(e for e in entries if e["key"] == key), "status": "spare", "data": data}
+    del spare["file"]
+    journal.write_text(
+        "".join(json.dumps(e if e["key"] != key else spare) + "\n" for e in entries), encoding="utf-8"
+    )
+    second.unlink()
+
+    resumed = run_job(jobs, tmp_path, budget=SMALL, workers=2, wanted=wanted)
+    assert resumed.before == {"pass": 0, "play": 1}
+    assert second.read_bytes() == second_bytes  # the spare, written as it was verified
+    added = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()[len(entries) :]]
+    assert [(e["status"], e.get("file")) for e in added if e["key"] == key] == [("puzzle", second.name)]
+    assert len(resumed.written) == 2 and resumed.found == {"pass": 0, "play": 3}
+    assert len(list(tmp_path.glob("*.toml"))) == 3  # the quota, not 2 + 3
+    assert "the job has 3 of 3 play puzzles wanted (1 play from before)" in resumed.summary()
+
+    again = run_job(jobs, tmp_path, budget=SMALL, workers=2, wanted=wanted)
+    assert again.decided == 0 and not again.written  # the quota is met: nothing more is mined
+    assert len(list(tmp_path.glob("*.toml"))) == 3
+
+
+def test_the_miner_names_a_scheduler_it_cannot_reach_in_one_line(tmp_path):
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "trainer.puzzles.mine",
+            "--out",
+            str(tmp_path / "out"),
+            "--hands",
+            "1",
+            "--scheduler",
+            address,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).parents[1],
+    )
+    assert run.returncode == 1
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
+    assert address in run.stderr and "refused" in run.stderr and "`dask scheduler`" in run.stderr
+    assert not (tmp_path / "out").exists()  # nothing made, nothing written

@@ -1,11 +1,15 @@
 """Re-verifying the library side by side in processes gives what one at a time gives."""
 
 import shutil
+import socket
 from pathlib import Path
+
+import pytest
 
 from trainer.puzzles import load_puzzles
 from trainer.puzzles.format import load_puzzle
 from trainer.puzzles.reverify import reverify_folder
+from trainer.puzzles.verify import main as verify_main
 
 LIBRARY = Path(__file__).resolve().parent.parent / "puzzles"
 
@@ -33,3 +37,34 @@ def test_reverifying_in_two_processes_gives_the_same_outcomes_and_files(tmp_path
         assert (two / path.name).read_bytes() == path.read_bytes()
         load_puzzle(two / path.name)
     assert (two / "index.json").read_bytes() == (one / "index.json").read_bytes()
+
+
+def test_verify_on_a_local_dask_cluster_gives_the_same_outcomes_and_files(tmp_path, capsys):
+    """``python -m trainer.puzzles.verify --dask``: the same seed gives what this process gives."""
+    chosen = late_play_puzzles(2)
+    one, two = tmp_path / "one", tmp_path / "two"
+    for folder in (one, two):
+        folder.mkdir()
+        for path in chosen:
+            shutil.copy(path, folder / path.name)
+    alone = reverify_folder(one, 41, write=True)
+    report = tmp_path / "README.md"
+    verify_main([str(two), "--seed", "41", "--write", "--report", str(report), "--dask", "--workers", "1"])
+    assert alone.summary() in capsys.readouterr().err
+    assert report.read_text(encoding="utf-8").lstrip("\n") == alone.markdown()  # outcomes in file order
+    assert sorted(p.name for p in two.glob("*.toml")) == sorted(p.name for p in one.glob("*.toml"))
+    for path in one.glob("*.toml"):
+        assert (two / path.name).read_bytes() == path.read_bytes()
+    assert (two / "index.json").read_bytes() == (one / "index.json").read_bytes()
+
+
+def test_verify_names_a_scheduler_it_cannot_reach_in_one_line(tmp_path):
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{probe.getsockname()[1]}"
+    shutil.copy(sorted(LIBRARY.glob("play-*.toml"))[0], tmp_path)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    with pytest.raises(SystemExit) as raised:
+        verify_main([str(tmp_path), "--write", "--scheduler", address])
+    assert str(raised.value.code).startswith(f"No Dask scheduler at {address}: Connection refused")
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # nothing changed

@@ -7,6 +7,11 @@ scheduler's address. Each result is written as it arrives: a puzzle file (tempor
 renamed into place) and then one journal line. Stopping the job at any moment loses at most the
 tasks in flight; running it again carries on. A puzzle's id and file name come from its
 candidate's key, so a task that is decided twice writes the same file.
+
+The puzzles wanted are the job's total, not each run's: a run counts those its journal already
+holds for the job's candidates and mines only what is missing. A puzzle verified once the quota
+is met (it was in flight) is not written but kept in the journal as *spare*, whole, so a run
+with a larger quota writes it without deciding it again.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from engine.cluster import run_on_dask
+from engine.cluster import CONNECT_TIMEOUT, WORKER_WAIT, run_on_dask
 
 from .format import save_puzzle
 from .tasks import Budget, Candidate, decide
@@ -68,6 +73,13 @@ class JobReport:
     rejected_at: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     task_seconds: float = 0.0
+    before: dict[str, int] = field(default_factory=dict)
+    """Puzzles of each kind the journal held for this job's candidates when the run began."""
+    found: dict[str, int] = field(default_factory=dict)
+    """Puzzles of each kind the job has now, ``before`` included."""
+    wanted: dict[str, int] | None = None
+    spare: int = 0
+    """Verified puzzles past the quota, kept in the journal and not written."""
 
     @property
     def per_minute(self) -> float:
@@ -75,10 +87,20 @@ class JobReport:
 
     def summary(self) -> str:
         steps = ", ".join(f"{step} {count}" for step, count in sorted(self.rejected_at.items()))
+        totals = ""
+        if self.wanted is not None:
+            totals = "; the job has " + ", ".join(
+                f"{self.found.get(kind, 0)} of {count} {kind} puzzles wanted"
+                for kind, count in self.wanted.items()
+                if count or self.found.get(kind)
+            )
+            if any(self.before.values()):
+                totals += " (" + ", ".join(f"{n} {k}" for k, n in self.before.items() if n) + " from before)"
+        spare = f", {self.spare} spare kept in the journal" if self.spare else ""
         return (
             f"{self.decided} candidates decided in {self.seconds:.0f} s ({self.per_minute:.1f} a minute; "
-            f"{self.skipped} already decided): {len(self.written)} puzzles written; "
-            f"rejected at {steps or 'none'}"
+            f"{self.skipped} already decided): {len(self.written)} puzzles written{spare}; "
+            f"rejected at {steps or 'none'}{totals}"
         )
 
 
@@ -92,24 +114,58 @@ def run_job(
     scheduler: str | None = None,
     wanted: dict[str, int] | None = None,
     progress: Callable[[JobReport], None] | None = None,
+    connect_timeout: float = CONNECT_TIMEOUT,
+    worker_wait: float = WORKER_WAIT,
+    notice: Callable[[str], None] | None = None,
 ) -> JobReport:
     """Decide ``candidates`` not yet in the journal; write every verified puzzle into ``out``.
-    ``wanted`` ({"pass": n, "play": m}) stops the job once that many puzzles of each kind are
-    written in this run: candidates of a kind already satisfied are not sent (those in flight
-    are still written when verified)."""
-    out.mkdir(parents=True, exist_ok=True)
-    book = Journal(journal or out / ".journal.jsonl")
+
+    ``wanted`` ({"pass": n, "play": m}) is the job's quota: the puzzles of each kind the journal
+    holds for these candidates count towards it, candidates of a kind already satisfied are not
+    sent, and the job stops once every kind has its count. A verified puzzle past its kind's
+    count (one in flight when the count was reached) is kept in the journal as spare, not
+    written; a later run wanting more writes it first. Without ``wanted`` every candidate is
+    decided and every puzzle written. ``scheduler``, ``connect_timeout``, ``worker_wait`` and
+    ``notice`` (default: stderr) are ``engine.cluster.run_on_dask``'s: a cluster that cannot be
+    reached or has no worker raises ``ClusterUnavailable``."""
+    book = Journal(journal or out / ".journal.jsonl")  # ``out`` is made at the first write
     budget = budget or Budget()
-    report = JobReport()
+    candidates = list(candidates)  # plain data, a few hundred bytes each: the quota needs them all
+    report = JobReport(wanted=dict(wanted) if wanted is not None else None)
     found = {"pass": 0, "play": 0}
+    for candidate in candidates:
+        if book.decided.get(candidate.key, {}).get("status") == "puzzle":
+            found[candidate.kind] += 1
+    report.before, report.found = dict(found), found
     start = time.perf_counter()
 
     def still_wanted(kind: str) -> bool:
         return wanted is None or found[kind] < wanted.get(kind, 0)
 
+    def done() -> bool:
+        return wanted is not None and not any(still_wanted(kind) for kind in found)
+
+    def keep(result: dict) -> None:
+        """A verified puzzle: written while its kind is wanted, else spare in the journal."""
+        if still_wanted(result["kind"]):
+            path = _write(out, result)
+            report.written.append(path)
+            found[result["kind"]] += 1
+            book.add(
+                {**{k: v for k, v in result.items() if k != "data"}, "status": "puzzle", "file": path.name}
+            )
+        else:
+            report.spare += 1
+            book.add({**result, "status": "spare"})
+
+    for candidate in candidates:  # spares of an earlier run first: verified already
+        entry = book.decided.get(candidate.key)
+        if entry and entry["status"] == "spare" and still_wanted(candidate.kind):
+            keep(entry)
+
     def jobs() -> Iterator[tuple[dict, Budget]]:
         for candidate in candidates:
-            if wanted is not None and not any(still_wanted(kind) for kind in found):
+            if done():
                 return
             if candidate.key in book.decided:
                 report.skipped += 1
@@ -117,26 +173,35 @@ def run_job(
             if still_wanted(candidate.kind):
                 yield asdict(candidate), budget
 
+    if done():  # the quota is met: no cluster to start
+        report.skipped = sum(1 for candidate in candidates if candidate.key in book.decided)
+        return report
     # A few tasks a worker in flight: enough to keep every core busy, few enough that a kind no
     # longer wanted stops being sent at once.
     window = 4 * max(workers, 1) if scheduler is None else 64
-    results = run_on_dask(_decide, jobs(), workers=workers, scheduler=scheduler, in_flight=window)
+    results = run_on_dask(
+        _decide,
+        jobs(),
+        workers=workers,
+        scheduler=scheduler,
+        in_flight=window,
+        connect_timeout=connect_timeout,
+        worker_wait=worker_wait,
+        **({"notice": notice} if notice else {}),
+    )
     with contextlib.closing(results) as stream:
         for _, result in stream:
-            if result["status"] == "puzzle":  # written even past ``wanted``: it is verified
-                path = _write(out, result)
-                report.written.append(path)
-                found[result["kind"]] += 1
-                result = {**{k: v for k, v in result.items() if k != "data"}, "file": path.name}
+            if result["status"] == "puzzle":
+                keep(result)
             else:
                 report.rejected_at[result["step"]] = report.rejected_at.get(result["step"], 0) + 1
-            book.add(result)
+                book.add(result)
             report.decided += 1
             report.task_seconds += result["seconds"]
             report.seconds = time.perf_counter() - start
             if progress:
                 progress(report)
-            if wanted is not None and not any(still_wanted(kind) for kind in found):
+            if done():
                 break
     report.seconds = time.perf_counter() - start
     return report
@@ -149,6 +214,7 @@ def _decide(job: tuple[dict, Budget]) -> dict:
 
 def _write(out: Path, result: dict) -> Path:
     """The puzzle file, whole or not at all: written beside its place, then renamed."""
+    out.mkdir(parents=True, exist_ok=True)
     identifier = puzzle_id(result["kind"], result["key"])
     data = {"id": identifier, **result["data"]}
     path = out / f"{identifier}.toml"

@@ -8,9 +8,12 @@ Every decision with a real choice in ``--hands`` hands of Normal bots under the 
 shooters_choice) is a candidate: a self-contained task that screens it, verifies it on fresh
 deals by the acceptance rule (``trainer.puzzles.verify``) and rates it by how the bots answer
 (``trainer.puzzles.evidence``). By default the tasks run on a ``LocalCluster`` of ``--workers``
-processes on this machine; ``--scheduler`` sends the same job to an existing cluster. The job is
-resumable: its journal (``OUT/.journal.jsonl``) names every decided candidate, and a second run
-skips them. Afterwards the library's index is rewritten.
+processes on this machine; ``--scheduler`` sends the same job to an existing cluster (one that
+does not answer within ``--connect-timeout`` seconds, or that no worker joins within
+``--worker-wait``, ends the run with one line saying so). The job is resumable: its journal
+(``OUT/.journal.jsonl``) names every decided candidate, and a second run skips them.
+``--passes`` and ``--plays`` are the job's totals: a resumed run mines only what is missing.
+Afterwards the library's index is rewritten.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from pathlib import Path
 
 from engine import HandState, Phase, Rules, deal_game_hand
 from engine.bots import make_bot
+from engine.cluster import ClusterUnavailable, DaskMissing, add_cluster_options
 
 from .tasks import TABLES, candidates
 
@@ -58,29 +62,52 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the bot games mined")
     parser.add_argument("--hands", type=int, default=20, help="hands of bot games to mine")
     parser.add_argument("--first-hand", type=int, default=0)
-    parser.add_argument("--passes", type=int, default=10, help="pass puzzles wanted (0: none)")
-    parser.add_argument("--plays", type=int, default=10, help="play puzzles wanted (0: none)")
+    parser.add_argument("--passes", type=int, default=10, help="pass puzzles the job wants in all (0: none)")
+    parser.add_argument("--plays", type=int, default=10, help="play puzzles the job wants in all (0: none)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes of the local cluster")
     parser.add_argument("--scheduler", help="address of an existing Dask scheduler (tcp://HOST:8786)")
     parser.add_argument("--journal", type=Path, help="the job's journal (default OUT/.journal.jsonl)")
+    add_cluster_options(parser)
     args = parser.parse_args(argv)
     from .job import progress_line, run_job  # Dask only for a job, not for ``decisions``
 
     found = candidates(args.table, args.seed, args.hands, args.first_hand)
-    report = run_job(
-        found,
-        args.out,
-        journal=args.journal,
-        workers=args.workers,
-        scheduler=args.scheduler,
-        wanted={"pass": args.passes, "play": args.plays},
-        progress=progress_line,
-    )
+    on_line = False  # the progress line is on screen, not yet ended
+
+    def progress(report) -> None:
+        nonlocal on_line
+        progress_line(report)
+        on_line = True
+
+    def say(message: str) -> None:
+        """A line of its own, below the progress line (which starts again under it)."""
+        nonlocal on_line
+        print(("\n" if on_line else "") + message, file=sys.stderr, flush=True)
+        on_line = False
+
+    try:
+        report = run_job(
+            found,
+            args.out,
+            journal=args.journal,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            wanted={"pass": args.passes, "play": args.plays},
+            progress=progress,
+            connect_timeout=args.connect_timeout,
+            worker_wait=args.worker_wait,
+            notice=say,
+        )
+    except (ClusterUnavailable, DaskMissing) as error:
+        if on_line:
+            print(file=sys.stderr)
+        sys.exit(str(error))  # one line, not a traceback
     print(file=sys.stderr)
     for path in report.written:
         print(path)
     from .library import write_index
 
+    args.out.mkdir(parents=True, exist_ok=True)  # a job that wrote nothing still gets its index
     for problem in write_index(args.out):
         print(f"not in the index: {problem}", file=sys.stderr)
     print(report.summary(), file=sys.stderr)

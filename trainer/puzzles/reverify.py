@@ -8,21 +8,30 @@ Each puzzle's position is valued again on fresh deals (``trainer.puzzles.verify`
 
 Kept and fixed files get the new evaluation, explanation and verification note, so what the
 learner is shown comes from the evaluation that verified it.
+
+Each puzzle is one task: this process reads the files and ships each position as plain data
+(rules, position, accepted answers, seed), a task values it and returns the outcome and the new
+file's data, and this process writes. The tasks run here, in a process pool, or on Dask (a local
+cluster or a running one, ``engine.cluster``), with the same outcomes for the same seed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .format import load_puzzle, save_puzzle
+from engine import Rules
+from engine.cluster import CONNECT_TIMEOUT, WORKER_WAIT, run_on_dask
+
+from .format import load_puzzle, position_state, save_puzzle
 from .library import write_index
 from .source import read_toml
 from .tasks import puzzle_data
-from .verify import MIN_ERRORS, MIN_LOSS, natural_choice, verify_position
+from .verify import EXACT_DEALS, MIN_ERRORS, MIN_LOSS, natural_choice, verify_position
 
 __all__ = ["Outcome", "Report", "reverify_folder", "reverify_seed"]
 
@@ -106,20 +115,34 @@ class Report:
         path.write_text(text, encoding="utf-8")
 
 
-def _logged(outcomes, log: Callable[[str], None]):
-    for outcome in outcomes:
-        log(f"{outcome.puzzle}: {outcome.status} {outcome.reason}".rstrip())
-        yield outcome
-
-
-def _reverify_file(job: tuple[Path, int, bool]) -> Outcome:
-    """One puzzle file re-verified (rewritten or deleted when ``write``)."""
-    path, seed, write = job
+def _task(path: Path, seed: int, write: bool, deals: dict | None, exact: int) -> dict:
+    """One puzzle file as a task: plain data, a few kilobytes (the file is read here, once, and
+    a bad one raises here, naming its field)."""
     puzzle = load_puzzle(path)
-    view = puzzle.view
-    natural = natural_choice(puzzle.kind, view)
-    checked = verify_position(puzzle.kind, view, reverify_seed(seed, puzzle.id), natural)
-    before = tuple(sorted(puzzle.answer.accepted))
+    return {
+        "id": puzzle.id,
+        "kind": puzzle.kind,
+        "rules": puzzle.rules.to_dict(),
+        "position": puzzle.position,
+        "accepted": sorted(puzzle.answer.accepted),
+        "difficulty": puzzle.difficulty,
+        "seed": reverify_seed(seed, puzzle.id),
+        "write": write,
+        "deals": deals,
+        "exact": exact,
+    }
+
+
+def _recheck(task: dict) -> tuple[Outcome, dict | None]:
+    """A puzzle valued again on its own fresh deals: its outcome, and (when it is to be
+    written and holds) its file's new data, evidence aside (the file keeps its own)."""
+    kind, rules = task["kind"], Rules.from_dict(task["rules"])
+    seat, state = position_state(kind, rules, task["position"])
+    view = state.view(seat, scores=tuple(task["position"].get("scores", [0] * rules.players)))
+    natural = natural_choice(kind, view)
+    deals = (task["deals"] or {}).get(kind)
+    checked = verify_position(kind, view, task["seed"], natural, deals=deals, exact=task["exact"])
+    before = tuple(task["accepted"])
     after = tuple(sorted(checked.accepted))
     evaluation = checked.evaluation
     if not checked.holds:
@@ -129,7 +152,7 @@ def _reverify_file(job: tuple[Path, int, bool]) -> Outcome:
     else:
         status, reason = "fixed", "other accepted answers on fresh deals"
     outcome = Outcome(
-        puzzle.id,
+        task["id"],
         status,
         before,
         after,
@@ -138,24 +161,28 @@ def _reverify_file(job: tuple[Path, int, bool]) -> Outcome:
         evaluation.best.moon_for,
         reason,
     )
+    if not task["write"] or status == "dropped":
+        return outcome, None
+    data = {"id": task["id"], **puzzle_data(kind, view, rules, task["position"], checked, natural, [])}
+    data["difficulty"] = task["difficulty"]  # the rating and its evidence stay
+    return outcome, data
+
+
+def _apply(path: Path, outcome: Outcome, data: dict | None, write: bool) -> None:
+    """The outcome written back: the file rewritten with the new data, or deleted if dropped."""
     if not write:
-        return outcome
-    if status == "dropped":
+        return
+    if outcome.status == "dropped":
         path.unlink()
-        return outcome
-    data = {
-        "id": puzzle.id,
-        **puzzle_data(puzzle.kind, view, puzzle.rules, puzzle.position, checked, natural, []),
-    }
-    data["difficulty"] = puzzle.difficulty  # the rating and its evidence stay
+        return
+    assert data is not None
     kept = read_toml(path).get("evidence")
     if kept is None:
-        del data["evidence"]
+        data.pop("evidence", None)
     else:
         data["evidence"] = kept
     save_puzzle(data, path)
     load_puzzle(path)  # refuses a file that would not load, naming the field
-    return outcome
 
 
 def reverify_folder(
@@ -164,18 +191,55 @@ def reverify_folder(
     write: bool = False,
     log: Callable[[str], None] = lambda _: None,
     workers: int = 1,
+    *,
+    dask: bool = False,
+    scheduler: str | None = None,
+    deals: dict[str, int] | None = None,
+    exact: int = EXACT_DEALS,
+    connect_timeout: float = CONNECT_TIMEOUT,
+    worker_wait: float = WORKER_WAIT,
 ) -> Report:
-    """Every puzzle file of ``folder`` re-verified; with ``workers`` > 1, in that many processes
-    (each puzzle on its own seed and written by the process that checked it, so the outcome is
-    the same as one at a time; the index is written once all are done)."""
+    """Every puzzle file of ``folder`` re-verified: in this process, with ``workers`` > 1 in
+    that many processes, with ``dask`` on a local Dask cluster of ``workers`` processes, with
+    ``scheduler`` on that running cluster (``connect_timeout`` and ``worker_wait`` as
+    ``engine.cluster.run_on_dask`` takes them). Each puzzle has its own seed and is written by
+    this process as its outcome comes in, so every way gives the same outcomes, listed in file
+    order; the index is written once all are done. ``deals`` ({"play": n, "pass": m}) and
+    ``exact`` replace ``trainer.puzzles.verify``'s deals (tests use few)."""
     report = Report(seed)
-    jobs = [(path, seed, write) for path in sorted(Path(folder).glob("*.toml"))]
-    if workers > 1:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            outcomes = list(_logged(pool.imap(_reverify_file, jobs), log))
+    paths = sorted(Path(folder).glob("*.toml"))
+    tasks = [_task(path, seed, write, deals, exact) for path in paths]
+    outcomes: list[Outcome | None] = [None] * len(tasks)
+    if dask or scheduler:
+        results = run_on_dask(
+            _recheck,
+            tasks,
+            workers=workers,
+            scheduler=scheduler,
+            connect_timeout=connect_timeout,
+            worker_wait=worker_wait,
+        )
+        with contextlib.closing(results):
+            for index, (outcome, data) in results:
+                _apply(paths[index], outcome, data, write)
+                outcomes[index] = outcome
+                log(_line(outcome))
     else:
-        outcomes = list(_logged(map(_reverify_file, jobs), log))
-    report.outcomes.extend(outcomes)
+        with contextlib.ExitStack() as stack:
+            if workers > 1:
+                pool = stack.enter_context(multiprocessing.get_context("fork").Pool(workers))
+                results = pool.imap(_recheck, tasks)
+            else:
+                results = map(_recheck, tasks)
+            for index, (outcome, data) in enumerate(results):
+                _apply(paths[index], outcome, data, write)
+                outcomes[index] = outcome
+                log(_line(outcome))
+    report.outcomes.extend(outcome for outcome in outcomes if outcome is not None)
     if write:
         write_index(folder)
     return report
+
+
+def _line(outcome: Outcome) -> str:
+    return f"{outcome.puzzle}: {outcome.status} {outcome.reason}".rstrip()

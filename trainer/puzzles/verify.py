@@ -13,7 +13,12 @@ A puzzle is kept only if, on deals that played no part in finding it (a fresh se
 
 Every option is valued on the same fresh deals (passes: all 286, not only a screened few).
 
-    python -m trainer.puzzles.verify puzzles [--seed 5] [--write] [--report puzzles/README.md]
+    python -m trainer.puzzles.verify puzzles [--seed 5] [--write] [--report puzzles/README.md] \\
+        [--workers 2] [--dask | --scheduler tcp://HOST:8786]
+
+Each puzzle is one task, run in this process, in ``--workers`` processes, on a local Dask cluster
+of ``--workers`` processes (``--dask``) or on a running one (``--scheduler``, as the miner's),
+with the same outcomes for the same seed.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from pathlib import Path
 
 from engine import CardSet, PlayerView
 from engine.bots import make_bot
+from engine.cluster import ClusterUnavailable, DaskMissing, add_cluster_options
 from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 from engine.moon import BLOCKERS, STRONG_BLOCKERS, Blocking
 
@@ -185,12 +191,29 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--write", action="store_true", help="rewrite kept and fixed puzzles, delete dropped")
     parser.add_argument("--report", type=Path, help="Markdown file whose re-verification section is replaced")
     parser.add_argument("--workers", type=int, default=1, help="processes checking puzzles side by side")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--dask", action="store_true", help="on a local Dask cluster of --workers processes")
+    where.add_argument(
+        "--scheduler", metavar="tcp://HOST:8786", help="on the running Dask cluster at this address"
+    )
+    add_cluster_options(parser)
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error(f"--workers {args.workers}: give at least 1")
-    report = reverify_folder(
-        args.folder, args.seed, write=args.write, log=lambda m: print(m, flush=True), workers=args.workers
-    )
+    try:
+        report = reverify_folder(
+            args.folder,
+            args.seed,
+            write=args.write,
+            log=lambda m: print(m, flush=True),
+            workers=args.workers,
+            dask=args.dask,
+            scheduler=args.scheduler,
+            connect_timeout=args.connect_timeout,
+            worker_wait=args.worker_wait,
+        )
+    except (ClusterUnavailable, DaskMissing) as error:
+        sys.exit(str(error))  # one line, not a traceback
     if args.report:
         report.write_into(args.report)
     print(report.summary(), file=sys.stderr)
