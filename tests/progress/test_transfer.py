@@ -75,7 +75,7 @@ def test_importing_keeps_the_further_lesson_step_already_there(browser_store, tm
         (lambda d: d["tables"]["lesson_progress"][0].pop("step"), "tables.lesson_progress[0].step: missing"),
         (
             lambda d: d["tables"]["lesson_progress"][0].update(step="two"),
-            "lesson_progress[0].step: expected integer",
+            "lesson_progress[0].step: expected a whole number",
         ),
         (
             lambda d: d["tables"]["games"][0].update(colour="red"),

@@ -201,7 +201,7 @@ class TableSession:
         try:
             game, key = _game_from_session_record(record, self.seat)
             levels = {int(seat): str(name) for seat, name in dict(record["bots"]).items()}  # type: ignore[index]
-        except (KeyError, TypeError, ValueError, RecursionError) as error:
+        except (KeyError, TypeError, ValueError, ArithmeticError, RecursionError) as error:  # inf: Overflow
             raise TableError("bad_record", f"The saved game cannot be resumed: {clip(str(error))}") from error
         if game.rules.players != self.rules.players:
             raise TableError(
