@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine import PassDirection, Rules, RulesError
-from engine.cards import CardParseError, parse_card
+from engine.cards import CARDS, CardParseError, parse_card
 from engine.excerpt import clip, excerpt
 from engine.records import RecordError, loads
 
@@ -228,8 +228,17 @@ def rules(value: Any) -> Rules:
         raise Bad(clip(why or reason, 160), field if field.startswith(".") else "") from None
 
 
-_card = cards(1, 1)
+_one_card = cards(1, 1)
+_CODES = frozenset(card.code for card in CARDS)
 _SEED = integer(0, 2**64 - 1)
+_DIRECTION = one_of(d.value for d in PassDirection)
+
+
+def _card(value: Any) -> str:
+    """One card's code; the usual ``QS`` found at once (a position holds dozens)."""
+    if value.__class__ is str and value in _CODES:
+        return value
+    return _one_card(value)
 
 
 def hand_record(value: Any) -> dict:
@@ -246,21 +255,21 @@ def hand_record(value: Any) -> dict:
     if "seed" in deal:
         _field(deal, "seed", _SEED)
     else:
-        hand = _list(_card, 52)
         try:
-            _field(deal, "hands", _list(hand, table.players))
+            _field(deal, "hands", _list(_list(_card, 52), table.players))
         except Bad as bad:
             raise Bad(bad.reason, f".deal{bad.field}") from None
-    _field(value, "pass_direction", one_of(d.value for d in PassDirection))
-    _field(value, "actions", _list(_action(table.players), 300))
+    _field(value, "pass_direction", _DIRECTION)
+    _field(value, "actions", _actions(table.players))
     return value
 
 
-def _action(players: int) -> Check:
+@functools.lru_cache(maxsize=8)
+def _actions(players: int) -> Check:
     seat, passed = integer(0, players - 1), _list(_card, 52)
     moon = text(40)
 
-    def check(value: Any) -> None:
+    def action(value: Any) -> None:
         _object(value)
         if "pass" in value:
             _field(value, "seat", seat)
@@ -271,6 +280,22 @@ def _action(players: int) -> Check:
             _field(value, "moon", moon)
         else:
             raise Bad(f"expected 'pass', 'play' or 'moon', not {excerpt(value)}")
+
+    def check(value: Any) -> list:
+        if not isinstance(value, list):
+            raise Bad(f"expected a list, not {excerpt(value)}")
+        if len(value) > 300:
+            raise Bad(f"{len(value):,} actions, more than a hand holds")
+        for index, item in enumerate(value):
+            if item.__class__ is dict and len(item) == 1:  # a play, the most of them: at once
+                card = item.get("play")
+                if card.__class__ is str and card in _CODES:
+                    continue
+            try:
+                action(item)
+            except Bad as bad:
+                raise Bad(bad.reason, f"[{index}]{bad.field}") from None
+        return value
 
     return check
 
