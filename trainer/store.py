@@ -145,15 +145,6 @@ MIGRATIONS: list[tuple[str, str]] = [
 ]
 """(what it does, SQL). Append only: a later feature adds its tables with a new entry."""
 
-INDEXES = {
-    # import-progress finds a decision it already has by its moment: with only (source, at), the
-    # hundred decisions a review keeps at one time were scanned for each row (quadratic).
-    "decisions_by_moment": "decisions (at, source, ref, kind, choice, game_id)",
-    "puzzle_attempts_by_puzzle": "puzzle_attempts (puzzle, at)",
-}
-"""Lookup indexes every store has, made when missing on opening (an index changes no row, so an
-older Hearts Trainer opens the file as before)."""
-
 
 class StoreError(RuntimeError):
     """The progress file cannot be used; the message says why and what was done."""
@@ -348,11 +339,6 @@ class Store:
                 for statement in _statements(MIGRATIONS[number][1]):
                     db.execute(statement)
                 db.execute("UPDATE schema_version SET version = ?", (number + 1,))
-        have = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
-        if missing := [name for name in INDEXES if name not in have]:
-            with self.transaction() as db:
-                for name in missing:
-                    db.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {INDEXES[name]}")
 
     # ----- use -----
 

@@ -13,6 +13,7 @@ decision once) and importing the same file twice changes nothing the second time
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pathlib
 import sqlite3
@@ -235,6 +236,16 @@ def import_progress(store: Store, path: pathlib.Path) -> dict[str, int]:
     return changed
 
 
+_SAME = ("source", "ref", "kind", "choice", "at", "game_id", "position")
+"""A decision already kept has all of these the same (its game as numbered in the store)."""
+
+
+def _fingerprint(values: tuple) -> bytes:
+    """The decision's identity in 16 bytes: the set of them holds no position text."""
+    text = json.dumps(["" if value is None else value for value in values], ensure_ascii=False)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+
+
 def _merge(db: Any, tables: dict[str, list[dict[str, Any]]], changed: dict[str, int], place: list) -> None:
     def one(sql: str, params: tuple) -> tuple | None:
         return db.execute(sql, params).fetchone()
@@ -290,36 +301,34 @@ def _merge(db: Any, tables: dict[str, list[dict[str, Any]]], changed: dict[str, 
             elif (row["attempts"], row["updated_at"]) > tuple(mine):
                 db.execute(f"DELETE FROM {table} WHERE {key} = ?", (row[key],))
                 insert(table, row)
-    for row in rows("puzzle_attempts"):  # found through the index puzzle_attempts_by_puzzle
-        if not one(
-            "SELECT 1 FROM puzzle_attempts WHERE puzzle = ? AND at = ? AND choice = ?",
-            (row["puzzle"], row["at"], row["choice"]),
-        ):
+    # Attempts and decisions are kept once: each found in a set of what the store holds (read
+    # once, not searched row by row: that grew with the square of the rows), and what is added.
+    attempts = set(db.execute("SELECT puzzle, choice, at FROM puzzle_attempts").fetchall())
+    for row in rows("puzzle_attempts"):
+        if (key := (row["puzzle"], row["choice"], row["at"])) not in attempts:
             insert("puzzle_attempts", row, skip=("id",))
+            attempts.add(key)
     game_ids: dict[int, int] = {}
     for row in rows("games"):
         mine = one("SELECT id FROM games WHERE key = ?", (row["key"],))
         new_id = mine[0] if mine else insert("games", row, skip=("id",))
         if "id" in row:
             game_ids[row["id"]] = new_id
-    for row in rows("decisions"):  # found through the index decisions_by_moment: no scan of a day's
+    kept: set[bytes] = set()
+    times: set[tuple[str, str]] = set()  # (source, at) of the store's decisions read into kept
+    for row in rows("decisions"):
         row = dict(row)
         if row.get("game_id") is not None:
             row["game_id"] = game_ids[row["game_id"]]  # every one is a game of the file (read_progress)
-        if not one(
-            "SELECT 1 FROM decisions WHERE at = ? AND source = ? AND ref = ? AND kind = ? AND choice = ? "
-            "AND game_id IS ? AND position = ?",
-            (
-                row["at"],
-                row["source"],
-                row.get("ref", ""),
-                row["kind"],
-                row["choice"],
-                row.get("game_id"),
-                row["position"],
-            ),
-        ):
+        if (moment := (row["source"], row["at"])) not in times:  # by the index decisions_by_source
+            times.add(moment)
+            found = db.execute(
+                f"SELECT {', '.join(_SAME)} FROM decisions WHERE source = ? AND at = ?", moment
+            )
+            kept.update(_fingerprint(existing) for existing in found)
+        if (key := _fingerprint(tuple(row.get(name, "") for name in _SAME))) not in kept:
             insert("decisions", row, skip=("id",))
+            kept.add(key)
     for row in rows("table_games"):
         mine = one("SELECT updated_at FROM table_games WHERE place = ?", (row["place"],))
         if mine is None:
