@@ -41,6 +41,7 @@ class Raw:
         self.text, self.label = text, label
 
 
+DEEP = Raw("[" * 5000 + "]" * 5000, "nested 5,000 deep")
 # A hostile value for any field: wrong types, non-finite and huge numbers, huge and invalid text.
 HOSTILE: list[object] = [
     None,
@@ -331,7 +332,9 @@ FOUND: list[tuple[str, Callable[[dict], None], str]] = [
     ("4,300 digits", _setter(["tables", "lesson_steps", 0, "attempts"], Raw("9" * 4300, "digits")),
      "tables.lesson_steps[0].attempts: expected a whole number, not <a number of 4,300 digits>"),
     ("nested too deeply", _setter(["tables", "games", 0], Raw("[" * 100_000 + "]" * 100_000, "deep")),
-     "is not a Hearts Trainer progress file (nested too deeply)"),
+     "tables.games: nested more than 500 deep."),
+    ("nested too deeply in a row", _setter(["tables", "decisions", 1, "themes"], DEEP),
+     "tables.decisions[1].themes: nested more than 500 deep."),
     ("a lone surrogate", _setter(["tables", "lesson_steps", 0, "step"], "cards\ud800"),
      "tables.lesson_steps[0].step: not valid text: a lone surrogate '\\ud800' at character 5"),
     ("a position that is not JSON", _setter(["tables", "decisions", 0, "position"], "{not json"),
@@ -394,3 +397,11 @@ def test_every_column_of_the_progress_tables_has_its_own_check() -> None:
     for table in TABLES:
         columns = [row[1] for row in store.query(f"PRAGMA table_info({table})")]
         assert list(SCHEMA[table]) == columns, table
+
+
+def test_the_field_nested_too_deeply_is_found_past_brackets_in_strings_and_escaped_quotes() -> None:
+    from trainer.progress.nesting import too_deep
+
+    text = '{"a": "[[[[\\"[[[[", "b": [1, {"c": ' + "[" * 600 + "]" * 600 + "}]}"
+    assert too_deep(text, 500) == "b[1].c"
+    assert too_deep(text, 700) is None

@@ -26,6 +26,7 @@ from engine.excerpt import clip, excerpt
 
 from ..store import MIGRATIONS, Store
 from .checks import Bad, name
+from .nesting import too_deep
 from .schema import SCHEMA, Column, check_row, column_check
 
 __all__ = [
@@ -106,6 +107,10 @@ def transfer_markdown() -> str:
     )
 
 
+DEEPEST = 500
+"""Levels of nesting named as too deep when the parser gives up (a progress file holds ten)."""
+
+
 class _Huge:
     """A number of more digits than any field holds, read as a marker that every check refuses
     by the field's name (``int()`` of 4,300 digits or more fails naming no field)."""
@@ -123,11 +128,14 @@ def _number(digits: str) -> int | _Huge:
 
 def _parse(where: str, raw: bytes) -> object:
     try:
-        return json.loads(raw.decode("utf-8"), parse_int=_number)
+        text = raw.decode("utf-8")
+        return json.loads(text, parse_int=_number)
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
         reason = f"not UTF-8 text (byte 0x{raw[error.start]:02x} on line {line})"
     except RecursionError:
+        if field := too_deep(text, DEEPEST):
+            raise ProgressFileError(f"{where}: {field}: nested more than {DEEPEST} deep.") from None
         reason = "nested too deeply"
     except ValueError as error:  # bad syntax
         reason = f"not JSON: {clip(str(error), 120)}"
