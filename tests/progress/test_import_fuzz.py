@@ -351,6 +351,10 @@ FOUND: list[tuple[str, Callable[[dict], None], str]] = [
      lambda d: d["tables"]["table_games"][0].update(
          record=_record_with(d["tables"]["table_games"][0]["record"], hands=[])),
      "tables.table_games[0].record.hands: expected a list of hands, not []"),
+    ("a step past the lesson's end", _setter(["tables", "lesson_progress", 0, "step"], 5),
+     "tables.lesson_progress[0].step: step 5 is past the lesson's 5 steps"),
+    ("more puzzles solved than tried", _setter(["tables", "puzzle_records", 0, "solved"], 2),
+     "tables.puzzle_records[0].solved: more solved (2) than attempted (1)"),
     ("a kept game whose seat is not at the table", _setter(["tables", "games", 0, "seat"], 5),
      "tables.games[0].seat: there is no seat 5 at a table of 4"),
 ]  # fmt: skip

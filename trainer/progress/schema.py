@@ -255,7 +255,19 @@ def _game_in_play(row: dict[str, Any], parsed: dict[str, Any]) -> None:
         raise Bad(clip(error.message, 200), "record") from None
 
 
+def _lesson(row: dict[str, Any], parsed: dict[str, Any]) -> None:
+    if row["steps"] and row["step"] >= row["steps"]:
+        raise Bad(f"step {row['step']} is past the lesson's {row['steps']} steps (counted from 0)", "step")
+
+
+def _puzzle(row: dict[str, Any], parsed: dict[str, Any]) -> None:
+    if row["solved"] > row["attempts"]:
+        raise Bad(f"more solved ({row['solved']}) than attempted ({row['attempts']})", "solved")
+
+
 ROW_CHECKS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
+    "lesson_progress": _lesson,
+    "puzzle_records": _puzzle,
     "decisions": _decision,
     "games": _game,
     "table_games": _game_in_play,
