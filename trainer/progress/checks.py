@@ -29,9 +29,13 @@ __all__ = [
     "integer",
     "json_text",
     "key",
+    "list_of",
+    "mapping",
     "name",
+    "object_with",
     "one_of",
     "real",
+    "rules",
     "text",
     "timestamp",
 ]
@@ -180,13 +184,13 @@ def json_text(shape: Check, longest: int = 5_000_000) -> Check:
     return check
 
 
-def _field(data: dict, name: str, check: Check) -> Any:
-    if name not in data:
-        raise Bad("missing", f".{name}")
+def _field(data: dict, field: str, check: Check) -> Any:
+    if field not in data:
+        raise Bad("missing", f".{field}")
     try:
-        return check(data[name])
+        return check(data[field])
     except Bad as bad:
-        raise Bad(bad.reason, f".{name}{bad.field}") from None
+        raise Bad(bad.reason, f".{field}{bad.field}") from None
 
 
 def _object(value: Any) -> dict:
@@ -195,7 +199,9 @@ def _object(value: Any) -> dict:
     return value
 
 
-def _list(check: Check, longest: int) -> Check:
+def list_of(check: Check, longest: int = 1000) -> Check:
+    """A list of at most ``longest`` items, each passing ``check``."""
+
     def each(value: Any) -> list:
         if not isinstance(value, list):
             raise Bad(f"expected a list, not {excerpt(value)}")
@@ -256,7 +262,7 @@ def hand_record(value: Any) -> dict:
         _field(deal, "seed", _SEED)
     else:
         try:
-            _field(deal, "hands", _list(_list(_card, 52), table.players))
+            _field(deal, "hands", list_of(list_of(_card, 52), table.players))
         except Bad as bad:
             raise Bad(bad.reason, f".deal{bad.field}") from None
     _field(value, "pass_direction", _DIRECTION)
@@ -266,7 +272,7 @@ def hand_record(value: Any) -> dict:
 
 @functools.lru_cache(maxsize=8)
 def _actions(players: int) -> Check:
-    seat, passed = integer(0, players - 1), _list(_card, 52)
+    seat, passed = integer(0, players - 1), list_of(_card, 52)
     moon = text(40)
 
     def action(value: Any) -> None:
@@ -298,10 +304,6 @@ def _actions(players: int) -> Check:
         return value
 
     return check
-
-
-def list_of(check: Check, longest: int = 1000) -> Check:
-    return _list(check, longest)
 
 
 def object_with(fields: dict[str, Check], optional: Iterable[str] = ()) -> Check:

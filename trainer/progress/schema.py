@@ -190,9 +190,10 @@ def _decision(row: dict[str, Any], parsed: dict[str, Any]) -> None:
     if row["seat"] >= rules.players:
         raise Bad(f"there is no seat {row['seat']} at a table of {rules.players}", "seat")
     count = 1 if row["kind"] == "play" else rules.pass_count
+    wanted = "one card" if count == 1 else f"{count} cards"
     for name in ("choice", "best"):
         if len(row[name].split()) != count:
-            raise Bad(f"{excerpt(row[name])}: a {row['kind']} here is {count} card(s)", name)
+            raise Bad(f"{excerpt(row[name])}: a {row['kind']} here is {wanted}", name)
 
 
 def _game(row: dict[str, Any], parsed: dict[str, Any]) -> None:
@@ -225,8 +226,9 @@ def _game_in_play(row: dict[str, Any], parsed: dict[str, Any]) -> None:
     from ..table.session import TableError, TableSession
 
     record = parsed["record"]
-    seat = record.get("seat") if isinstance(record, dict) else None
-    hands = record.get("hands") if isinstance(record, dict) else None
+    if not isinstance(record, dict):
+        raise Bad(f"expected a game in play (an object), not {excerpt(record)}", "record")
+    seat, hands = record.get("seat"), record.get("hands")
     if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < MAX_PLAYERS):
         raise Bad(f"expected the learner's seat, not {excerpt(seat)}", "record.seat")
     if not isinstance(hands, list) or not hands:
