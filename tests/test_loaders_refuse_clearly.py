@@ -348,3 +348,28 @@ def test_a_game_in_play_that_does_not_read_back_is_a_record_error(tmp_path) -> N
         db.execute("INSERT INTO table_games VALUES ('l09_play/game', '', ?, 'now')", ("[" * 100_000,))
     with pytest.raises(RecordError, match="nested too deeply"):
         load_table(store, "l09_play/game")
+
+
+def test_a_game_in_play_with_a_number_that_is_not_finite_is_a_notice_and_a_new_game(
+    tmp_path, monkeypatch
+) -> None:
+    """Lesson 9 with a kept game whose redeals is Infinity (as an import before issue 49 could
+    keep): the page says the game cannot be resumed and deals a new one, which opens next time."""
+    from trainer.lessons.catalog import LESSONS
+    from trainer.lessons.runner import LessonRunner
+    from trainer.store import Store
+    from trainer.table import TableSession
+
+    monkeypatch.setenv("HEARTS_BOT_DELAY", "0")
+    record = TableSession(Rules(), 9, 0).to_record() | {"redeals": float("inf")}
+    store = Store(tmp_path / "progress.sqlite3")
+    with store.transaction() as db:
+        db.execute("INSERT INTO table_games VALUES ('l09_play/game', '', ?, 'now')", (json.dumps(record),))
+    first = LessonRunner(LESSONS["l09_play"], store)
+    first.close()
+    assert (
+        first.notice == "The saved game cannot be resumed: a number in it is not finite. A new game is dealt."
+    )
+    again = LessonRunner(LESSONS["l09_play"], store)
+    again.close()
+    assert again.notice == ""
