@@ -4,11 +4,13 @@ installed version's store.
 
 The file is JSON: ``{"format": "hearts-trainer-progress", "version": 1, "schema": N,
 "exported_at": ..., "tables": {TABLE: [ROW, ...]}}``, one object per row, keyed by column.
-Importing checks the whole file first (every table, row and field against the store's own
-schema) and refuses it with a message naming the file and the field; then it merges every table
-in one transaction, so a file is applied entirely or not at all. Merging keeps the most of both
-(the further step of a lesson, the puzzle record with more attempts, every attempt, game and
-decision once) and importing the same file twice changes nothing the second time.
+Importing checks the whole file first (every row against its table's checks in
+``trainer.progress.schema``, down to the JSON kept in text columns) and refuses it with one line
+naming the file and the field, quoting at most an excerpt; then it merges every table in one
+transaction, so a file is applied entirely or not at all. Merging keeps the most of both (the
+further step of a lesson, the puzzle record with more attempts, every attempt, game and decision
+once: those already kept are found in sets read once, so the time grows with the rows, not their
+square) and importing the same file twice changes nothing the second time.
 """
 
 from __future__ import annotations
