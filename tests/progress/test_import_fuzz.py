@@ -21,7 +21,9 @@ from trainer.lessons.catalog import LESSONS
 from trainer.lessons.home import home_markdown, next_to_do
 from trainer.lessons.progress import Progress
 from trainer.lessons.runner import LessonRunner
+from trainer.progress.decisions import readable_decisions
 from trainer.progress.export import table_csv
+from trainer.progress.games import readable_games
 from trainer.progress.puzzles import load_progress, save_attempt
 from trainer.progress.tables import save_table
 from trainer.progress.transfer import ProgressFileError, dumps, import_progress
@@ -234,8 +236,11 @@ def variants(valid: dict) -> list[Variant]:
 
 
 def _pages_read(store: Store, puzzles) -> None:
-    """What each page that shows progress reads from the store, as it reads it."""
+    """What each page that shows progress reads from the store, as it reads it; and every kept
+    decision, game and game in play reads back whole (none left out with a notice)."""
+    assert readable_decisions(store)[1] == [] and readable_games(store)[1] == []
     review = open_review(store)  # the review page
+    assert review.notice == ""
     review.charts()
     game = review.last_game
     game_markdown(game)
@@ -251,6 +256,7 @@ def _pages_read(store: Store, puzzles) -> None:
     runner = LessonRunner(LESSONS["l09_play"], store)  # lesson 9, its game step: the game in play
     try:
         runner.go(next(i for i, step in enumerate(runner.lesson.steps) if step.kind == "game"))
+        assert runner.notice == "", runner.notice  # the game in play resumed, or none was kept
     finally:
         runner.close()
 
