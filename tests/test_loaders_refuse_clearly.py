@@ -348,3 +348,52 @@ def test_a_game_in_play_that_does_not_read_back_is_a_record_error(tmp_path) -> N
         db.execute("INSERT INTO table_games VALUES ('l09_play/game', '', ?, 'now')", ("[" * 100_000,))
     with pytest.raises(RecordError, match="nested too deeply"):
         load_table(store, "l09_play/game")
+
+
+def test_a_game_in_play_with_a_number_that_is_not_finite_is_a_notice_and_a_new_game(
+    tmp_path, monkeypatch
+) -> None:
+    """Lesson 9 with a kept game whose redeals is Infinity (as an import before issue 49 could
+    keep): the page says the game cannot be resumed and deals a new one, which opens next time."""
+    from trainer.lessons.catalog import LESSONS
+    from trainer.lessons.runner import LessonRunner
+    from trainer.store import Store
+    from trainer.table import TableSession
+
+    monkeypatch.setenv("HEARTS_BOT_DELAY", "0")
+    record = TableSession(Rules(), 9, 0).to_record() | {"redeals": float("inf")}
+    store = Store(tmp_path / "progress.sqlite3")
+    with store.transaction() as db:
+        db.execute("INSERT INTO table_games VALUES ('l09_play/game', '', ?, 'now')", (json.dumps(record),))
+    first = LessonRunner(LESSONS["l09_play"], store)
+    first.close()
+    assert (
+        first.notice == "The saved game cannot be resumed: a number in it is not finite. A new game is dealt."
+    )
+    again = LessonRunner(LESSONS["l09_play"], store)
+    again.close()
+    assert again.notice == ""
+
+
+@pytest.mark.parametrize(
+    ("column", "text"), [("position", "{oops"), ("position", "[1]"), ("themes", "[" * 100_000)]
+)
+def test_a_kept_decision_that_does_not_read_back_is_named_and_the_review_opens(
+    tmp_path, column, text
+) -> None:
+    """As an import before issue 49 could keep: the review shows the other decisions."""
+    from tests.review.history import history_decisions
+    from trainer.progress.decisions import load_decisions, readable_decisions, record_decisions
+    from trainer.review.page import open_review
+    from trainer.store import Store
+
+    store = Store(tmp_path / "progress.sqlite3")
+    record_decisions(store, history_decisions())
+    store.query(f"UPDATE decisions SET {column} = ? WHERE id = 3", (text,))
+    decisions, problems = readable_decisions(store)
+    assert len(decisions) == 11 and 3 not in [d.id for d in decisions]
+    (problem,) = problems
+    assert problem.startswith(f"decisions row 3, {column}: ") and len(problem) < SHORT
+    assert load_decisions(store) == decisions
+    assert len(open_review(store).decisions) == 11
+    assert store.query(f"SELECT {column} FROM decisions WHERE id = 3") == [(text,)]  # left as it was

@@ -101,6 +101,10 @@ def set_options(*options: str):
     return set_answer(options=[row(option, 2.0 * rank) for rank, option in enumerate(options)])
 
 
+def set_figure(row: int, column: str, value: float):
+    return lambda data: data["answer"]["options"][row].__setitem__(OPTION_COLUMNS.index(column), value)
+
+
 def set_position(**fields):
     return lambda data: data["position"].update(fields)
 
@@ -138,7 +142,14 @@ DEFECTS = [
     ("play", set_answer(method=0), "answer.method", "expected str, got 0"),
     ("play", set_answer(every_deal="yes"), "answer.every_deal", "expected bool, got 'yes'"),
     ("play", set_answer(every_deal=True), "answer.every_deal", "not method 'policy'"),
-]
+    ("play", set_figure(1, "points", float("nan")), "answer.options[1].points", "expected a number, got nan"),
+    ("play", set_figure(0, "loss", float("inf")), "answer.options[0].loss", "expected a number, got inf"),
+    ("play", set_figure(0, "others", 10**18), "answer.options[0].others", "is beyond any hand's points"),
+    ("play", set_answer(seed=-1), "answer.seed", "must be 0 to"),
+    ("play", lambda data: data.update(difficulty=2**62), "difficulty", "must be 0 to 5,000"),
+    ("play", lambda data: data.update(id="../x y"), "id", "'../x y' is not a name"),
+    ("play", set_position(scores=[0, 0, 0, 2**62]), "position.scores", "whole numbers from -1,000,000"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("kind", "mutate", "field", "words"), DEFECTS)
@@ -155,6 +166,42 @@ def test_each_defect_is_one_puzzle_error_naming_the_file_and_the_field(tmp_path,
 @pytest.mark.parametrize("kind", ["play", "pass"])
 def test_the_puzzles_these_defects_start_from_load(tmp_path, kind):
     assert load_puzzle(written(tmp_path, kind)).id == f"{kind}-test"
+
+
+@pytest.mark.parametrize(
+    ("mutate", "field"),
+    [
+        (lambda data: data.update(title="T" * 5_000_000), "title"),
+        (lambda data: data.update(kind="K" * 5_000_000), "kind"),
+        (lambda data: data.update(themes=["t" * 5_000_000]), "themes[0]"),
+        (set_answer(accepted=["JH", "A" * 5_000_000 + "S"]), "answer.accepted[1]"),
+        (set_answer(measure="m" * 5_000_000), "answer.measure"),
+        (
+            set_position(hands=["5D 8H JH QH", "4H 5H 10H KH", "KC AD 9H", "Q" * 5_000_000]),
+            "position.hands[3]",
+        ),
+    ],
+    ids=["title", "kind", "theme", "card", "measure", "hand"],
+)
+def test_a_huge_bad_value_is_quoted_briefly(tmp_path, mutate, field):
+    with pytest.raises(PuzzleError) as error:
+        load_puzzle(written(tmp_path, "play", mutate))
+    message = str(error.value)
+    assert message.startswith(f"{tmp_path / 'bad.toml'}: {field}: ") and len(message) < 400, message[:500]
+
+
+def test_the_checker_prints_a_huge_bad_value_in_one_short_line(tmp_path):
+    path = written(tmp_path, "play", lambda data: data.update(explanation="E" * 5_000_000))
+    done = subprocess.run(
+        [sys.executable, "-m", "trainer.puzzles", "check", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 1
+    (line,) = done.stdout.splitlines()
+    assert line.startswith(f"{path}: explanation: 5,000,000 characters") and len(line) < 400, line[:500]
 
 
 def test_bytes_that_are_not_utf8_are_named_by_field_and_line(tmp_path):

@@ -219,7 +219,7 @@ def test_a_new_file_without_an_entry_appears_and_a_removed_one_is_gone(folder, r
     )
 
 
-@pytest.mark.parametrize("damage", ["missing", "not json", "bad entry"])
+@pytest.mark.parametrize("damage", ["missing", "not json", "bad entry", "nested too deeply", "huge value"])
 def test_a_missing_or_damaged_index_still_gives_the_right_library(folder, damage):
     write_index(folder)
     index = folder / INDEX_NAME
@@ -227,14 +227,16 @@ def test_a_missing_or_damaged_index_still_gives_the_right_library(folder, damage
         index.unlink()
     elif damage == "not json":
         index.write_text("{", "utf-8")
+    elif damage == "nested too deeply":
+        index.write_text("[" * 100_000, "utf-8")
     else:
         data = json.loads(index.read_text("utf-8"))
-        data["puzzles"][1]["difficulty"] = "hard"
+        data["puzzles"][1]["difficulty"] = "hard" if damage == "bad entry" else "9" * 5_000_000
         index.write_text(json.dumps(data), "utf-8")
     library = open_library(folder)
     assert listing(library.entries) == EXPECTED and library.problems == []
     (notice,) = library.notices
-    assert notice.startswith(f"{index}: ")
+    assert notice.startswith(f"{index}: ") and len(notice) < 500, notice[:600]
     if damage == "bad entry":
         assert "puzzles[1].difficulty: expected int, got 'hard'" in notice
     assert index_status(folder).startswith(f"{index}: ")

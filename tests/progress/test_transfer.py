@@ -75,7 +75,7 @@ def test_importing_keeps_the_further_lesson_step_already_there(browser_store, tm
         (lambda d: d["tables"]["lesson_progress"][0].pop("step"), "tables.lesson_progress[0].step: missing"),
         (
             lambda d: d["tables"]["lesson_progress"][0].update(step="two"),
-            "lesson_progress[0].step: expected integer",
+            "lesson_progress[0].step: expected a whole number",
         ),
         (
             lambda d: d["tables"]["games"][0].update(colour="red"),
@@ -126,3 +126,21 @@ def test_the_command_imports_and_refuses_a_file_that_is_not_progress(
     assert done.value.code == 1
     error = capsys.readouterr().err
     assert error.startswith("Nothing was imported.") and "notes.txt" in error and "not JSON" in error
+
+
+def test_a_decision_kept_already_or_twice_in_the_file_is_kept_once_and_one_at_the_same_time_is_added(
+    browser_store, tmp_path
+):
+    document = json.loads(dumps(browser_store))
+    installed = Store(tmp_path / "installed.sqlite3")
+    saved = tmp_path / "p.json"
+    saved.write_text(json.dumps(document))
+    import_progress(installed, saved)
+    kept = table_counts(installed)["decisions"]
+    decisions = document["tables"]["decisions"]
+    play = next(decision for decision in decisions if decision["kind"] == "play")
+    other = dict(play, choice="2C" if play["choice"] != "2C" else "3C")  # the same time, another card
+    decisions += [other, dict(other), dict(decisions[1])]
+    saved.write_text(json.dumps(document))
+    assert import_progress(installed, saved)["decisions"] == 1
+    assert table_counts(installed)["decisions"] == kept + 1

@@ -16,9 +16,12 @@ import json
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine import CardParseError, CardSet, HandState, hand_to_record, to_card
 from engine.evaluator import Evaluation
+from engine.excerpt import clip
+from engine.records import RecordError, loads
 
 from ..coach.grading import grade
 from ..puzzles.themes import pass_themes, play_themes
@@ -34,6 +37,7 @@ __all__ = [
     "option_symbols",
     "option_text",
     "phase_of",
+    "readable_decisions",
     "record_decisions",
 ]
 
@@ -210,7 +214,16 @@ def record_decisions(store: Store, decisions: Iterable[Decision]) -> list[int]:
 
 
 def load_decisions(store: Store, source: str | None = None, game_id: int | None = None) -> list[Decision]:
-    """Kept decisions, oldest first; only one source's or one game's when asked."""
+    """Kept decisions, oldest first; only one source's or one game's when asked. A row that does
+    not read back is left out (and left in the file): ``readable_decisions`` names it."""
+    return readable_decisions(store, source, game_id)[0]
+
+
+def readable_decisions(
+    store: Store, source: str | None = None, game_id: int | None = None
+) -> tuple[list[Decision], list[str]]:
+    """``load_decisions``, and a sentence for each row whose position or themes do not read back
+    (kept by an import before issue 49 checked them): a page shows the rest, not a traceback."""
     where, params = [], []
     if source is not None:
         where.append("source = ?")
@@ -222,13 +235,27 @@ def load_decisions(store: Store, source: str | None = None, game_id: int | None 
     if where:
         sql += " WHERE " + " AND ".join(where)
     rows = store.query(sql + " ORDER BY at, id", tuple(params))
-    decisions = []
+    decisions, problems = [], []
     for row in rows:
         values = dict(zip(_COLUMNS, row, strict=True))
-        values["position"] = json.loads(values["position"])
-        values["themes"] = tuple(json.loads(values["themes"]))
+        try:
+            values["position"] = _read(values, "position", dict)
+            values["themes"] = tuple(_read(values, "themes", list))
+        except RecordError as error:
+            problems.append(str(error))
+            continue
         decisions.append(Decision(**values))
-    return decisions
+    return decisions, problems
+
+
+def _read(values: dict, column: str, kind: type) -> Any:
+    try:
+        value = loads(values[column])
+    except RecordError as error:
+        raise RecordError(f"decisions row {values['id']}, {column}: {clip(str(error))}") from None
+    if not isinstance(value, kind):
+        raise RecordError(f"decisions row {values['id']}, {column}: expected a {kind.__name__}")
+    return value
 
 
 def with_time(decision: Decision, at: str) -> Decision:

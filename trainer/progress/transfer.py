@@ -4,22 +4,32 @@ installed version's store.
 
 The file is JSON: ``{"format": "hearts-trainer-progress", "version": 1, "schema": N,
 "exported_at": ..., "tables": {TABLE: [ROW, ...]}}``, one object per row, keyed by column.
-Importing checks the whole file first (every table, row and field against the store's own
-schema) and refuses it with a message naming the file and the field; then it merges every table
-in one transaction, so a file is applied entirely or not at all. Merging keeps the most of both
-(the further step of a lesson, the puzzle record with more attempts, every attempt, game and
-decision once) and importing the same file twice changes nothing the second time.
+Importing checks the whole file first (every row against its table's checks in
+``trainer.progress.schema``, down to the JSON kept in text columns) and refuses it with one line
+naming the file and the field, quoting at most an excerpt; then it merges every table in one
+transaction, so a file is applied entirely or not at all. Merging keeps the most of both (the
+further step of a lesson, the puzzle record with more attempts, every attempt, game and decision
+once: those already kept are found in sets read once, so the time grows with the rows, not their
+square) and importing the same file twice changes nothing the second time.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pathlib
+import sqlite3
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
+from engine.excerpt import clip, excerpt
+
 from ..store import MIGRATIONS, Store
+from .checks import Bad, name
+from .nesting import too_deep
+from .schema import SCHEMA, Column, check_row, column_check
 
 __all__ = [
     "FORMAT",
@@ -99,18 +109,50 @@ def transfer_markdown() -> str:
     )
 
 
-def read_progress(path: pathlib.Path, store: Store) -> dict[str, list[dict[str, Any]]]:
-    """The file's tables, checked against STORE's schema; raises ProgressFileError naming the
-    file and the field at fault."""
-    where = str(path)
+DEEPEST = 500
+"""Levels of nesting named as too deep when the parser gives up (a progress file holds ten)."""
+
+
+class _Huge:
+    """A number of more digits than any field holds, read as a marker that every check refuses
+    by the field's name (``int()`` of 4,300 digits or more fails naming no field)."""
+
+    def __init__(self, digits: str) -> None:
+        self.digits = len(digits.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"<a number of {self.digits:,} digits>"
+
+
+def _number(digits: str) -> int | _Huge:
+    return int(digits) if len(digits) <= 30 else _Huge(digits)
+
+
+def _parse(where: str, raw: bytes) -> object:
     try:
-        document = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
+        text = raw.decode("utf-8")
+        return json.loads(text, parse_int=_number)
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        reason = f"not UTF-8 text (byte 0x{raw[error.start]:02x} on line {line})"
+    except RecursionError:
+        if field := too_deep(text, DEEPEST):
+            raise ProgressFileError(f"{where}: {field}: nested more than {DEEPEST} deep.") from None
+        reason = "nested too deeply"
+    except ValueError as error:  # bad syntax
+        reason = f"not JSON: {clip(str(error), 120)}"
+    raise ProgressFileError(f"{where}: is not a Hearts Trainer progress file ({reason}).")
+
+
+def read_progress(path: pathlib.Path, store: Store) -> dict[str, list[dict[str, Any]]]:
+    """The file's tables, every row checked against its table's schema (``trainer.progress.schema``);
+    raises ProgressFileError naming the file and the field at fault."""
+    where = _one_line(str(path))
+    try:
+        raw = pathlib.Path(path).read_bytes()
     except OSError as error:
         raise ProgressFileError(f"{where}: cannot be read ({error.strerror or error}).") from error
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ProgressFileError(
-            f"{where}: is not a Hearts Trainer progress file (not JSON: {error})."
-        ) from error
+    document = _parse(where, raw)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ProgressFileError(
             f"{where}: format: expected {FORMAT!r}; this is not a progress file downloaded from "
@@ -118,160 +160,192 @@ def read_progress(path: pathlib.Path, store: Store) -> dict[str, list[dict[str, 
         )
     if document.get("version") != VERSION:
         raise ProgressFileError(
-            f"{where}: version: {document.get('version')!r}, this Hearts Trainer reads {VERSION}."
+            f"{where}: version: {excerpt(document.get('version'))}, this Hearts Trainer reads {VERSION}."
         )
     schema = document.get("schema")
     if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
-        raise ProgressFileError(f"{where}: schema: expected a whole number, not {schema!r}.")
+        raise ProgressFileError(f"{where}: schema: expected a whole number, not {excerpt(schema)}.")
     if schema > len(MIGRATIONS):
         raise ProgressFileError(
-            f"{where}: schema: {schema} was written by a newer Hearts Trainer (this one knows "
+            f"{where}: schema: {excerpt(schema)} was written by a newer Hearts Trainer (this one knows "
             f"{len(MIGRATIONS)}); update Hearts Trainer, then import it again."
         )
     tables = document.get("tables")
     if not isinstance(tables, dict):
-        raise ProgressFileError(f"{where}: tables: expected an object of tables.")
+        raise ProgressFileError(f"{where}: tables: expected an object of tables, not {excerpt(tables)}.")
     unknown = sorted(set(tables) - set(TABLES))
     if unknown:
-        raise ProgressFileError(f"{where}: tables.{unknown[0]}: not a table of Hearts Trainer's progress.")
+        raise ProgressFileError(
+            f"{where}: tables.{name(unknown[0])}: not a table of Hearts Trainer's progress."
+        )
     checked: dict[str, list[dict[str, Any]]] = {}
     for table in TABLES:
         rows = tables.get(table, [])
         if not isinstance(rows, list):
-            raise ProgressFileError(f"{where}: tables.{table}: expected a list of rows.")
-        columns = _columns(store, table)
-        known = {name for name, *_ in columns}
+            raise ProgressFileError(f"{where}: tables.{table}: expected a list of rows, not {excerpt(rows)}.")
+        columns = _schema(store, table)
         for number, row in enumerate(rows):
-            field = f"{where}: tables.{table}[{number}]"
-            if not isinstance(row, dict):
-                raise ProgressFileError(f"{field}: expected an object of columns.")
-            extra = sorted(set(row) - known)
-            if extra:
-                raise ProgressFileError(f"{field}.{extra[0]}: not a column of {table}.")
-            for name, kind, required, has_default in columns:
-                if name not in row:
-                    if required and not has_default:
-                        raise ProgressFileError(f"{field}.{name}: missing.")
-                    continue
-                _check_value(f"{field}.{name}", row[name], kind, required)
+            try:
+                check_row(table, row, columns)
+            except Bad as bad:
+                raise ProgressFileError(
+                    _one_line(f"{where}: tables.{table}[{number}]{bad.field}: {bad.reason}.")
+                ) from None
         checked[table] = rows
+    _check_links(where, checked)
     return checked
 
 
-def _check_value(field: str, value: object, kind: str, required: bool) -> None:
-    if value is None:
-        if required:
-            raise ProgressFileError(f"{field}: may not be null.")
-        return
-    ok = {
-        "INTEGER": isinstance(value, int) and not isinstance(value, bool),
-        "REAL": isinstance(value, (int, float)) and not isinstance(value, bool),
-        "TEXT": isinstance(value, str),
-    }.get(kind, True)
-    if not ok:
-        raise ProgressFileError(f"{field}: expected {kind.lower()}, not {value!r}.")
+def _schema(store: Store, table: str) -> dict[str, Column]:
+    """TABLE's columns as the store has them, each with its check: ``SCHEMA``'s, or for a column
+    it does not know its declared type's (a required one when NOT NULL with no default)."""
+    known = SCHEMA[table]
+    return {
+        name: known.get(name)
+        or Column(column_check(kind), required=required and not has_default, nullable=not required)
+        for name, kind, required, has_default in _columns(store, table)
+    }
+
+
+def _check_links(where: str, tables: dict[str, list[dict[str, Any]]]) -> None:
+    """Each game's id once, and each decision's game among them."""
+    games: dict[int, int] = {}
+    for number, row in enumerate(tables["games"]):
+        if "id" in row:
+            if row["id"] in games:
+                raise ProgressFileError(
+                    f"{where}: tables.games[{number}].id: {row['id']} is also the id of "
+                    f"tables.games[{games[row['id']]}]."
+                )
+            games[row["id"]] = number
+    for number, row in enumerate(tables["decisions"]):
+        if row.get("game_id") is not None and row["game_id"] not in games:
+            raise ProgressFileError(
+                f"{where}: tables.decisions[{number}].game_id: {row['game_id']} is not a game in the file."
+            )
+
+
+def _one_line(message: str) -> str:
+    """At most a few hundred characters on one line, whatever the path or field held."""
+    return clip(" ".join(message.splitlines()), 400)
 
 
 def import_progress(store: Store, path: pathlib.Path) -> dict[str, int]:
     """Merge the file at PATH into STORE (all or nothing); returns rows added or updated per table."""
     tables = read_progress(path, store)
     changed = dict.fromkeys(TABLES, 0)
-    with store.transaction() as db:
-
-        def one(sql: str, params: tuple) -> tuple | None:
-            return db.execute(sql, params).fetchone()
-
-        def insert(table: str, row: dict[str, Any], skip: tuple[str, ...] = ()) -> int:
-            names = [name for name in row if name not in skip]
-            cursor = db.execute(
-                f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})",
-                tuple(row[name] for name in names),
-            )
-            changed[table] += 1
-            return cursor.lastrowid
-
-        for row in tables["lesson_progress"]:
-            mine = one(
-                "SELECT step, steps, completed_at FROM lesson_progress WHERE lesson = ?", (row["lesson"],)
-            )
-            if mine is None:
-                insert("lesson_progress", row)
-                continue
-            step, steps = max(mine[0], row["step"]), max(mine[1], row["steps"])
-            completed = min((c for c in (mine[2], row.get("completed_at")) if c), default=None)
-            if (step, steps, completed) != tuple(mine):
-                db.execute(
-                    "UPDATE lesson_progress SET step = ?, steps = ?, completed_at = ?, "
-                    "updated_at = MAX(updated_at, ?) WHERE lesson = ?",
-                    (step, steps, completed, row["updated_at"], row["lesson"]),
-                )
-                changed["lesson_progress"] += 1
-        for row in tables["lesson_steps"]:
-            key = (row["lesson"], row["step"])
-            mine = one("SELECT attempts, correct_at FROM lesson_steps WHERE lesson = ? AND step = ?", key)
-            if mine is None:
-                insert("lesson_steps", row)
-                continue
-            attempts = max(mine[0], row.get("attempts", 0))
-            correct = min((c for c in (mine[1], row.get("correct_at")) if c), default=None)
-            if (attempts, correct) != tuple(mine):
-                db.execute(
-                    "UPDATE lesson_steps SET attempts = ?, correct_at = ? WHERE lesson = ? AND step = ?",
-                    (attempts, correct, *key),
-                )
-                changed["lesson_steps"] += 1
-        # A rating is the sum of its history: the record with more attempts behind it wins whole.
-        for table, key in (("puzzle_learner", "id"), ("puzzle_records", "puzzle")):
-            for row in tables[table]:
-                mine = one(f"SELECT attempts, updated_at FROM {table} WHERE {key} = ?", (row[key],))
-                if mine is None:
-                    insert(table, row)
-                elif (row["attempts"], row["updated_at"]) > tuple(mine):
-                    db.execute(f"DELETE FROM {table} WHERE {key} = ?", (row[key],))
-                    insert(table, row)
-        for row in tables["puzzle_attempts"]:
-            if not one(
-                "SELECT 1 FROM puzzle_attempts WHERE puzzle = ? AND choice = ? AND at = ?",
-                (row["puzzle"], row["choice"], row["at"]),
-            ):
-                insert("puzzle_attempts", row, skip=("id",))
-        game_ids: dict[int, int] = {}
-        for row in tables["games"]:
-            mine = one("SELECT id FROM games WHERE key = ?", (row["key"],))
-            new_id = mine[0] if mine else insert("games", row, skip=("id",))
-            if "id" in row:
-                game_ids[row["id"]] = new_id
-        for number, row in enumerate(tables["decisions"]):
-            row = dict(row)
-            if row.get("game_id") is not None:
-                if row["game_id"] not in game_ids:
-                    raise ProgressFileError(
-                        f"{path}: tables.decisions[{number}].game_id: {row['game_id']} is not a game "
-                        "in the file."
-                    )
-                row["game_id"] = game_ids[row["game_id"]]
-            if not one(
-                "SELECT 1 FROM decisions WHERE source = ? AND ref = ? AND kind = ? AND choice = ? AND at = ? "
-                "AND position = ? AND game_id IS ?",
-                (
-                    row["source"],
-                    row.get("ref", ""),
-                    row["kind"],
-                    row["choice"],
-                    row["at"],
-                    row["position"],
-                    row.get("game_id"),
-                ),
-            ):
-                insert("decisions", row, skip=("id",))
-        for row in tables["table_games"]:
-            mine = one("SELECT updated_at FROM table_games WHERE place = ?", (row["place"],))
-            if mine is None:
-                insert("table_games", row)
-            elif row["updated_at"] > mine[0]:
-                db.execute("DELETE FROM table_games WHERE place = ?", (row["place"],))
-                insert("table_games", row)
+    place = ["", 0]  # the table and row being merged, to name if the store refuses it
+    try:
+        with store.transaction() as db:
+            _merge(db, tables, changed, place)
+    except (sqlite3.IntegrityError, sqlite3.InterfaceError, sqlite3.DataError, OverflowError) as error:
+        # Every row was checked first; should the store still refuse one, the file is named, not a traceback.
+        where = f"{path}: tables.{place[0]}[{place[1]}]"
+        message = f"{where}: the progress file refused it ({clip(str(error))})."
+        raise ProgressFileError(_one_line(message)) from error
     return changed
+
+
+_SAME = ("source", "ref", "kind", "choice", "at", "game_id", "position")
+"""A decision already kept has all of these the same (its game as numbered in the store)."""
+
+
+def _fingerprint(values: tuple) -> bytes:
+    """The decision's identity in 16 bytes: the set of them holds no position text."""
+    text = json.dumps(["" if value is None else value for value in values], ensure_ascii=False)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+
+
+def _merge(db: Any, tables: dict[str, list[dict[str, Any]]], changed: dict[str, int], place: list) -> None:
+    def one(sql: str, params: tuple) -> tuple | None:
+        return db.execute(sql, params).fetchone()
+
+    def insert(table: str, row: dict[str, Any], skip: tuple[str, ...] = ()) -> int:
+        names = [name for name in row if name not in skip]
+        cursor = db.execute(
+            f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})",
+            tuple(row[name] for name in names),
+        )
+        changed[table] += 1
+        return cursor.lastrowid
+
+    def rows(table: str) -> Iterator[dict[str, Any]]:
+        for number, row in enumerate(tables[table]):
+            place[:] = table, number
+            yield row
+
+    for row in rows("lesson_progress"):
+        mine = one("SELECT step, steps, completed_at FROM lesson_progress WHERE lesson = ?", (row["lesson"],))
+        if mine is None:
+            insert("lesson_progress", row)
+            continue
+        step, steps = max(mine[0], row["step"]), max(mine[1], row["steps"])
+        completed = min((c for c in (mine[2], row.get("completed_at")) if c), default=None)
+        if (step, steps, completed) != tuple(mine):
+            db.execute(
+                "UPDATE lesson_progress SET step = ?, steps = ?, completed_at = ?, "
+                "updated_at = MAX(updated_at, ?) WHERE lesson = ?",
+                (step, steps, completed, row["updated_at"], row["lesson"]),
+            )
+            changed["lesson_progress"] += 1
+    for row in rows("lesson_steps"):
+        key = (row["lesson"], row["step"])
+        mine = one("SELECT attempts, correct_at FROM lesson_steps WHERE lesson = ? AND step = ?", key)
+        if mine is None:
+            insert("lesson_steps", row)
+            continue
+        attempts = max(mine[0], row.get("attempts", 0))
+        correct = min((c for c in (mine[1], row.get("correct_at")) if c), default=None)
+        if (attempts, correct) != tuple(mine):
+            db.execute(
+                "UPDATE lesson_steps SET attempts = ?, correct_at = ? WHERE lesson = ? AND step = ?",
+                (attempts, correct, *key),
+            )
+            changed["lesson_steps"] += 1
+    # A rating is the sum of its history: the record with more attempts behind it wins whole.
+    for table, key in (("puzzle_learner", "id"), ("puzzle_records", "puzzle")):
+        for row in rows(table):
+            mine = one(f"SELECT attempts, updated_at FROM {table} WHERE {key} = ?", (row[key],))
+            if mine is None:
+                insert(table, row)
+            elif (row["attempts"], row["updated_at"]) > tuple(mine):
+                db.execute(f"DELETE FROM {table} WHERE {key} = ?", (row[key],))
+                insert(table, row)
+    # Attempts and decisions are kept once: each found in a set of what the store holds (read
+    # once, not searched row by row: that grew with the square of the rows), and what is added.
+    attempts = set(db.execute("SELECT puzzle, choice, at FROM puzzle_attempts").fetchall())
+    for row in rows("puzzle_attempts"):
+        if (key := (row["puzzle"], row["choice"], row["at"])) not in attempts:
+            insert("puzzle_attempts", row, skip=("id",))
+            attempts.add(key)
+    game_ids: dict[int, int] = {}
+    for row in rows("games"):
+        mine = one("SELECT id FROM games WHERE key = ?", (row["key"],))
+        new_id = mine[0] if mine else insert("games", row, skip=("id",))
+        if "id" in row:
+            game_ids[row["id"]] = new_id
+    kept: set[bytes] = set()
+    times: set[tuple[str, str]] = set()  # (source, at) of the store's decisions read into kept
+    for row in rows("decisions"):
+        row = dict(row)
+        if row.get("game_id") is not None:
+            row["game_id"] = game_ids[row["game_id"]]  # every one is a game of the file (read_progress)
+        if (moment := (row["source"], row["at"])) not in times:  # by the index decisions_by_source
+            times.add(moment)
+            found = db.execute(
+                f"SELECT {', '.join(_SAME)} FROM decisions WHERE source = ? AND at = ?", moment
+            )
+            kept.update(_fingerprint(existing) for existing in found)
+        if (key := _fingerprint(tuple(row.get(name, "") for name in _SAME))) not in kept:
+            insert("decisions", row, skip=("id",))
+            kept.add(key)
+    for row in rows("table_games"):
+        mine = one("SELECT updated_at FROM table_games WHERE place = ?", (row["place"],))
+        if mine is None:
+            insert("table_games", row)
+        elif row["updated_at"] > mine[0]:
+            db.execute("DELETE FROM table_games WHERE place = ?", (row["place"],))
+            insert("table_games", row)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,6 +13,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from engine.excerpt import clip
+
 from .format import PUZZLES_DIR, load_files
 from .library import index_status
 
@@ -28,7 +30,7 @@ def check(named: Sequence[Path] = ()) -> int:
         return 1
     puzzles, problems = load_files(paths)
     for problem in problems:
-        print(" ".join(problem.splitlines()))  # one problem, one line
+        print(clip(" ".join(problem.splitlines()), 400))  # one problem, one short line
     stale = [status for folder in named if folder.is_dir() if (status := index_status(folder, puzzles))]
     for status in stale:
         print(status)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine import Card, CardParseError, CardSet, HandState, parse_cards
+from engine.excerpt import excerpt
 
 from .errors import PuzzleError
 
@@ -24,7 +25,7 @@ def read_choice(fail: Fail, state: HandState, seat: int, kind: str, text: Any, w
     """The card (a play puzzle) or cards (a pass puzzle) ``text`` names, if ``seat`` may
     play or pass them in ``state``; else ``fail(where, why)`` is raised."""
     if not isinstance(text, str):
-        raise fail(where, f"expected cards as text such as 'QS 10H 2C', got {text!r}")
+        raise fail(where, f"expected cards as text such as 'QS 10H 2C', got {excerpt(text)}")
     try:
         cards = parse_cards(text)
     except CardParseError as error:
@@ -34,17 +35,17 @@ def read_choice(fail: Fail, state: HandState, seat: int, kind: str, text: Any, w
         raise fail(where, f"empty: a {kind} answer is {wanted}")
     for index, card in enumerate(cards):
         if card in cards[:index]:
-            raise fail(where, f"{card} is named twice in {text!r}")
+            raise fail(where, f"{card} is named twice in {excerpt(text)}")
     if kind == "play":
         if len(cards) != 1:
-            raise fail(where, f"{text!r} names {len(cards)} cards: a play is one card")
+            raise fail(where, f"{excerpt(text)} names {len(cards)} cards: a play is one card")
         if refusal := state.why_not_play(cards[0], seat):
             raise fail(where, f"{cards[0]} cannot be played here by seat {seat}: {refusal}")
         return cards[0]
     if len(cards) != state.rules.pass_count:
-        raise fail(where, f"{text!r} names {len(cards)} cards: these rules pass {wanted}")
+        raise fail(where, f"{excerpt(text)} names {len(cards)} cards: these rules pass {wanted}")
     if refusal := state.why_not_pass(seat, cards):
-        raise fail(where, f"{text!r} cannot be passed here by seat {seat}: {refusal}")
+        raise fail(where, f"{excerpt(text)} cannot be passed here by seat {seat}: {refusal}")
     return CardSet(cards)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import PRESETS, Rules
+from engine.excerpt import excerpt
 
 from .format import KINDS, THEMES, Puzzle, PuzzleError, load_puzzle
 
@@ -86,7 +87,7 @@ class Entry:
         def get(key: str, kind: type) -> Any:
             value = data.get(key)
             if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-                raise ValueError(f"{where}.{key}: expected {kind.__name__}, got {value!r}")
+                raise ValueError(f"{where}.{key}: expected {kind.__name__}, got {excerpt(value)}")
             return value
 
         head = {"file": get("file", str), "size": get("size", int), "sha256": get("sha256", str)}
@@ -95,10 +96,10 @@ class Entry:
         themes = get("themes", list)
         for index, theme in enumerate(themes):
             if theme not in THEMES:
-                raise ValueError(f"{where}.themes[{index}]: unknown theme {theme!r}")
+                raise ValueError(f"{where}.themes[{index}]: unknown theme {excerpt(theme)}")
         kind = get("kind", str)
         if kind not in KINDS:
-            raise ValueError(f"{where}.kind: {kind!r} is not 'pass' or 'play'")
+            raise ValueError(f"{where}.kind: {excerpt(kind)} is not 'pass' or 'play'")
         return cls(
             **head,
             id=get("id", str),

@@ -8,6 +8,8 @@ else is affected.
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,7 @@ from engine import (
     setup_position,
 )
 from engine.evaluator import MEASURES, Evaluation, OptionValue, Z
+from engine.excerpt import clip, excerpt
 
 from ..data_files import PUZZLES_DIR
 from .choices import check_options, read_choice
@@ -51,6 +54,10 @@ __all__ = [
 FORMAT = "hearts-trainer/puzzle"
 VERSION = 1
 KINDS = ("pass", "play")
+ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+FIGURES = 10_000
+"""Points an option's figure may reach: a hand holds a few dozen, never thousands."""
+SCORES = 10**6
 THEMES = {
     "queen_of_spades": "The Q♠: where she is and how to avoid her",
     "spade_control": "High and low spades",
@@ -156,7 +163,7 @@ class _Reader:
         """The field being read: where an unforeseen defect is reported."""
 
     def fail(self, where: str, message: str) -> PuzzleError:
-        return PuzzleError(f"{self.path}: {where}: {message}")
+        return PuzzleError(f"{self.path}: {where}: {clip(message, 240)}")
 
     def get(self, data: dict, key: str, kind: type | tuple, where: str, default: Any = ...) -> Any:
         self.field = f"{where}{key}"
@@ -168,13 +175,13 @@ class _Reader:
         bad_bool = isinstance(value, bool) and kind in (int, float)
         if not isinstance(value, kind) or bad_bool:
             expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-            raise self.fail(f"{where}{key}", f"expected {expected}, got {value!r}")
+            raise self.fail(f"{where}{key}", f"expected {expected}, got {excerpt(value)}")
         return value
 
     def cards(self, text: Any, where: str) -> CardSet:
         self.field = where
         if not isinstance(text, str):
-            raise self.fail(where, f"expected cards as text such as 'QS 10H 2C', got {text!r}")
+            raise self.fail(where, f"expected cards as text such as 'QS 10H 2C', got {excerpt(text)}")
         try:
             return CardSet(text)
         except CardParseError as error:
@@ -199,17 +206,18 @@ def _read_answer(reader: _Reader, data: dict, kind: str, state: HandState, seat:
         values = dict(zip(columns, row, strict=True))
         values["option"] = choice(row[0], f"{where}options[{index}].option")
         for name in columns[1:]:
-            if isinstance(values[name], bool) or not isinstance(values[name], (int, float)):
-                raise reader.fail(
-                    f"{where}options[{index}].{name}", f"expected a number, got {values[name]!r}"
-                )
+            value, at = values[name], f"{where}options[{index}].{name}"
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise reader.fail(at, f"expected a number, got {excerpt(value)}")
+            if abs(value) > FIGURES:
+                raise reader.fail(at, f"{excerpt(value)} is beyond any hand's points")
         # The file keeps each loss and its standard error; the interval is the evaluator's.
         values["loss_low"] = max(0.0, values["loss"] - Z * values["loss_error"])
         values["loss_high"] = values["loss"] + Z * values["loss_error"]
         options.append(OptionValue(**values))
     check_options(reader.fail, state, seat, kind, [value.option for value in options], f"{where}options")
     stages = reader.get(data, "stages", list, where, default=[])
-    if not all(isinstance(s, list) and len(s) == 2 and all(isinstance(n, int) for n in s) for s in stages):
+    if not all(isinstance(s, list) and len(s) == 2 and all(_count(n) for n in s) for s in stages):
         raise reader.fail(f"{where}stages", "expected pairs [deals, survivors]")
     accepted = reader.get(data, "accepted", list, where)
     if not accepted:
@@ -223,27 +231,29 @@ def _read_answer(reader: _Reader, data: dict, kind: str, state: HandState, seat:
     if best_choice not in chosen:
         raise reader.fail(f"{where}accepted", "must include the best option")
     if best_choice != options[0].option:
-        raise reader.fail(f"{where}best", f"{best!r} is not the first option (options are listed best first)")
+        raise reader.fail(
+            f"{where}best", f"{excerpt(best)} is not the first option (options are listed best first)"
+        )
     include = reader.get(data, "include", list, where, default=[])
     for index, text in enumerate(include):
         choice(text, f"{where}include[{index}]")
     measure = reader.get(data, "measure", str, where, default="playout")
     if measure not in MEASURES:
-        raise reader.fail(f"{where}measure", f"{measure!r} is not one of {', '.join(MEASURES)}")
+        raise reader.fail(f"{where}measure", f"{excerpt(measure)} is not one of {', '.join(MEASURES)}")
     method = reader.get(data, "method", str, where, default="policy")
     if method not in METHODS:
-        raise reader.fail(f"{where}method", f"{method!r} is not one of {', '.join(METHODS)}")
+        raise reader.fail(f"{where}method", f"{excerpt(method)} is not one of {', '.join(METHODS)}")
     every_deal = reader.get(data, "every_deal", bool, where, default=False)
     if every_deal and method != "exact":
         raise reader.fail(f"{where}every_deal", f"true only for deals solved exactly, not method {method!r}")
     return Answer(
         best=best,
         accepted=tuple(accepted),
-        seed=reader.get(data, "seed", int, where),
-        samples=reader.get(data, "samples", int, where),
+        seed=_in_range(reader, data, "seed", where, 0, 2**64 - 1),
+        samples=_in_range(reader, data, "samples", where, 0, 10**12),
         stages=tuple((a, b) for a, b in stages),
         include=tuple(include),
-        verified=reader.get(data, "verified", str, where),
+        verified=_text_field(reader, data, "verified", where, 2000),
         options=tuple(options),
         measure=measure,
         method=method,
@@ -261,7 +271,7 @@ def _read_state(reader: _Reader, kind: str, rules: Rules, data: dict) -> tuple[i
         direction = PassDirection(direction_text)
     except ValueError:
         raise reader.fail(
-            f"{where}pass_direction", f"{direction_text!r} is not left, right, across or hold"
+            f"{where}pass_direction", f"{excerpt(direction_text)} is not left, right, across or hold"
         ) from None
     hands = reader.get(data, "hands", list, where)
     cards = [reader.cards(text, f"{where}hands[{i}]") for i, text in enumerate(hands)]
@@ -292,6 +302,30 @@ def _read_state(reader: _Reader, kind: str, rules: Rules, data: dict) -> tuple[i
     return seat, state
 
 
+def _count(value: object, low: int = 0, high: int = 10**12) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _in_range(reader: _Reader, data: dict, key: str, where: str, low: int, high: int) -> int:
+    value = reader.get(data, key, int, where)
+    if not low <= value <= high:
+        raise reader.fail(f"{where}{key}", f"must be {low:,} to {high:,}, not {excerpt(value)}")
+    return value
+
+
+def _text_field(
+    reader: _Reader, data: dict, key: str, where: str, longest: int, shape: re.Pattern | None = None
+) -> str:
+    """A text field: at most ``longest`` characters, of ``shape`` when given (TOML holds no lone
+    surrogate; bytes that are not UTF-8 are named by ``read_toml``)."""
+    value, at = reader.get(data, key, str, where), f"{where}{key}"
+    if len(value) > longest:
+        raise reader.fail(at, f"{len(value):,} characters, more than {longest:,}: {excerpt(value)}")
+    if shape is not None and not shape.fullmatch(value):
+        raise reader.fail(at, f"{excerpt(value)} is not a name of letters, digits, '-', '_' and '.'")
+    return value
+
+
 def _position_error(reader: _Reader, message: str) -> PuzzleError:
     """The engine names the position's field first ("tricks[2]: ..."), or speaks of the deal."""
     field, _, reason = message.partition(": ")
@@ -313,7 +347,8 @@ def load_puzzle(path: str | Path) -> Puzzle:
     except PuzzleError:
         raise
     except Exception as error:  # a defect no check foresaw is still this file's, at this field
-        raise reader.fail(reader.field, f"cannot be read: {type(error).__name__}: {error}") from error
+        reason = f"cannot be read: {type(error).__name__}: {clip(str(error))}"
+        raise reader.fail(reader.field, reason) from error
 
 
 def _read_puzzle(reader: _Reader, path: Path, data: dict) -> Puzzle:
@@ -323,11 +358,12 @@ def _read_puzzle(reader: _Reader, path: Path, data: dict) -> Puzzle:
         raise reader.fail("version", f"this program reads version {VERSION}")
     kind = reader.get(data, "kind", str, "")
     if kind not in KINDS:
-        raise reader.fail("kind", f"{kind!r} is not 'pass' or 'play'")
+        raise reader.fail("kind", f"{excerpt(kind)} is not 'pass' or 'play'")
     themes = reader.get(data, "themes", list, "")
     for index, theme in enumerate(themes):
         if not isinstance(theme, str) or theme not in THEMES:
-            raise reader.fail(f"themes[{index}]", f"unknown theme {theme!r}; known: {', '.join(THEMES)}")
+            known = ", ".join(THEMES)
+            raise reader.fail(f"themes[{index}]", f"unknown theme {excerpt(theme)}; known: {known}")
     try:
         rules = Rules.from_dict(reader.get(data, "rules", dict, "", default={}))
     except RulesError as error:
@@ -335,15 +371,16 @@ def _read_puzzle(reader: _Reader, path: Path, data: dict) -> Puzzle:
     position = reader.get(data, "position", dict, "")
     seat, state = _read_state(reader, kind, rules, position)
     scores = tuple(reader.get(position, "scores", list, "position.", default=[0] * rules.players))
-    if len(scores) != rules.players or not all(isinstance(s, int) for s in scores):
-        raise reader.fail("position.scores", f"expected {rules.players} whole numbers")
+    if len(scores) != rules.players or not all(_count(s, -SCORES, SCORES) for s in scores):
+        wanted = f"expected {rules.players} whole numbers from {-SCORES:,} to {SCORES:,}"
+        raise reader.fail("position.scores", wanted)
     return Puzzle(
-        id=reader.get(data, "id", str, ""),
+        id=_text_field(reader, data, "id", "", 100, ID),
         kind=kind,
-        title=reader.get(data, "title", str, ""),
+        title=_text_field(reader, data, "title", "", 200),
         themes=tuple(themes),
-        difficulty=reader.get(data, "difficulty", int, ""),
-        explanation=reader.get(data, "explanation", str, ""),
+        difficulty=_in_range(reader, data, "difficulty", "", 0, 5000),
+        explanation=_text_field(reader, data, "explanation", "", 20_000),
         rules=rules,
         seat=seat,
         state=state,
@@ -377,7 +414,7 @@ def load_files(paths: list[Path]) -> tuple[list[Puzzle], list[str]]:
             problems.append(str(error))
             continue
         if puzzle.id in by_id:
-            problems.append(f"{path}: id: {puzzle.id!r} is also the id of {by_id[puzzle.id]}")
+            problems.append(f"{path}: id: {excerpt(puzzle.id)} is also the id of {by_id[puzzle.id]}")
             continue
         by_id[puzzle.id] = path
         puzzles.append(puzzle)

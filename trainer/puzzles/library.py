@@ -21,6 +21,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.excerpt import clip
+
 from ..data_files import PUZZLES_DIR
 from .entry import Entry, entry_from_puzzle, fingerprint, read_entry
 from .format import Puzzle
@@ -234,8 +236,8 @@ def _read_index(folder: Path) -> tuple[dict[str, Entry], list[str], bool]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}, ["missing"], False
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        return {}, [f"cannot be read: {error}"], False
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
+        return {}, [f"cannot be read: {clip(str(error), 160)}"], False
     if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT:
         return {}, [f"format: expected {INDEX_FORMAT!r}"], False
     if data.get("version") != INDEX_VERSION:

@@ -201,8 +201,10 @@ class TableSession:
         try:
             game, key = _game_from_session_record(record, self.seat)
             levels = {int(seat): str(name) for seat, name in dict(record["bots"]).items()}  # type: ignore[index]
-        except (KeyError, TypeError, ValueError, RecursionError) as error:
-            raise TableError("bad_record", f"The saved game cannot be resumed: {clip(str(error))}") from error
+        except (KeyError, TypeError, ValueError, ArithmeticError, RecursionError) as error:
+            # int() of Infinity is an OverflowError, whose words ("float infinity") say nothing here
+            why = "a number in it is not finite" if isinstance(error, ArithmeticError) else clip(str(error))
+            raise TableError("bad_record", f"The saved game cannot be resumed: {why}.") from error
         if game.rules.players != self.rules.players:
             raise TableError(
                 "wrong_players", f"This table seats {self.rules.players}, the game {game.rules.players}."
