@@ -28,7 +28,15 @@ from trainer.progress.puzzles import load_progress, save_attempt
 from trainer.progress.tables import save_table
 from trainer.progress.transfer import ProgressFileError, dumps, import_progress
 from trainer.puzzles.trainer import PuzzleTrainer
-from trainer.review.page import game_markdown, open_review, scoresheet_for, stored_review_markdown
+from trainer.review.page import (
+    game_markdown,
+    moments_markdown,
+    open_review,
+    review_markdown,
+    scoresheet_for,
+    stored_review_markdown,
+)
+from trainer.review.stored import stored_review
 from trainer.store import Store
 from trainer.table import TableSession
 
@@ -245,6 +253,10 @@ def _pages_read(store: Store, puzzles) -> None:
     game = review.last_game
     game_markdown(game)
     stored_review_markdown(game)
+    kept = stored_review(game)  # a review kept whole reopens (or is offered again), never raises
+    if kept is not None:
+        review_markdown(kept)
+        moments_markdown(kept.key_moments())
     if game is not None:
         scoresheet_for(game)
     table_csv(store, "decisions")

@@ -85,6 +85,17 @@ def test_a_summary_from_before_or_damaged_offers_the_review_again(kept, tmp_path
         {**summary, "accuracy": "NaN"},
         {**summary, "moments": [{"hand": 0}]},
         {**summary, "per_hand": [{**summary["per_hand"][0], "points": 10**7}]},
+        # a replay puzzle that would not load (its position's hand is not a hand)
+        {
+            **summary,
+            "moments": [
+                {
+                    **summary["moments"][0],
+                    "puzzle": {**summary["moments"][0]["puzzle"], "position": {"hand": 7}},
+                }
+            ],
+        },
+        {**summary, "notes": {"0": 5}},
     ):
         with other.transaction() as db:
             db.execute(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,8 @@ __all__ = [
     "load_puzzle",
     "load_puzzles",
     "position_state",
+    "puzzle_from_data",
+    "puzzle_text",
     "save_puzzle",
 ]
 
@@ -341,9 +344,20 @@ def position_state(kind: str, rules: Rules, position: dict, where: str = "positi
 
 def load_puzzle(path: str | Path) -> Puzzle:
     path = Path(path)
+    return _checked(path, lambda reader: _read_puzzle(reader, path, read_toml(path)))
+
+
+def puzzle_from_data(data: dict, path: str | Path) -> Puzzle:
+    """A puzzle from a file's data kept elsewhere (a kept review's replay), checked as
+    ``load_puzzle`` checks a file; complaints name ``path`` and the field."""
+    path = Path(path)
+    return _checked(path, lambda reader: _read_puzzle(reader, path, data))
+
+
+def _checked(path: Path, read: Callable[[_Reader], Puzzle]) -> Puzzle:
     reader = _Reader(str(path))
     try:
-        return _read_puzzle(reader, path, read_toml(path))
+        return read(reader)
     except PuzzleError:
         raise
     except Exception as error:  # a defect no check foresaw is still this file's, at this field
@@ -462,9 +476,14 @@ def _text(option: object) -> str:
 
 def save_puzzle(data: dict[str, Any], path: str | Path) -> None:
     """Write a puzzle's plain data as TOML (``tomli_w``), header first."""
+    Path(path).write_text(puzzle_text(data), encoding="utf-8")
+
+
+def puzzle_text(data: dict[str, Any]) -> str:
+    """A puzzle's plain data as its file's text, header first."""
     ordered = {
         "format": FORMAT,
         "version": VERSION,
         **{k: v for k, v in data.items() if k not in ("format", "version")},
     }
-    Path(path).write_text(tomli_w.dumps(ordered, multiline_strings=True), encoding="utf-8")
+    return tomli_w.dumps(ordered, multiline_strings=True)

@@ -10,9 +10,11 @@ version (no key moments) or one that does not read back gives None: the page off
 from __future__ import annotations
 
 import math
+import tomllib
 from dataclasses import dataclass
 
 from ..progress.games import SavedGame
+from ..puzzles.format import puzzle_from_data, puzzle_text
 from ..store import Store
 from .game import GameReview, Moment, moment_label, save_review
 from .notes import hand_note
@@ -174,6 +176,8 @@ def _read(summary: dict, reviewed_at: str, game_id: int) -> StoredReview:
     for m in summary["moments"]:
         if not isinstance(m["puzzle"], dict):
             raise ValueError("moments.puzzle is not a puzzle")
+        # its replay must load as the file it is written to (PuzzleError, a ValueError, otherwise)
+        puzzle_from_data(tomllib.loads(puzzle_text(m["puzzle"])), "moments.puzzle")
         decision = StoredDecision(
             _text(m["kind"], "moments.kind"),
             _count(m["trick"], "moments.trick"),
