@@ -395,5 +395,7 @@ def test_a_kept_decision_that_does_not_read_back_is_named_and_the_review_opens(
     (problem,) = problems
     assert problem.startswith(f"decisions row 3, {column}: ") and len(problem) < SHORT
     assert load_decisions(store) == decisions
-    assert len(open_review(store).decisions) == 11
+    review = open_review(store)
+    assert len(review.decisions) == 11
+    assert review.notice == f"1 kept decision could not be read and is left out: {problem}"
     assert store.query(f"SELECT {column} FROM decisions WHERE id = 3") == [(text,)]  # left as it was

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..lessons.catalog import lesson_address
-from ..progress.decisions import Decision, load_decisions, option_symbols
+from ..progress.decisions import Decision, option_symbols, readable_decisions
 from ..progress.games import SavedGame, readable_games
 from ..store import Store, open_store
 from .charts import ChartView, all_charts
@@ -52,7 +52,7 @@ class ReviewData:
         return all_charts(self.decisions, self.games)
 
     def reload(self) -> None:
-        self.decisions = load_decisions(self.store)
+        self.decisions, _ = readable_decisions(self.store)
         self.games, _ = readable_games(self.store)
 
     def keep(self, review: GameReview) -> None:
@@ -67,11 +67,17 @@ def open_review(store: Store | None = None) -> ReviewData:
     if store is None:
         store, notice = open_store()
     games, unreadable = readable_games(store)
-    if unreadable:  # shown, skipped and left in the file: nothing the learner saved is thrown away
-        notice = " ".join(
-            [notice, f"{_games_phrase(len(unreadable))} could not be read and are left out:", *unreadable]
-        )
-    return ReviewData(store, notice.strip(), load_decisions(store), games)
+    decisions, unread = readable_decisions(store)
+    # shown, skipped and left in the file: nothing the learner saved is thrown away
+    for rows, phrase in ((unreadable, _games_phrase), (unread, _decisions_phrase)):
+        if rows:
+            verb = "is" if len(rows) == 1 else "are"
+            notice = " ".join(
+                [notice, f"{phrase(len(rows))} could not be read and {verb} left out:", *rows[:3]]
+            )
+            if len(rows) > 3:
+                notice += f" (and {len(rows) - 3:,} more)"
+    return ReviewData(store, notice.strip(), decisions, games)
 
 
 def _many(count: int, one: str, more: str = "") -> str:
@@ -81,6 +87,10 @@ def _many(count: int, one: str, more: str = "") -> str:
 
 def _games_phrase(count: int) -> str:
     return _many(count, "kept game")
+
+
+def _decisions_phrase(count: int) -> str:
+    return _many(count, "kept decision")
 
 
 def seat_names(players: int, seat: int) -> list[str]:
