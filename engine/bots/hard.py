@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..cards import Card, CardSet
 from ..evaluator import PASS_STAGES, Evaluation, evaluate_pass, evaluate_play
@@ -13,7 +15,35 @@ from ..scoring import MoonChoice
 from ..view import PlayerView
 from .normal import choose_moon_by_totals
 
-__all__ = ["HardBot"]
+__all__ = ["BROWSER_PASS", "FULL_PASS", "IN_BROWSER", "HardBot", "PassBudget", "pass_budget"]
+
+IN_BROWSER = sys.platform == "emscripten"
+"""Pyodide (the static site): one thread, the play-outs in pure Python, several times slower."""
+
+
+@dataclass(frozen=True)
+class PassBudget:
+    """What Hard spends on a pass: the screening of all passes (``engine.evaluator``'s
+    ``stages``), the finalists' fresh deals, and a safety clock for those finals."""
+
+    samples: int
+    stages: tuple[tuple[int, int], ...]
+    seconds: float | None
+
+
+FULL_PASS = PassBudget(1024, PASS_STAGES, 20.0)
+"""The installed version's: about 77,000 play-outs a pass, a fraction of a second compiled."""
+
+BROWSER_PASS = PassBudget(128, ((16, 12), (64, 4)), 3.0)
+"""The static site's, as the coach has its own there (``trainer.coach.depth.BROWSER``): about
+5,900 play-outs a pass, the screening of 286 passes on 16 deals most of them. The full budget
+took 20-25 s a pass in Pyodide (three Hard bots passing froze the page over a minute); this one
+about 0.6 s in CPython without numba, 1.5-2 s in Pyodide (``benchmarks/results/site.json``)."""
+
+
+def pass_budget() -> PassBudget:
+    """The budget of the platform this runs on."""
+    return BROWSER_PASS if IN_BROWSER else FULL_PASS
 
 
 class HardBot:
@@ -56,27 +86,31 @@ class HardBot:
         seed: int = 0,
         *,
         play_samples: int = 1024,
-        pass_samples: int = 1024,
+        pass_samples: int | None = None,
         exact_cards: int = 0,
         exact_samples: int = 256,
         play_seconds: float | None = 5.0,
-        pass_seconds: float | None = 20.0,
+        passes: PassBudget | None = None,
         measure: str = "playout",
         moon_plan: bool = True,
     ) -> None:
+        """``passes``: the budget for a pass, by default the platform's (``pass_budget()``);
+        ``pass_samples`` overrides its fresh deals."""
+        budget = passes or pass_budget()
         self.rng = random.Random(seed)
         self.play_samples = play_samples
         self.exact_cards = exact_cards
         self.exact_samples = exact_samples
         self.play_seconds = play_seconds
-        self.pass_samples = pass_samples
-        self.pass_seconds = pass_seconds
+        self.pass_samples = budget.samples if pass_samples is None else pass_samples
+        self.pass_stages = budget.stages
+        self.pass_seconds = budget.seconds
         self.measure = measure
         self.moon_plan = moon_plan
 
     def choose_pass(self, view: PlayerView) -> CardSet:
         return self._best_look(
-            evaluate_pass, view, samples=self.pass_samples, seconds=self.pass_seconds, stages=PASS_STAGES
+            evaluate_pass, view, samples=self.pass_samples, seconds=self.pass_seconds, stages=self.pass_stages
         )
 
     def choose_play(self, view: PlayerView) -> Card:

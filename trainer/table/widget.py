@@ -3,8 +3,8 @@
 Every message from the browser (``model.send`` or the ``intent`` trait set by
 ``save_changes``) goes through ``handle``, which asks the engine first. A refusal is sent back
 and shown (the ``error`` trait and a custom message) and leaves the game unchanged. Bots act
-on a timer (a thread on a server, the browser's event loop under Pyodide) so that their moves are
-visible one by one.
+on a timer (a thread on a server, the browser's event loop under Pyodide), one decision at a
+time, so that their moves are visible one by one and the page answers between them.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 import anywidget
 import traitlets
 
-from engine import HandState, Rules
+from engine import HandState, Phase, Rules
 from engine.bots import Bot, make_bot
 from engine.excerpt import excerpt
 
@@ -301,23 +301,24 @@ class TableWidget(anywidget.AnyWidget):
     # ----- the bots -----
 
     def _run_bots(self) -> None:
-        """Passes happen at once (no one sees them); cards come one at a time after a pause."""
+        """One bot decision a turn: each waits for the timer (a thread on a server, a turn of the
+        browser's event loop under Pyodide, which has one thread for the page's Python), so the
+        learner's clicks are answered between bots' decisions, never after all of them; the
+        table says which bot is thinking meanwhile (``snapshot``'s ``thinking``). Cards come
+        after a pause, so the learner sees them one by one; passes, which nobody sees, at once."""
         session = self.session
-        if not self.autoplay:
+        if not self.autoplay or session.bot_to_act is None:
             return
-        while session.hand.phase.value == "passing" and session.bot_to_act is not None:
-            self._publish(session.bot_step())
-        if session.bot_to_act is None:
-            return
-        if self.bot_delay <= 0:
+        if self.bot_delay <= 0:  # code and tests: every bot at once
             while session.bot_to_act is not None:
                 self._publish(session.bot_step())
             return
-        pause = self.bot_delay
+        pause = 0.0 if session.hand.phase is Phase.PASSING else self.bot_delay
         if not session.hand.current_trick.cards and session.hand.tricks:
             pause += self.trick_pause  # let the learner see the last trick gathered
-        generation = self._generation
-        self._timer = call_later(pause, self._bot_tick, generation)  # the event loop under Pyodide
+        if self._timer is not None:
+            self._timer.cancel()  # a learner's action came first: one bot turn on its way, not two
+        self._timer = call_later(pause, self._bot_tick, self._generation)
 
     def _bot_tick(self, generation: int) -> None:
         with self._lock:
