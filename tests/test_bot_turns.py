@@ -83,7 +83,7 @@ def test_bots_pass_one_a_turn_and_the_learner_is_answered_between(loop: Loop) ->
     table, bots = seated(loop)
     assert table.session.hand.phase is Phase.PASSING
     # Nothing decided while the table was set: the first bot's pass waits for a turn, at once.
-    assert decisions(bots) == 0 and [delay for delay, *_ in loop.waiting] == [0.0]
+    assert decisions(bots) == 0 and [delay for delay, *_ in loop.waiting] == [widget.PASS_PAUSE]
     assert table.table["thinking"] == 1
     assert table.table["status"] == "Choose 3 cards to pass to Left."  # the learner's own job first
     mine = [card["code"] for card in table.table["hand"]]

@@ -32,6 +32,9 @@ _HERE = pathlib.Path(__file__).parent
 _HANDLERS = ("select", "toggle", "pass", "play", "moon", "hint", "take_back", "new_hand")
 _DECISIONS = ("pass", "play", "moon")
 """What a still table's learner decides once a position."""
+PASS_PAUSE = 0.05
+"""Seconds before a bot's pass: none is seen, but under Pyodide a click that came during the last
+decision is still on its way through the page's event loop; this lets it be answered first."""
 
 
 class TableWidget(anywidget.AnyWidget):
@@ -313,7 +316,7 @@ class TableWidget(anywidget.AnyWidget):
             while session.bot_to_act is not None:
                 self._publish(session.bot_step())
             return
-        pause = 0.0 if session.hand.phase is Phase.PASSING else self.bot_delay
+        pause = PASS_PAUSE if session.hand.phase is Phase.PASSING else self.bot_delay
         if not session.hand.current_trick.cards and session.hand.tricks:
             pause += self.trick_pause  # let the learner see the last trick gathered
         if self._timer is not None:
