@@ -35,10 +35,12 @@ FULL_PASS = PassBudget(1024, PASS_STAGES, 20.0)
 """The installed version's: about 77,000 play-outs a pass, a fraction of a second compiled."""
 
 BROWSER_PASS = PassBudget(128, ((16, 12), (64, 4)), 3.0)
-"""The static site's, as the coach has its own there (``trainer.coach.depth.BROWSER``): about
-5,900 play-outs a pass, the screening of 286 passes on 16 deals most of them. The full budget
-took 20-25 s a pass in Pyodide (three Hard bots passing froze the page over a minute); this one
-about 0.6 s in CPython without numba, 1.5-2 s in Pyodide (``benchmarks/results/site.json``)."""
+"""The static site's, as the coach has its own there (``trainer.coach.depth.BROWSER``): 5,856
+play-outs a pass, the screening of 286 passes on 16 deals most of them. The full budget took
+20-25 s a pass in Pyodide (three Hard bots passing froze the page over a minute); this one 0.6 s
+in CPython without numba, in Pyodide about what a Hard play takes (``site_speed.py``:
+``benchmarks/results/site_passes.json``). It costs Hard 0.53 +- 0.27 points a hand against the
+full budget's pass (40 passes, 12 of them the same: ``hard_browser_pass.json``)."""
 
 
 def pass_budget() -> PassBudget:
