@@ -304,7 +304,10 @@ def _bar(table: Rows, y: str, title: str, sort: list[str] | str = "-x") -> VegaL
         "data": _values(table, [y, "decisions", "mean_loss", "accuracy"]),
         "mark": {"type": "bar", "color": "#b3261e"},
         "encoding": {
-            "x": _field("mean_loss", title="expected points lost a decision"),
+            # At least 0 to 1 point wide: with every loss 0 the axis would have no length.
+            "x": _field(
+                "mean_loss", title="expected points lost a decision", scale={"domain": {"unionWith": [0, 1]}}
+            ),
             "y": _field(y, "nominal", sort=sort, title=None),
             "tooltip": [
                 _field(y, "nominal"),
