@@ -308,11 +308,12 @@ class TableWidget(anywidget.AnyWidget):
         browser's event loop under Pyodide, which has one thread for the page's Python), so the
         learner's clicks are answered between bots' decisions, never after all of them; the
         table says which bot is thinking meanwhile (``snapshot``'s ``thinking``). Cards come
-        after a pause, so the learner sees them one by one; passes, which nobody sees, at once."""
+        after a pause, so the learner sees them one by one; passes, which nobody sees, after a moment
+        (``PASS_PAUSE``). ``bot_delay`` 0 (code and tests): every bot at once."""
         session = self.session
         if not self.autoplay or session.bot_to_act is None:
             return
-        if self.bot_delay <= 0:  # code and tests: every bot at once
+        if self.bot_delay <= 0:
             while session.bot_to_act is not None:
                 self._publish(session.bot_step())
             return
