@@ -163,3 +163,47 @@ def test_hard_passes_on_the_browsers_budget_in_the_browser(monkeypatch) -> None:
     chosen = bot.choose_pass(view)
     assert len(chosen) == 3 and all(card in view.hand for card in chosen)
     assert 0 < sum(playouts) <= 6000
+
+
+class TwoLooks(Counting):
+    """A bot whose pass comes in two parts (as Hard's two plans do)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.looks = 0
+
+    def pass_steps(self, view):
+        self.looks += 1
+        yield
+        self.looks += 1
+        return self.choose_pass(view)
+
+
+def test_a_decision_in_parts_takes_a_turn_each_and_a_click_between_them_is_answered(loop: Loop) -> None:
+    bots = {1: TwoLooks(8), 2: Counting(9), 3: Counting(10)}
+    table = TableWidget(seed=SEED, bots=bots, hints=make_bot("easy"), bot_delay=0.7)
+    loop.turn()  # Left's first look
+    assert bots[1].looks == 1 and 1 in table.session.hand.seats_to_pass
+    mine = [card["code"] for card in table.table["hand"]]
+    table.act({"type": "toggle", "card": mine[0]})  # answered between Left's two looks
+    assert table.table["selected"] == [mine[0]] and table.table["thinking"] == 1
+    loop.turn()  # the same decision goes on: its second look, and the pass
+    assert bots[1].looks == 2 and bots[1].decisions == 1
+    assert 1 not in table.session.hand.seats_to_pass and table.table["thinking"] == 2
+    table.close()
+
+
+def test_hards_pass_comes_in_two_looks_with_the_same_answer() -> None:
+    """One look a plan (its own and the moon's): the page answers between them."""
+    view = HandState.from_seed(100, Rules(), "left").view(1)
+    steps = hard.HardBot(5, passes=BROWSER_PASS).pass_steps(view)
+    parts = 0
+    while True:
+        try:
+            next(steps)
+            parts += 1
+        except StopIteration as done:
+            chosen = done.value
+            break
+    assert parts == 1
+    assert chosen == hard.HardBot(5, passes=BROWSER_PASS).choose_pass(view)

@@ -13,9 +13,19 @@ from ..moon import BLOCKERS, NOBODY, Blocking, moon_candidate, moon_cards, moon_
 from ..policy import view_card
 from ..scoring import MoonChoice
 from ..view import PlayerView
+from .base import Steps, finish
 from .normal import choose_moon_by_totals
 
-__all__ = ["BROWSER_PASS", "FULL_PASS", "IN_BROWSER", "HardBot", "PassBudget", "pass_budget"]
+__all__ = [
+    "BROWSER_PASS",
+    "FULL_PASS",
+    "IN_BROWSER",
+    "HardBot",
+    "PassBudget",
+    "Steps",
+    "finish",
+    "pass_budget",
+]
 
 IN_BROWSER = sys.platform == "emscripten"
 """Pyodide (the static site): one thread, the play-outs in pure Python, several times slower."""
@@ -111,30 +121,42 @@ class HardBot:
         self.moon_plan = moon_plan
 
     def choose_pass(self, view: PlayerView) -> CardSet:
+        return finish(self.pass_steps(view))
+
+    def choose_play(self, view: PlayerView) -> Card:
+        return finish(self.play_steps(view))
+
+    def pass_steps(self, view: PlayerView) -> Steps:
+        """``choose_pass`` in parts: yields between its looks (one a plan) and returns the pass,
+        so a caller with one thread (the browser's page) can answer others between them."""
         return self._best_look(
             evaluate_pass, view, samples=self.pass_samples, seconds=self.pass_seconds, stages=self.pass_stages
         )
 
-    def choose_play(self, view: PlayerView) -> Card:
+    def play_steps(self, view: PlayerView) -> Steps:
+        """``choose_play`` in parts, as ``pass_steps``."""
         legal = view.legal_cards
         if len(legal) == 1:
             return legal[0]
         block = moon_block(view)
         if block is not None:
             return block
-        return self._best_look(
-            evaluate_play,
-            view,
-            samples=self.play_samples,
-            seconds=self.play_seconds,
-            exact_cards=self.exact_cards,
-            exact_samples=self.exact_samples,
+        return (
+            yield from self._best_look(
+                evaluate_play,
+                view,
+                samples=self.play_samples,
+                seconds=self.play_seconds,
+                exact_cards=self.exact_cards,
+                exact_samples=self.exact_samples,
+            )
         )
 
-    def _best_look(self, evaluate: Callable[..., Evaluation], view: PlayerView, **budget) -> Card | CardSet:
-        """The best option over every plan (``_plans``), each plan's values on the same deals.
-        The plans share the budget (deals, screening stages, seconds), so a decision costs what
-        one look did: in the browser, where the play-outs run in pure Python, that is seconds."""
+    def _best_look(self, evaluate: Callable[..., Evaluation], view: PlayerView, **budget) -> Steps:
+        """The best option over every plan (``_plans``), each plan's values on the same deals,
+        yielding between the plans' looks. The plans share the budget (deals, screening stages,
+        seconds), so a decision costs what one look did: in the browser, where the play-outs run
+        in pure Python, that is seconds, and each look about half of it."""
         seed = self.rng.getrandbits(32)
         plans = self._plans(view)
         share = len(plans)
@@ -145,6 +167,8 @@ class HardBot:
             budget["stages"] = tuple((deals // share, keep) for deals, keep in budget["stages"])
         looks: list[Evaluation] = []
         for blocking in plans:
+            if looks:
+                yield
             looks.append(evaluate(view, seed=seed, measure=self.measure, blocking=blocking, **budget))
             if looks[-1].method == "exact":
                 break  # solved with every seat playing perfectly: no plan changes the values

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pathlib
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping
 
 import anywidget
 import traitlets
@@ -97,6 +97,9 @@ class TableWidget(anywidget.AnyWidget):
         self._appliers: list[Callable[[object], None]] = []
         self._generation = 0  # bumped on every learner action: stale bot timers then do nothing
         self._timer: Later | None = None
+        self._turn: tuple[tuple, Generator] | None = (
+            None  # a bot's decision part-way: (its hand's state, steps)
+        )
         self._levels = [
             "you" if s == seat else self.session.bots[s].name for s in range(self.session.rules.players)
         ]
@@ -325,8 +328,32 @@ class TableWidget(anywidget.AnyWidget):
         self._timer = call_later(pause, self._bot_tick, self._generation)
 
     def _bot_tick(self, generation: int) -> None:
+        """One part of the next bot's decision (a Hard bot decides in two looks): the rest of it
+        waits for another turn, so a click is answered between the parts too."""
         with self._lock:
             if generation != self._generation:
                 return
-            self._publish(self.session.bot_step())
-            self._run_bots()
+            turn = self._turn_for(self.session)
+            if turn is None:
+                return
+            try:
+                next(turn)
+            except StopIteration as done:
+                self._turn = None
+                self._publish(done.value)
+                self._run_bots()
+                return
+            self._timer = call_later(PASS_PAUSE, self._bot_tick, generation)
+
+    def _turn_for(self, session: TableSession):
+        """The bot decision under way, kept while its hand is where it began (a learner's
+        selecting or asking for a hint leaves it); a new one when the hand has moved on."""
+        seat = session.bot_to_act
+        if seat is None:
+            self._turn = None
+            return None
+        hand = session.hand
+        begun = (hand, hand.history, seat)
+        if self._turn is None or self._turn[0][0] is not hand or self._turn[0][1:] != begun[1:]:
+            self._turn = (begun, session.bot_turn())
+        return self._turn[1]
