@@ -1,7 +1,8 @@
 """The static site measured: its size, a cold load to an interactive table, and the Hard bot's
-play decisions and the coach's play verdicts timed in the browser (Chromium, Pyodide).
+pass and play decisions and the coach's play verdicts timed in the browser (Chromium, Pyodide).
 
     PYTHONPATH=. .venv/bin/python benchmarks/site_speed.py [--site DIR] [--loads 3] [--decisions 8]
+        [--passes 12] [--out benchmarks/results/site.json]
 
 Builds the whole site (``hearts-trainer site build``) unless ``--site`` names a built one, serves it
 from localhost with every other address blocked, and writes ``benchmarks/results/site.json``.
@@ -10,13 +11,18 @@ card of lesson 1's table drawn. The decisions and verdicts run in Pyodide loaded
 ``pyodide/`` with the site's wheel (a small page the benchmark adds beside the site's pages), on
 positions from seeded hands played by Normal bots: the Hard bot's ``choose_play`` and the coach's
 ``judge_play`` (at the browser depth, ``trainer.coach.depth.BROWSER``) for the seat to move, where it
-has two or more legal cards, from the second trick to the ninth.
+has two or more legal cards, from the second trick to the ninth; and Hard's ``choose_pass`` (on
+Pyodide's budget, ``engine.bots.hard.BROWSER_PASS``) for every seat of seeded deals that pass.
+A bot decides between turns of the page's event loop (``trainer.table.widget``), Hard in parts (one
+look a plan, a turn each: ``HardBot.pass_steps``), so the longest part is the longest a learner's
+click can wait for a bot: ``longest_wait_for_a_bot_ms`` (the parts' spread ``hard_decision_part_ms``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import pathlib
 import platform
 import shutil
@@ -39,7 +45,32 @@ from engine.hand import Phase
 from engine.bots import make_bot
 from trainer.coach.depth import COACH, judge_play
 
+def parts(steps):  # a decision's parts (Hard's looks, a turn of the page's event loop each), in ms
+    times = []
+    while True:
+        start = time.perf_counter()
+        try:
+            next(steps)
+        except StopIteration:
+            times.append(1000 * (time.perf_counter() - start))
+            return times
+        times.append(1000 * (time.perf_counter() - start))
+
 rules = Rules()
+pass_ms, part_ms = [], []
+seed = 100
+while len(pass_ms) < PASSES:
+    direction = rules.pass_direction(seed)
+    if direction.value != "hold":
+        state = HandState.from_seed(seed, rules, direction)
+        for seat in range(rules.players):
+            if len(pass_ms) < PASSES:
+                hard = make_bot("hard", seed + seat)
+                timed = parts(hard.pass_steps(state.view(seat)))
+                pass_ms.append(sum(timed)); part_ms.extend(timed)
+    seed += 1
+pass_budget = {"samples": hard.pass_samples, "stages": hard.pass_stages, "seconds": hard.pass_seconds}
+
 hard_ms, verdict_ms, samples, stopped = [], [], [], 0
 seed = 100
 while len(hard_ms) < WANTED:
@@ -58,9 +89,8 @@ while len(hard_ms) < WANTED:
             continue
         legal = list(view.legal_cards)
         if len(legal) > 1 and 1 <= len(state.tricks) <= 8 and taken < 2:
-            start = time.perf_counter()
-            hard.choose_play(view)
-            hard_ms.append(1000 * (time.perf_counter() - start))
+            timed = parts(hard.play_steps(view))
+            hard_ms.append(sum(timed)); part_ms.extend(timed)
             start = time.perf_counter()
             evaluation = judge_play(view, legal[0], seed)
             verdict_ms.append(1000 * (time.perf_counter() - start))
@@ -68,7 +98,8 @@ while len(hard_ms) < WANTED:
             taken += 1
         state.play(bots[seat].choose_play(view), seat)
     seed += 1
-json.dumps({"hard_ms": hard_ms, "verdict_ms": verdict_ms, "samples": samples, "clock_stopped": stopped,
+json.dumps({"pass_ms": pass_ms, "pass_budget": pass_budget, "part_ms": part_ms,
+            "hard_ms": hard_ms, "verdict_ms": verdict_ms, "samples": samples, "clock_stopped": stopped,
             "depth": {"play_samples": COACH.play_samples, "play_seconds": COACH.play_seconds}})
 """
 
@@ -94,6 +125,7 @@ def spread(values: list[float]) -> dict[str, float]:
         "count": len(ordered),
         "median": round(statistics.median(ordered), 1),
         "p90": round(ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))], 1),
+        "p95": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 1),
         "max": round(ordered[-1], 1),
     }
 
@@ -116,13 +148,18 @@ def main() -> None:
     parser.add_argument("--site", type=pathlib.Path, help="a site already built (default: build one)")
     parser.add_argument("--loads", type=int, default=3)
     parser.add_argument("--decisions", type=int, default=8)
+    parser.add_argument("--passes", type=int, default=12, help="Hard passes to time")
+    parser.add_argument(
+        "--out", type=pathlib.Path, default=ROOT / "benchmarks" / "results" / "site.json", help="the report"
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     report: dict[str, object] = {
         "command": "PYTHONPATH=. .venv/bin/python benchmarks/site_speed.py " + " ".join(sys.argv[1:]),
-        "machine": f"{platform.machine()}, {__import__('os').cpu_count()} cores (shared with other work)",
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores (shared with other work)",
         "browser": str(CHROMIUM),
+        "load_average_at_start": [round(load, 2) for load in os.getloadavg()],
     }
     with tempfile.TemporaryDirectory() as scratch:
         site = args.site
@@ -169,11 +206,17 @@ def main() -> None:
                 page.goto(f"{url}/timing.html")
                 page.wait_for_function("window.ready === true", timeout=180_000)
                 report["pyodide_and_wheel_load_ms"] = round(page.evaluate("window.loaded_ms"))
-                code = TIMING.replace("WANTED", str(args.decisions))
+                code = TIMING.replace("WANTED", str(args.decisions)).replace("PASSES", str(args.passes))
                 result = json.loads(page.evaluate("code => window.run(code)", code))
                 made.close()
                 browser.close()
+                report["hard_pass_decision_ms"] = spread(result["pass_ms"])
+                report["hard_pass_each_ms"] = [round(ms) for ms in result["pass_ms"]]  # in the order timed
+                report["hard_pass_budget_in_the_browser"] = result["pass_budget"]
                 report["hard_play_decision_ms"] = spread(result["hard_ms"])
+                report["longest_bot_decision_ms"] = round(max(result["pass_ms"] + result["hard_ms"]), 1)
+                report["hard_decision_part_ms"] = spread(result["part_ms"])
+                report["longest_wait_for_a_bot_ms"] = round(max(result["part_ms"]), 1)
                 report["play_verdict_ms"] = spread(result["verdict_ms"])
                 report["play_verdict_deals"] = spread(result["samples"])
                 report["play_verdicts_stopped_by_the_clock"] = result["clock_stopped"]
@@ -184,7 +227,8 @@ def main() -> None:
             (site / "timing.html").unlink(missing_ok=True)
         if args.site is None:
             shutil.rmtree(site, ignore_errors=True)
-    out = ROOT / "benchmarks" / "results" / "site.json"
+    report["load_average_at_end"] = [round(load, 2) for load in os.getloadavg()]
+    out = args.out
     out.write_text(json.dumps(report, indent=2) + "\n")
     print(json.dumps(report, indent=2))
 

@@ -171,9 +171,9 @@ def test_the_pass_heat_map_covers_every_pair_and_marks_the_best_pass():
     data = pass_pairs(evaluation, state.view(0).hand)
     assert len(data) == 13 + 13 * 12 // 2
     best = list(evaluation.best.option)
-    pair = data[(data["first"] == str(best[0])) & (data["second"] == str(best[1]))]
-    assert pair["best_loss"].iloc[0] == 0
-    assert (data["passes"] == data.apply(lambda r: 66 if r["first"] == r["second"] else 11, axis=1)).all()
+    (pair,) = [row for row in data if (row["first"], row["second"]) == (str(best[0]), str(best[1]))]
+    assert pair["best_loss"] == 0
+    assert all(row["passes"] == (66 if row["first"] == row["second"] else 11) for row in data)
 
 
 def test_an_undecided_verdict_says_between_and_a_clock_cut_says_so():

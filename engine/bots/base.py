@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from typing import Protocol, runtime_checkable
 
 from ..cards import Card, CardSet
 from ..scoring import MoonChoice
 from ..view import PlayerView
 
-__all__ = ["Bot"]
+__all__ = ["Bot", "Steps", "finish"]
+
+Steps = Generator[None, None, "Card | CardSet"]
+"""A decision in parts (a bot's optional ``pass_steps`` or ``play_steps``): each ``next()`` runs
+the next part, the last ends with the decision as ``StopIteration.value``. A caller with one
+thread (the browser's page) answers others between the parts."""
+
+
+def finish(steps: Steps) -> Card | CardSet:
+    """Every part of a decision at once: the decision."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
 
 
 @runtime_checkable

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..cards import Card, CardSet
 from ..evaluator import PASS_STAGES, Evaluation, evaluate_pass, evaluate_play
@@ -11,9 +13,50 @@ from ..moon import BLOCKERS, NOBODY, Blocking, moon_candidate, moon_cards, moon_
 from ..policy import view_card
 from ..scoring import MoonChoice
 from ..view import PlayerView
+from .base import Steps, finish
 from .normal import choose_moon_by_totals
 
-__all__ = ["HardBot"]
+__all__ = [
+    "BROWSER_PASS",
+    "FULL_PASS",
+    "IN_BROWSER",
+    "HardBot",
+    "PassBudget",
+    "Steps",
+    "finish",
+    "pass_budget",
+]
+
+IN_BROWSER = sys.platform == "emscripten"
+"""Pyodide (the static site): one thread, the play-outs in pure Python, several times slower."""
+
+
+@dataclass(frozen=True)
+class PassBudget:
+    """What Hard spends on a pass: the screening of all passes (``engine.evaluator``'s
+    ``stages``), the finalists' fresh deals, and a safety clock for those finals."""
+
+    samples: int
+    stages: tuple[tuple[int, int], ...]
+    seconds: float | None
+
+
+FULL_PASS = PassBudget(1024, PASS_STAGES, 20.0)
+"""The installed version's: about 77,000 play-outs a pass, a fraction of a second compiled."""
+
+BROWSER_PASS = PassBudget(128, ((16, 12), (64, 4)), 3.0)
+"""The static site's, as the coach has its own there (``trainer.coach.depth.BROWSER``): 5,856
+play-outs a pass, the screening of 286 passes on 16 deals most of them. The full budget took
+20-25 s a pass in Pyodide (three Hard bots passing froze the page over a minute); this one 0.6 s
+in CPython without numba, and in Pyodide on a busy 2-core machine a median 1.4 s over 16 passes,
+2.8 s at most after the first (5.1 s, just after Pyodide loaded), as Hard's plays took 1.2 s
+(``site_speed.py``: ``benchmarks/results/site_passes.json``). It costs Hard 0.53 +- 0.27 points
+a hand against the full budget's pass (40 passes, 12 of them the same: ``hard_browser_pass.json``)."""
+
+
+def pass_budget() -> PassBudget:
+    """The budget of the platform this runs on."""
+    return BROWSER_PASS if IN_BROWSER else FULL_PASS
 
 
 class HardBot:
@@ -56,49 +99,65 @@ class HardBot:
         seed: int = 0,
         *,
         play_samples: int = 1024,
-        pass_samples: int = 1024,
+        pass_samples: int | None = None,
         exact_cards: int = 0,
         exact_samples: int = 256,
         play_seconds: float | None = 5.0,
-        pass_seconds: float | None = 20.0,
+        passes: PassBudget | None = None,
         measure: str = "playout",
         moon_plan: bool = True,
     ) -> None:
+        """``passes``: the budget for a pass, by default the platform's (``pass_budget()``);
+        ``pass_samples`` overrides its fresh deals."""
+        budget = passes or pass_budget()
         self.rng = random.Random(seed)
         self.play_samples = play_samples
         self.exact_cards = exact_cards
         self.exact_samples = exact_samples
         self.play_seconds = play_seconds
-        self.pass_samples = pass_samples
-        self.pass_seconds = pass_seconds
+        self.pass_samples = budget.samples if pass_samples is None else pass_samples
+        self.pass_stages = budget.stages
+        self.pass_seconds = budget.seconds
         self.measure = measure
         self.moon_plan = moon_plan
 
     def choose_pass(self, view: PlayerView) -> CardSet:
-        return self._best_look(
-            evaluate_pass, view, samples=self.pass_samples, seconds=self.pass_seconds, stages=PASS_STAGES
-        )
+        return finish(self.pass_steps(view))
 
     def choose_play(self, view: PlayerView) -> Card:
+        return finish(self.play_steps(view))
+
+    def pass_steps(self, view: PlayerView) -> Steps:
+        """``choose_pass`` in parts: yields between its looks (one a plan) and returns the pass,
+        so a caller with one thread (the browser's page) can answer others between them."""
+        return self._best_look(
+            evaluate_pass, view, samples=self.pass_samples, seconds=self.pass_seconds, stages=self.pass_stages
+        )
+
+    def play_steps(self, view: PlayerView) -> Steps:
+        """``choose_play`` in parts, as ``pass_steps``."""
         legal = view.legal_cards
         if len(legal) == 1:
             return legal[0]
         block = moon_block(view)
         if block is not None:
             return block
-        return self._best_look(
-            evaluate_play,
-            view,
-            samples=self.play_samples,
-            seconds=self.play_seconds,
-            exact_cards=self.exact_cards,
-            exact_samples=self.exact_samples,
+        return (
+            yield from self._best_look(
+                evaluate_play,
+                view,
+                samples=self.play_samples,
+                seconds=self.play_seconds,
+                exact_cards=self.exact_cards,
+                exact_samples=self.exact_samples,
+            )
         )
 
-    def _best_look(self, evaluate: Callable[..., Evaluation], view: PlayerView, **budget) -> Card | CardSet:
-        """The best option over every plan (``_plans``), each plan's values on the same deals.
-        The plans share the budget (deals, screening stages, seconds), so a decision costs what
-        one look did: in the browser, where the play-outs run in pure Python, that is seconds."""
+    def _best_look(self, evaluate: Callable[..., Evaluation], view: PlayerView, **budget) -> Steps:
+        """The best option over every plan (``_plans``), each plan's values on the same deals,
+        yielding between the plans' looks. The plans share the budget (deals, screening stages,
+        seconds), so a decision costs what one look did: in the browser, where the play-outs run
+        in pure Python, that is seconds, and each look about half of it."""
         seed = self.rng.getrandbits(32)
         plans = self._plans(view)
         share = len(plans)
@@ -109,6 +168,8 @@ class HardBot:
             budget["stages"] = tuple((deals // share, keep) for deals, keep in budget["stages"])
         looks: list[Evaluation] = []
         for blocking in plans:
+            if looks:
+                yield
             looks.append(evaluate(view, seed=seed, measure=self.measure, blocking=blocking, **budget))
             if looks[-1].method == "exact":
                 break  # solved with every seat playing perfectly: no plan changes the values

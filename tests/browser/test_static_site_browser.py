@@ -1,7 +1,9 @@
 """The static site (`hearts-trainer site build`) in Chromium with no network beyond localhost:
 its pages, Pyodide and every wheel served from one local folder. Lesson 1's first steps, one
 puzzle solved, and on the home page (a new page) the progress is still there (kept in the
-browser's IndexedDB), and the progress it downloads is imported by the installed version."""
+browser's IndexedDB), and the progress it downloads is imported by the installed version. Lesson 9
+against Hard bots: the table says which bot is thinking and answers the learner meanwhile. A pass
+puzzle's heat map and the review page's charts are drawn offline (Vega-Lite specs, no pandas)."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from trainer.store import Store
 
 LESSON = '[data-table="lesson"]'
 PUZZLE = '[data-table="puzzle"]'
-PAGES = "index,lesson,puzzles"  # the pages the test visits (the CLI builds every page by default)
+PAGES = "index,lesson,puzzles,review"  # the pages the tests visit (the CLI builds every page by default)
 LOAD = 120_000  # ms: a cold start loads Pyodide and installs the wheels, slower on a busy machine
 
 
@@ -231,3 +233,66 @@ def test_the_site_works_offline_and_keeps_progress_across_pages(offline, site, t
 
     assert outside == [], f"the site asked for addresses outside localhost: {outside[:5]}"
     assert missing == [], f"the site asked for files it does not have: {sorted(set(missing))[:5]}"
+
+
+def test_hard_bots_think_in_turn_and_the_table_answers_meanwhile(offline, site):
+    """Lesson 9 against Hard bots: their passes take seconds each in Pyodide, one bot a turn of the
+    page's event loop. The table names the bot thinking, and a card clicked meanwhile is marked
+    before the last bot has passed (once, the three passes froze the page for over a minute)."""
+    page = open_page(offline, site, "lesson.html?lesson=l09_play", f"{LESSON} .ht-hand .card")
+    page.get_by_label("Opponents and game length").select_option(label="Hard bots")
+    thinking = page.locator(f'{LESSON} [data-role="thinking"]')
+    expect(thinking).to_have_count(1, timeout=LOAD)
+    thinker = page.locator(f"{LESSON} .ht-seat", has=page.locator('[data-role="thinking"]'))
+    expect(thinker).to_contain_text("hard bot")
+    snap(page, "lesson-9-hard-thinking")
+    cards = page.locator(f"{LESSON} .ht-hand .card")
+    first = cards.first
+    first.click()
+    expect(first).to_have_class(re.compile(r"\bselected\b"), timeout=LOAD)
+    expect(thinking).to_have_count(1)  # answered while a Hard bot was still to pass
+    for index in (1, 2):
+        cards.nth(index).click()
+        expect(cards.nth(index)).to_have_class(re.compile(r"\bselected\b"), timeout=LOAD)
+    page.locator(f'{LESSON} [data-action="pass"]').click()
+    expect(page.locator(f'{LESSON} [data-role="status"]')).not_to_contain_text("pass", timeout=LOAD)
+    expect(page.locator(f"{LESSON}")).to_have_attribute("data-phase", "playing")
+    snap(page, "lesson-9-hard-passed")
+    page.close()
+
+
+def test_a_pass_puzzles_heat_map_and_the_review_charts_are_drawn_offline(offline, site):
+    page = open_page(offline, site, "puzzles.html", f"{PUZZLE} .ht-hand .card")
+    first = page.get_by_text(re.compile(r"Puzzle (pass|play)-[a-z0-9-]*[0-9]"))
+    shown = re.search(r"Puzzle (\S+-\d+)", first.inner_text()).group(1)
+    page.locator("select").first.select_option(label="What would you pass?")
+    prompt = page.get_by_text(re.compile(r"Puzzle pass-[a-z0-9-]*[0-9]"))
+    expect(prompt).not_to_contain_text(shown)
+    puzzle_id = re.search(r"(pass-[a-z0-9-]*[0-9])", prompt.inner_text()).group(1)
+    puzzle = load_puzzle(ROOT / "puzzles" / f"{puzzle_id}.toml")
+    for code in puzzle.answer.best.split():
+        card = page.locator(f'{PUZZLE} .ht-hand .card[data-card="{code}"]')
+        card.click()
+        expect(card).to_have_class(re.compile(r"\bselected\b"))
+    clicked = page.evaluate("Date.now()")
+    page.locator(f'{PUZZLE} [data-action="pass"]').click()
+    expect(page.get_by_text(re.compile(r"Your pass ranks 1 of \d+"))).to_be_visible(timeout=60_000)
+    heat_map = page.locator(".vega-embed canvas, .vega-embed svg.marks")
+    expect(heat_map).to_have_count(1, timeout=60_000)
+    heat_map.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "site-pass-heat-map.png"))
+    wait_until_saved(page, clicked)
+    page.close()
+
+    # The review page, a new page: the graded pass is in the charts, each drawn.
+    page = open_page(offline, site, "review.html", "text=Kept in this browser")
+    expect(
+        page.get_by_text("A game's review, decision by decision, needs the installed version")
+    ).to_be_visible()
+    charts = page.locator(".vega-embed")
+    expect(charts).to_have_count(6, timeout=LOAD)
+    for index in range(6):
+        expect(charts.nth(index).locator("canvas, svg.marks").first).to_be_visible()
+    expect(page.get_by_text(re.compile(r"phase cost you most: [0-9.]+ a decision over \d+"))).to_be_visible()
+    snap(page, "review-charts")
+    page.close()

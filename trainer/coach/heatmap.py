@@ -4,29 +4,23 @@ Each cell pairs two cards of the hand; its colour is the expected points lost by
 pass that contains both (from the evaluator's values for all C(13, 3) = 286 passes). The
 diagonal shows each card alone. A dark row marks a card that belongs in every good pass.
 
-pandas and Altair are imported when a map is drawn: the static site (Pyodide, offline) has
-neither, and there ``pass_heatmap`` gives None (no map; the ranking of passes is shown as text).
+The map is a Vega-Lite spec (``trainer.vega``): it needs neither pandas nor Altair, so the
+static site (Pyodide, offline) shows it as the installed version does.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine import CardSet
 from engine.evaluator import Evaluation
 
-if TYPE_CHECKING:
-    import altair as alt
-    import pandas as pd
+from ..vega import VegaLite
 
 __all__ = ["pass_heatmap", "pass_pairs"]
 
 
-def pass_pairs(evaluation: Evaluation, hand: CardSet) -> pd.DataFrame:
+def pass_pairs(evaluation: Evaluation, hand: CardSet) -> list[dict[str, object]]:
     """One row per pair of cards in the hand (and per card alone): the smallest loss of any
     evaluated pass containing them, and how many passes contain them."""
-    import pandas as pd
-
     if evaluation.kind != "pass":
         raise ValueError("a heat map of passes needs a pass evaluation")
     cards = list(hand)
@@ -44,40 +38,46 @@ def pass_pairs(evaluation: Evaluation, hand: CardSet) -> pd.DataFrame:
                     "passes": len(containing),
                 }
             )
-    return pd.DataFrame(rows)
+    return rows
 
 
-def pass_heatmap(evaluation: Evaluation, hand: CardSet, chosen: CardSet | None = None) -> alt.Chart | None:
-    try:
-        import altair as alt
-        import pandas as pd
-    except ImportError:  # the static site: no Altair (nor pandas) in the browser
-        return None
-    data = pass_pairs(evaluation, hand)
+def pass_heatmap(evaluation: Evaluation, hand: CardSet, chosen: CardSet | None = None) -> VegaLite:
+    """The map, the ``chosen`` pass's pairs outlined."""
     order = [str(card) for card in hand]
-    chart = (
-        alt.Chart(data)
-        .mark_rect()
-        .encode(
-            x=alt.X("first:N", sort=order, title=None),
-            y=alt.Y("second:N", sort=order, title=None),
-            color=alt.Color(
-                "best_loss:Q",
-                scale=alt.Scale(scheme="redyellowgreen", reverse=True),
-                title="points lost",
-                legend=alt.Legend(orient="bottom"),  # beside the map it would not fit a phone
-            ),
-            tooltip=["first", "second", alt.Tooltip("best_loss:Q", format=".1f"), "passes"],
+    x = {"field": "first", "type": "nominal", "sort": order, "title": None}
+    y = {"field": "second", "type": "nominal", "sort": order, "title": None}
+    heat = {
+        "data": {"values": pass_pairs(evaluation, hand)},
+        "mark": "rect",
+        "encoding": {
+            "x": x,
+            "y": y,
+            "color": {
+                "field": "best_loss",
+                "type": "quantitative",
+                "scale": {"scheme": "redyellowgreen", "reverse": True},
+                "title": "points lost",
+                "legend": {"orient": "bottom"},  # beside the map it would not fit a phone
+            },
+            "tooltip": [
+                {"field": "first", "type": "nominal"},
+                {"field": "second", "type": "nominal"},
+                {"field": "best_loss", "type": "quantitative", "format": ".1f"},
+                {"field": "passes", "type": "quantitative"},
+            ],
+        },
+    }
+    layers = [heat]
+    if chosen is not None:
+        picked = [str(card) for card in chosen]
+        marks = [{"first": a, "second": b} for i, a in enumerate(picked) for b in picked[i:]]
+        layers.append(
+            {
+                "data": {"values": marks},
+                "mark": {"type": "rect", "fill": None, "stroke": "black", "strokeWidth": 2},
+                "encoding": {"x": x, "y": y},
+            }
         )
-        .properties(width=280, height=280, title="Best pass containing each pair of cards")
+    return VegaLite(
+        {"title": "Best pass containing each pair of cards", "width": 280, "height": 280, "layer": layers}
     )
-    if chosen is None:
-        return chart
-    picked = [str(card) for card in chosen]
-    marks = pd.DataFrame([{"first": a, "second": b} for i, a in enumerate(picked) for b in picked[i:]])
-    outline = (
-        alt.Chart(marks)
-        .mark_rect(fill=None, stroke="black", strokeWidth=2)
-        .encode(x=alt.X("first:N", sort=order), y=alt.Y("second:N", sort=order))
-    )
-    return chart + outline

@@ -1,8 +1,10 @@
 """The mistake charts: where the learner's points go, from every graded decision kept.
 
-Each chart is a ``ChartView``: a pandas DataFrame (what the chart draws, tested directly), an
-altair chart of it, and a one-line reading computed from the same numbers. Losses are expected
-points lost per decision (the evaluator's score difference against the best option).
+Each chart is a ``ChartView``: its table (rows of plain values: what the chart draws, tested
+directly), the chart itself as a Vega-Lite spec (``trainer.vega``: shown by marimo in the
+installed version and in the static site alike, with neither pandas nor Altair), and a one-line
+reading computed from the same numbers. Losses are expected points lost per decision (the
+evaluator's score difference against the best option).
 
 Improvement areas and strengths are themes with at least ``MIN_ATTEMPTS`` decisions whose mean
 loss is worse (improvement) or better (strength) than the learner's own mean over all decisions.
@@ -10,35 +12,37 @@ loss is worse (improvement) or better (strength) than the learner's own mean ove
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-import altair as alt
-import pandas as pd
 
 from ..progress.decisions import PHASES, Decision
 from ..progress.games import SavedGame
+from ..vega import VegaLite, plain
 
 __all__ = [
     "DIRECTIONS",
     "MIN_ATTEMPTS",
     "ChartView",
+    "Rows",
     "accuracy_over_time",
     "all_charts",
     "areas",
-    "decisions_frame",
-    "games_frame",
+    "decision_rows",
+    "game_rows",
     "loss_by_direction",
     "loss_by_phase",
     "loss_by_theme",
     "points_over_time",
 ]
 
+Rows = list[dict[str, object]]
+"""A table: one dict a row, every row the same keys."""
+
 MIN_ATTEMPTS = 3
 DIRECTIONS = ("left", "right", "across", "hold")
 EMPTY = "No graded decisions yet: answer a lesson step, solve a puzzle or review a game."
 WIDTH = "container"  # as wide as the page allows: a phone shows the whole chart
-BELOW = alt.Legend(orient="bottom")  # a legend at the side would take a phone chart's width
+BELOW = {"orient": "bottom"}  # a legend at the side would take a phone chart's width
 MEASURES = {"points_per_hand": "points a hand", "lost_per_hand": "points lost by decisions a hand"}
 
 
@@ -46,8 +50,8 @@ MEASURES = {"points_per_hand": "points a hand", "lost_per_hand": "points lost by
 class ChartView:
     key: str
     title: str
-    frame: pd.DataFrame
-    chart: alt.TopLevelMixin
+    rows: Rows
+    chart: VegaLite
     reading: str
 
 
@@ -61,27 +65,9 @@ def theme_label(theme: str) -> str:
     return LABELS.get(theme, theme.replace("_", " "))
 
 
-def decisions_frame(decisions: Sequence[Decision]) -> pd.DataFrame:
+def decision_rows(decisions: Sequence[Decision]) -> Rows:
     """One row per graded decision."""
-    columns = [
-        "id",
-        "source",
-        "ref",
-        "kind",
-        "phase",
-        "pass_direction",
-        "trick",
-        "loss",
-        "loss_error",
-        "band",
-        "good",
-        "themes",
-        "at",
-        "day",
-        "game_id",
-        "hand_index",
-    ]
-    rows = [
+    return [
         {
             "id": d.id,
             "source": d.source,
@@ -95,17 +81,16 @@ def decisions_frame(decisions: Sequence[Decision]) -> pd.DataFrame:
             "band": d.band,
             "good": d.good,
             "themes": tuple(d.themes),
-            "at": pd.Timestamp(d.at),
+            "at": d.at,
             "day": d.at[:10],
             "game_id": d.game_id,
             "hand_index": d.hand_index,
         }
         for d in decisions
     ]
-    return pd.DataFrame(rows, columns=columns)
 
 
-def games_frame(games: Sequence[SavedGame]) -> pd.DataFrame:
+def game_rows(games: Sequence[SavedGame]) -> Rows:
     """One row per finished game: the learner's points and points per hand."""
     rows = []
     for number, game in enumerate(games, start=1):
@@ -120,105 +105,111 @@ def games_frame(games: Sequence[SavedGame]) -> pd.DataFrame:
                 "points_per_hand": points / len(game.hands),
             }
         )
-    return pd.DataFrame(rows, columns=["game", "game_id", "day", "hands", "points", "points_per_hand"])
+    return rows
 
 
-def _summary(frame: pd.DataFrame, by: str) -> pd.DataFrame:
-    grouped = frame.groupby(by, sort=False)
-    out = pd.DataFrame(
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
+
+
+def _summary(rows: Rows, by: str) -> Rows:
+    """Per value of ``by``, in order of first appearance: decisions, mean and total loss, and the
+    percentage of best or good decisions."""
+    groups: dict[object, Rows] = {}
+    for row in rows:
+        groups.setdefault(row[by], []).append(row)
+    return [
         {
-            "decisions": grouped["loss"].size(),
-            "mean_loss": grouped["loss"].mean(),
-            "total_loss": grouped["loss"].sum(),
-            "accuracy": 100.0 * grouped["good"].mean(),
+            by: key,
+            "decisions": len(group),
+            "mean_loss": _mean([row["loss"] for row in group]),
+            "total_loss": sum(row["loss"] for row in group),
+            "accuracy": 100.0 * _mean([1.0 if row["good"] else 0.0 for row in group]),
         }
-    ).reset_index()
-    return out
+        for key, group in groups.items()
+    ]
 
 
-def _exploded(frame: pd.DataFrame) -> pd.DataFrame:
-    exploded = frame.explode("themes").rename(columns={"themes": "theme"})
-    return exploded[exploded["theme"].notna()]
-
-
-def loss_by_theme(frame: pd.DataFrame) -> pd.DataFrame:
+def loss_by_theme(rows: Rows) -> Rows:
     """Per theme (a decision counts for each of its themes): decisions, mean and total loss,
     accuracy; costliest first."""
-    if frame.empty:
-        return pd.DataFrame(columns=["theme", "label", "decisions", "mean_loss", "total_loss", "accuracy"])
-    out = _summary(_exploded(frame), "theme")
-    out.insert(1, "label", out["theme"].map(theme_label))
-    return out.sort_values(["mean_loss", "theme"], ascending=[False, True]).reset_index(drop=True)
+    exploded = [{**row, "theme": theme} for row in rows for theme in row["themes"]]
+    out = [{"theme": r["theme"], "label": theme_label(r["theme"]), **r} for r in _summary(exploded, "theme")]
+    return sorted(out, key=lambda r: (-r["mean_loss"], r["theme"]))
 
 
-def _ordered(frame: pd.DataFrame, by: str, order: Sequence[str]) -> pd.DataFrame:
-    if frame.empty:
-        return pd.DataFrame(columns=[by, "decisions", "mean_loss", "total_loss", "accuracy"])
-    out = _summary(frame, by)
-    out["_order"] = out[by].map({name: i for i, name in enumerate(order)}).fillna(len(order))
-    return out.sort_values(["_order", by]).drop(columns="_order").reset_index(drop=True)
+def _ordered(rows: Rows, by: str, order: Sequence[str]) -> Rows:
+    place = {name: i for i, name in enumerate(order)}
+    return sorted(_summary(rows, by), key=lambda r: (place.get(r[by], len(order)), str(r[by])))
 
 
-def loss_by_phase(frame: pd.DataFrame) -> pd.DataFrame:
+def loss_by_phase(rows: Rows) -> Rows:
     """Per phase of the hand: the pass, early, middle and late tricks."""
-    return _ordered(frame, "phase", PHASES)
+    return _ordered(rows, "phase", PHASES)
 
 
-def loss_by_direction(frame: pd.DataFrame) -> pd.DataFrame:
+def loss_by_direction(rows: Rows) -> Rows:
     """Per pass direction of the hand the decision was in (every decision of that hand)."""
-    return _ordered(frame, "pass_direction", DIRECTIONS)
+    return _ordered(rows, "pass_direction", DIRECTIONS)
 
 
-def accuracy_over_time(frame: pd.DataFrame) -> pd.DataFrame:
+def accuracy_over_time(rows: Rows) -> Rows:
     """Per day: decisions, accuracy (percent best or good) and mean loss."""
-    if frame.empty:
-        return pd.DataFrame(columns=["day", "decisions", "mean_loss", "total_loss", "accuracy"])
-    return _summary(frame, "day").sort_values("day").reset_index(drop=True)
+    return sorted(_summary(rows, "day"), key=lambda r: r["day"])
 
 
-def points_over_time(games: pd.DataFrame, frame: pd.DataFrame) -> pd.DataFrame:
+def points_over_time(games: Rows, rows: Rows) -> Rows:
     """Per finished game: points per hand, and expected points lost per hand by decisions
-    (once the game has been reviewed; NaN before)."""
-    if games.empty:
-        return pd.DataFrame(columns=["game", "day", "hands", "points_per_hand", "lost_per_hand"])
-    out = games[["game", "game_id", "day", "hands", "points_per_hand"]].copy()
-    lost = (
-        frame[frame["source"] == "game"].groupby("game_id")["loss"].sum() if not frame.empty else pd.Series()
-    )
-    out["lost_per_hand"] = [
-        lost.get(game_id) / hands if game_id in lost.index else float("nan")
-        for game_id, hands in zip(out["game_id"], out["hands"], strict=True)
+    (once the game has been reviewed; None before)."""
+    lost: dict[object, float] = {}
+    for row in rows:
+        if row["source"] == "game":
+            lost[row["game_id"]] = lost.get(row["game_id"], 0.0) + row["loss"]
+    return [
+        {
+            "game": game["game"],
+            "day": game["day"],
+            "hands": game["hands"],
+            "points_per_hand": game["points_per_hand"],
+            "lost_per_hand": lost[game["game_id"]] / game["hands"] if game["game_id"] in lost else None,
+        }
+        for game in games
     ]
-    return out.drop(columns="game_id").reset_index(drop=True)
 
 
-def areas(frame: pd.DataFrame, min_attempts: int = MIN_ATTEMPTS) -> pd.DataFrame:
+def areas(rows: Rows, min_attempts: int = MIN_ATTEMPTS) -> Rows:
     """Themes with at least ``min_attempts`` decisions, against the learner's own mean loss:
     ``vs_average`` > 0 is an improvement area, < 0 a strength; worst first."""
-    columns = ["theme", "label", "decisions", "mean_loss", "vs_average", "area"]
-    if frame.empty:
-        return pd.DataFrame(columns=columns)
-    average = frame["loss"].mean()
-    themes = loss_by_theme(frame)
-    themes = themes[themes["decisions"] >= min_attempts].copy()
-    themes["vs_average"] = themes["mean_loss"] - average
-    themes = themes[themes["vs_average"] != 0]
-    themes["area"] = ["improve" if v > 0 else "strength" for v in themes["vs_average"]]
-    return themes.sort_values("vs_average", ascending=False)[columns].reset_index(drop=True)
+    if not rows:
+        return []
+    average = _mean([row["loss"] for row in rows])
+    out = []
+    for theme in loss_by_theme(rows):
+        versus = theme["mean_loss"] - average
+        if theme["decisions"] >= min_attempts and versus != 0:
+            out.append({
+                "theme": theme["theme"],
+                "label": theme["label"],
+                "decisions": theme["decisions"],
+                "mean_loss": theme["mean_loss"],
+                "vs_average": versus,
+                "area": "improve" if versus > 0 else "strength",
+            })  # fmt: skip
+    return sorted(out, key=lambda r: -r["vs_average"])
 
 
 # ----- readings -----
 
 
-def _theme_reading(themes: pd.DataFrame) -> str:
-    if themes.empty:
+def _theme_reading(themes: Rows) -> str:
+    if not themes:
         return EMPTY
-    worst = themes.iloc[0]
+    worst = themes[0]
     text = (
         f"Most points go in {worst['label']}: {worst['mean_loss']:.2f} a decision over {worst['decisions']}."
     )
     if len(themes) > 1:
-        best = themes.iloc[-1]
+        best = themes[-1]
         text = text[:-1] + f"; least in {best['label']} ({best['mean_loss']:.2f} over {best['decisions']})."
     return text
 
@@ -231,26 +222,25 @@ DIRECTION_WORDS = {
 }
 
 
-def _extremes_reading(table: pd.DataFrame, by: str, noun: str, words: dict[str, str] | None = None) -> str:
-    if table.empty:
+def _extremes_reading(table: Rows, by: str, noun: str, words: dict[str, str] | None = None) -> str:
+    if not table:
         return EMPTY
-    table = table.assign(**{by: table[by].map(lambda v: (words or {}).get(v, v))})
-    ranked = table.sort_values("mean_loss", ascending=False, kind="stable")
-    worst = ranked.iloc[0]
-    text = (
-        f"{noun.format(worst[by])} cost you most: {worst['mean_loss']:.2f} a decision "
-        f"over {worst['decisions']}"
-    )
+    ranked = sorted(table, key=lambda r: -r["mean_loss"])  # stable: ties keep the table's order
+    worst, best = ranked[0], ranked[-1]
+
+    def name(row: dict) -> str:
+        return noun.format((words or {}).get(row[by], row[by]))
+
+    text = f"{name(worst)} cost you most: {worst['mean_loss']:.2f} a decision over {worst['decisions']}"
     if len(ranked) > 1:
-        best = ranked.iloc[-1]
-        text += f"; {noun.format(best[by]).lower()} least ({best['mean_loss']:.2f})"
+        text += f"; {name(best).lower()} least ({best['mean_loss']:.2f})"
     return text + "."
 
 
-def _time_reading(days: pd.DataFrame) -> str:
-    if days.empty:
+def _time_reading(days: Rows) -> str:
+    if not days:
         return EMPTY
-    first, last = days.iloc[0], days.iloc[-1]
+    first, last = days[0], days[-1]
     if len(days) == 1:
         return (
             f"{first['accuracy']:.0f}% of your {first['decisions']} decisions on {first['day']} "
@@ -269,10 +259,10 @@ def _time_reading(days: pd.DataFrame) -> str:
     )
 
 
-def _points_reading(points: pd.DataFrame) -> str:
-    if points.empty:
+def _points_reading(points: Rows) -> str:
+    if not points:
         return "No finished games yet: play one in lesson 9 and it is kept here for review."
-    first, last = points.iloc[0], points.iloc[-1]
+    first, last = points[0], points[-1]
     if len(points) == 1:
         return f"One game so far: {first['points_per_hand']:.1f} points a hand over {first['hands']} hands."
     return (
@@ -281,11 +271,11 @@ def _points_reading(points: pd.DataFrame) -> str:
     )
 
 
-def _areas_reading(table: pd.DataFrame, average: float | None) -> str:
-    if table.empty:
+def _areas_reading(table: Rows, average: float | None) -> str:
+    if not table:
         return f"No theme has {MIN_ATTEMPTS} decisions yet (or every theme is at your average)."
-    improve = table[table["area"] == "improve"]["label"].tolist()
-    strong = table[table["area"] == "strength"]["label"].tolist()[::-1]
+    improve = [row["label"] for row in table if row["area"] == "improve"]
+    strong = [row["label"] for row in table if row["area"] == "strength"][::-1]
     parts = []
     if improve:
         parts.append(f"Work on {', '.join(improve[:3])}")
@@ -298,98 +288,126 @@ def _areas_reading(table: pd.DataFrame, average: float | None) -> str:
 # ----- charts -----
 
 
-def _bar(table: pd.DataFrame, x: str, y: str, title: str, sort: list[str] | str = "-x") -> alt.Chart:
-    return (
-        alt.Chart(table, title=title, width=WIDTH)
-        .mark_bar(color="#b3261e")
-        .encode(
-            x=alt.X("mean_loss:Q", title="expected points lost a decision"),
-            y=alt.Y(f"{y}:N", sort=sort, title=None),
-            tooltip=[
-                f"{y}:N",
-                "decisions:Q",
-                alt.Tooltip("mean_loss:Q", format=".2f"),
-                alt.Tooltip("accuracy:Q", format=".0f"),
+def _values(table: Rows, fields: Sequence[str]) -> dict:
+    """The chart's inline data: the fields it draws, as JSON has them."""
+    return {"values": [{field: plain(row[field]) for field in fields} for row in table]}
+
+
+def _field(name: str, kind: str = "quantitative", **more: object) -> dict:
+    return {"field": name, "type": kind, **more}
+
+
+def _bar(table: Rows, y: str, title: str, sort: list[str] | str = "-x") -> VegaLite:
+    return VegaLite({
+        "title": title,
+        "width": WIDTH,
+        "data": _values(table, [y, "decisions", "mean_loss", "accuracy"]),
+        "mark": {"type": "bar", "color": "#b3261e"},
+        "encoding": {
+            # At least 0 to 1 point wide: with every loss 0 the axis would have no length.
+            "x": _field(
+                "mean_loss", title="expected points lost a decision", scale={"domain": {"unionWith": [0, 1]}}
+            ),
+            "y": _field(y, "nominal", sort=sort, title=None),
+            "tooltip": [
+                _field(y, "nominal"),
+                _field("decisions"),
+                _field("mean_loss", format=".2f"),
+                _field("accuracy", format=".0f"),
             ],
-        )
-    )
+        },
+    })  # fmt: skip
+
+
+def _accuracy_chart(days: Rows) -> VegaLite:
+    return VegaLite({
+        "title": "Accuracy by day",
+        "width": WIDTH,
+        "data": _values(days, ["day", "decisions", "mean_loss", "accuracy"]),
+        "mark": {"type": "line", "point": True, "color": "#1f5f99"},
+        "encoding": {
+            "x": _field("day", "ordinal", title=None),
+            "y": _field("accuracy", title="% best or good", scale={"domain": [0, 100]}),
+            "tooltip": [_field("day", "ordinal"), _field("decisions"), _field("mean_loss", format=".2f")],
+        },
+    })  # fmt: skip
+
+
+def _points_chart(points: Rows) -> VegaLite:
+    long = [
+        {"game": row["game"], "day": row["day"], "hands": row["hands"], "measure": label, "points": row[key]}
+        for row in points
+        for key, label in MEASURES.items()
+    ]
+    return VegaLite({
+        "title": "Points a hand, game by game",
+        "width": WIDTH,
+        "data": _values(long, ["game", "day", "hands", "measure", "points"]),
+        "mark": {"type": "line", "point": True},
+        "encoding": {
+            "x": _field("game", "ordinal", title="game"),
+            "y": _field("points", title="points a hand"),
+            "color": _field("measure", "nominal", title=None, legend=BELOW),
+            "tooltip": [
+                _field("game", "ordinal"),
+                _field("day", "ordinal"),
+                _field("measure", "nominal"),
+                _field("points", format=".2f"),
+            ],
+        },
+    })  # fmt: skip
+
+
+def _areas_chart(area: Rows) -> VegaLite:
+    colours = {"domain": ["improve", "strength"], "range": ["#b3261e", "#2e7d32"]}
+    return VegaLite({
+        "title": "Improvement areas and strengths",
+        "width": WIDTH,
+        "data": _values(area, ["label", "decisions", "mean_loss", "vs_average", "area"]),
+        "mark": "bar",
+        "encoding": {
+            "x": _field("vs_average", title="points lost a decision, against your average"),
+            "y": _field("label", "nominal", sort="-x", title=None),
+            "color": _field("area", "nominal", scale=colours, legend=BELOW),
+            "tooltip": [_field("label", "nominal"), _field("decisions"), _field("mean_loss", format=".2f")],
+        },
+    })  # fmt: skip
 
 
 def all_charts(decisions: Sequence[Decision], games: Sequence[SavedGame] = ()) -> list[ChartView]:
     """Every chart, in the order the review page shows them."""
-    frame = decisions_frame(decisions)
-    themes = loss_by_theme(frame)
-    phases = loss_by_phase(frame)
-    directions = loss_by_direction(frame)
-    days = accuracy_over_time(frame)
-    points = points_over_time(games_frame(games), frame)
-    area = areas(frame)
-    average = frame["loss"].mean() if not frame.empty else None
-
-    over_time = alt.Chart(days, title="Accuracy by day", width=WIDTH).encode(
-        x=alt.X("day:O", title=None),
-        tooltip=["day:O", "decisions:Q", alt.Tooltip("mean_loss:Q", format=".2f")],
-    )
-    accuracy_chart = over_time.mark_line(point=True, color="#1f5f99").encode(
-        y=alt.Y("accuracy:Q", title="% best or good", scale=alt.Scale(domain=[0, 100]))
-    )
-    points_chart = (
-        alt.Chart(
-            points.rename(columns=MEASURES).melt(
-                id_vars=["game", "day", "hands"], var_name="measure", value_name="points"
-            ),
-            title="Points a hand, game by game",
-            width=WIDTH,
-        )
-        .mark_line(point=True)
-        .encode(
-            x=alt.X("game:O", title="game"),
-            y=alt.Y("points:Q", title="points a hand"),
-            color=alt.Color("measure:N", title=None, legend=BELOW),
-            tooltip=["game:O", "day:O", "measure:N", alt.Tooltip("points:Q", format=".2f")],
-        )
-    )
-    area_chart = (
-        alt.Chart(area, title="Improvement areas and strengths", width=WIDTH)
-        .mark_bar()
-        .encode(
-            x=alt.X("vs_average:Q", title="points lost a decision, against your average"),
-            y=alt.Y("label:N", sort="-x", title=None),
-            color=alt.Color(
-                "area:N",
-                scale=alt.Scale(domain=["improve", "strength"], range=["#b3261e", "#2e7d32"]),
-                legend=BELOW,
-            ),
-            tooltip=["label:N", "decisions:Q", alt.Tooltip("mean_loss:Q", format=".2f")],
-        )
-    )
-    return [
-        ChartView(
+    rows = decision_rows(decisions)
+    themes = loss_by_theme(rows)
+    phases = loss_by_phase(rows)
+    directions = loss_by_direction(rows)
+    days = accuracy_over_time(rows)
+    points = points_over_time(game_rows(games), rows)
+    area = areas(rows)
+    average = _mean([row["loss"] for row in rows]) if rows else None
+    views: list[tuple[str, str, Rows, Callable[[Rows], VegaLite], str]] = [
+        (
             "theme",
             "By theme",
             themes,
-            _bar(themes, "mean_loss", "label", "Points lost by theme"),
+            lambda t: _bar(t, "label", "Points lost by theme"),
             _theme_reading(themes),
         ),
-        ChartView(
+        (
             "phase",
             "By phase of the hand",
             phases,
-            _bar(phases, "mean_loss", "phase", "Points lost by phase of the hand", list(PHASES)),
+            lambda t: _bar(t, "phase", "Points lost by phase of the hand", list(PHASES)),
             _extremes_reading(phases, "phase", "The {} phase"),
         ),
-        ChartView(
+        (
             "direction",
             "By pass direction",
             directions,
-            _bar(
-                directions, "mean_loss", "pass_direction", "Points lost by pass direction", list(DIRECTIONS)
-            ),
+            lambda t: _bar(t, "pass_direction", "Points lost by pass direction", list(DIRECTIONS)),
             _extremes_reading(directions, "pass_direction", "Hands {}", DIRECTION_WORDS),
         ),
-        ChartView("accuracy", "Accuracy over time", days, accuracy_chart, _time_reading(days)),
-        ChartView("points", "Points a hand over time", points, points_chart, _points_reading(points)),
-        ChartView(
-            "areas", "Improvement areas and strengths", area, area_chart, _areas_reading(area, average)
-        ),
+        ("accuracy", "Accuracy over time", days, _accuracy_chart, _time_reading(days)),
+        ("points", "Points a hand over time", points, _points_chart, _points_reading(points)),
+        ("areas", "Improvement areas and strengths", area, _areas_chart, _areas_reading(area, average)),
     ]
+    return [ChartView(key, title, table, draw(table), reading) for key, title, table, draw, reading in views]

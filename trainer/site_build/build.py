@@ -40,8 +40,9 @@ DEFAULT_MIRROR = pathlib.Path(".cache") / "site-build" / "mirror"
 SITE_PAGES = {
     pathlib.Path(SITE_FILES[address]).stem: LESSONS_DIR / notebook for address, notebook in PAGES.items()
 }
-"""Page name (its file is NAME.html) → its notebook: lessons/, except the review, whose charts
-need pandas and Altair (not in the browser): the site's review page says so."""
+"""Page name (its file is NAME.html) → its notebook: lessons/, except the review, whose review of a
+game needs the coach's full depth (not in the browser): the site's review page shows the charts and
+says so."""
 SITE_PAGES["review"] = pathlib.Path(__file__).parent / "pages" / "review.py"
 FIRST_CELL = "@app.cell(hide_code=True)\ndef _():\n"
 RESTORE = (

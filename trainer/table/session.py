@@ -8,7 +8,7 @@ Each action returns the events it caused, so the widget can announce and broadca
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping
 
 from engine import (
     CardParseError,
@@ -25,7 +25,7 @@ from engine import (
     parse_cards,
     to_card,
 )
-from engine.bots import LEVELS, Bot, bot_acts, make_bot
+from engine.bots import LEVELS, Bot, bot_turn, make_bot
 from engine.excerpt import clip, excerpt
 
 from ..coach.hint import Hint, HintSource, coach_hint, decision_seed
@@ -367,25 +367,38 @@ class TableSession:
 
     def bot_step(self) -> list[Event]:
         """One bot decision (a pass, a card or a moon choice); [] when no bot is to act."""
+        turn = self.bot_turn()
+        while True:
+            try:
+                next(turn)
+            except StopIteration as done:
+                return done.value
+
+    def bot_turn(self) -> Generator[None, None, list[Event]]:
+        """``bot_step`` in parts (a Hard bot's looks, ``engine.bots.bot_turn``): yields between
+        them and returns the decision's events. The hand must not change until it returns."""
         seat = self.bot_to_act
         if seat is None:
             return []
-        bot = self.bots[seat]
+        phase = self.hand.phase
+        tricks_before = self.hand.trick_number
 
         def view_of(s: int):
             return self.hand.view(s, hand_index=self.hand_index, scores=self.totals)
 
-        if self.hand.phase is Phase.PASSING:
-            bot_acts(self.hand, seat, bot, view_of)
+        yield from bot_turn(self.hand, seat, self.bots[seat], view_of)
+        if phase is Phase.PASSING:
             return self._after_pass(seat, [])
-        if self.hand.phase is Phase.MOON_CHOICE:
-            bot_acts(self.hand, seat, bot, view_of)
+        if phase is Phase.MOON_CHOICE:
             return self._hand_over_events()
-        return self._apply_play(seat, lambda: bot_acts(self.hand, seat, bot, view_of))
+        return self._play_events(seat, tricks_before)
 
     def _apply_play(self, seat: int, act: Callable[[], None]) -> list[Event]:
         tricks_before = self.hand.trick_number
         act()
+        return self._play_events(seat, tricks_before)
+
+    def _play_events(self, seat: int, tricks_before: int) -> list[Event]:
         card = self.hand.history[-1].card
         events: list[Event] = [{"type": "play", "seat": seat, "card": card.code, "name": card.name}]
         if self.hand.trick_number > tricks_before or self.hand.phase is not Phase.PLAYING:

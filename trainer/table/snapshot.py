@@ -55,6 +55,7 @@ def _hand_cards(session: TableSession, my_turn: bool) -> list[dict[str, object]]
 
 def _status(session: TableSession, names: list[str], still: str | None = None, decided: bool = False) -> str:
     hand = session.hand
+    thinking = None if still is not None else session.bot_to_act
     if still is not None and decided:
         return still  # the learner's one decision is made: nothing more happens at this table
     if hand.phase is Phase.PASSING and session.seat in hand.seats_to_pass:
@@ -63,6 +64,8 @@ def _status(session: TableSession, names: list[str], still: str | None = None, d
     if still is not None and session.bot_to_act is not None:
         return still  # the bots will not move: "Left to play." would say they will
     if hand.phase is Phase.PASSING:
+        if thinking is not None:
+            return f"Waiting for the others to pass: {names[thinking]} is thinking…"
         return "Waiting for the others to pass."
     if hand.phase is Phase.DONE:
         if session.winners:
@@ -74,6 +77,8 @@ def _status(session: TableSession, names: list[str], still: str | None = None, d
             if hand.phase is Phase.MOON_CHOICE
             else ("Your turn: play a highlighted card.")
         )
+    if thinking is not None:
+        return f"{names[thinking]} is thinking…"
     return f"{names[hand.to_move]} to play."
 
 
@@ -87,7 +92,8 @@ def snapshot(
     """The table as the page draws it. ``still``: the status line while the bots are to act but
     will not (a table that stops after the learner's decision, as a puzzle's does), and once
     the learner has ``decided`` (then it is not their turn either, even if their card won the
-    trick: the position is answered)."""
+    trick: the position is answered). ``thinking``: the bot seat whose decision comes next (the
+    widget always has one on its way while a bot is to act, unless the table is still)."""
     hand = session.hand
     players = hand.players
     names = seat_names(players, session.seat)
@@ -121,6 +127,7 @@ def snapshot(
         "moon_choice": hand.phase is Phase.MOON_CHOICE and hand.to_move == session.seat,
         "to_move": hand.to_move,
         "status": _status(session, names, still, decided),
+        "thinking": None if still is not None else session.bot_to_act,
         "hand": _hand_cards(session, my_turn),
         "seats": seats,
         "trick": [{"seat": s, **_card(c.code)} for s, c in trick.plays],

@@ -149,6 +149,8 @@ function render({ model, el }) {
         `${plural(seat.count, "card")} · ${plural(seat.points, "point")} · ${plural(seat.tricks, "trick")}`,
         level ? h("span", { class: "seat-level", text: level }) : null,
       ),
+      // The bot whose decision comes next (a Hard bot's pass takes seconds in the browser).
+      t.thinking === seat.seat ? h("div", { class: "seat-thinking", "data-role": "thinking", text: "thinking…" }) : null,
     );
   }
 

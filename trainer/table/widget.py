@@ -3,8 +3,8 @@
 Every message from the browser (``model.send`` or the ``intent`` trait set by
 ``save_changes``) goes through ``handle``, which asks the engine first. A refusal is sent back
 and shown (the ``error`` trait and a custom message) and leaves the game unchanged. Bots act
-on a timer (a thread on a server, the browser's event loop under Pyodide) so that their moves are
-visible one by one.
+on a timer (a thread on a server, the browser's event loop under Pyodide), one decision at a
+time, so that their moves are visible one by one and the page answers between them.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from __future__ import annotations
 import pathlib
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping
 
 import anywidget
 import traitlets
 
-from engine import HandState, Rules
+from engine import HandState, Phase, Rules
 from engine.bots import Bot, make_bot
 from engine.excerpt import excerpt
 
@@ -32,6 +32,9 @@ _HERE = pathlib.Path(__file__).parent
 _HANDLERS = ("select", "toggle", "pass", "play", "moon", "hint", "take_back", "new_hand")
 _DECISIONS = ("pass", "play", "moon")
 """What a still table's learner decides once a position."""
+PASS_PAUSE = 0.05
+"""Seconds before a bot's pass: none is seen, but under Pyodide a click that came during the last
+decision is still on its way through the page's event loop; this lets it be answered first."""
 
 
 class TableWidget(anywidget.AnyWidget):
@@ -94,6 +97,9 @@ class TableWidget(anywidget.AnyWidget):
         self._appliers: list[Callable[[object], None]] = []
         self._generation = 0  # bumped on every learner action: stale bot timers then do nothing
         self._timer: Later | None = None
+        self._turn: tuple[tuple, Generator] | None = (
+            None  # a bot's decision part-way: (its hand's state, steps)
+        )
         self._levels = [
             "you" if s == seat else self.session.bots[s].name for s in range(self.session.rules.players)
         ]
@@ -301,27 +307,53 @@ class TableWidget(anywidget.AnyWidget):
     # ----- the bots -----
 
     def _run_bots(self) -> None:
-        """Passes happen at once (no one sees them); cards come one at a time after a pause."""
+        """One bot decision a turn: each waits for the timer (a thread on a server, a turn of the
+        browser's event loop under Pyodide, which has one thread for the page's Python), so the
+        learner's clicks are answered between bots' decisions, never after all of them; the
+        table says which bot is thinking meanwhile (``snapshot``'s ``thinking``). Cards come
+        after a pause, so the learner sees them one by one; passes, which nobody sees, after a moment
+        (``PASS_PAUSE``). ``bot_delay`` 0 (code and tests): every bot at once."""
         session = self.session
-        if not self.autoplay:
-            return
-        while session.hand.phase.value == "passing" and session.bot_to_act is not None:
-            self._publish(session.bot_step())
-        if session.bot_to_act is None:
+        if not self.autoplay or session.bot_to_act is None:
             return
         if self.bot_delay <= 0:
             while session.bot_to_act is not None:
                 self._publish(session.bot_step())
             return
-        pause = self.bot_delay
+        pause = PASS_PAUSE if session.hand.phase is Phase.PASSING else self.bot_delay
         if not session.hand.current_trick.cards and session.hand.tricks:
             pause += self.trick_pause  # let the learner see the last trick gathered
-        generation = self._generation
-        self._timer = call_later(pause, self._bot_tick, generation)  # the event loop under Pyodide
+        if self._timer is not None:
+            self._timer.cancel()  # a learner's action came first: one bot turn on its way, not two
+        self._timer = call_later(pause, self._bot_tick, self._generation)
 
     def _bot_tick(self, generation: int) -> None:
+        """One part of the next bot's decision (a Hard bot decides in two looks): the rest of it
+        waits for another turn, so a click is answered between the parts too."""
         with self._lock:
             if generation != self._generation:
                 return
-            self._publish(self.session.bot_step())
-            self._run_bots()
+            turn = self._turn_for(self.session)
+            if turn is None:
+                return
+            try:
+                next(turn)
+            except StopIteration as done:
+                self._turn = None
+                self._publish(done.value)
+                self._run_bots()
+                return
+            self._timer = call_later(PASS_PAUSE, self._bot_tick, generation)
+
+    def _turn_for(self, session: TableSession):
+        """The bot decision under way, kept while its hand is where it began (a learner's
+        selecting or asking for a hint leaves it); a new one when the hand has moved on."""
+        seat = session.bot_to_act
+        if seat is None:
+            self._turn = None
+            return None
+        hand = session.hand
+        begun = (hand, hand.history, seat)
+        if self._turn is None or self._turn[0][0] is not hand or self._turn[0][1:] != begun[1:]:
+            self._turn = (begun, session.bot_turn())
+        return self._turn[1]

@@ -1,4 +1,5 @@
-"""The static site's review page: what is kept, and that the charts need the installed version."""
+"""The static site's review page: what is kept, and that a game's review needs the installed version
+(the charts are on the page: ``trainer.review.charts``, Vega-Lite specs the browser draws)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ from trainer.store import Store
 __all__ = ["NEEDS_INSTALLED", "record_markdown"]
 
 NEEDS_INSTALLED = (
-    "**The review needs the installed version of Hearts Trainer.** Its charts (where your points "
-    "go, by theme, phase and pass direction) are drawn with pandas and Altair, and its review of "
-    "a game looks at every decision at the coach's full depth: neither can run in the browser. "
-    "Your record is kept here all the same: download it on the home page and import it there "
-    "with `hearts-trainer import-progress hearts-trainer-progress.json`."
+    "**A game's review, decision by decision, needs the installed version of Hearts Trainer:** it "
+    "looks at every decision at the coach's full depth, which cannot run in the browser. Your "
+    "record is kept here all the same, and the charts below show where your points go; download it "
+    "on the home page and import it there with "
+    "`hearts-trainer import-progress hearts-trainer-progress.json`."
 )
 
 

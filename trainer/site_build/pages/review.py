@@ -8,12 +8,15 @@ app = marimo.App(width="medium", app_title="Hearts Trainer: your review")
 def _():
     import marimo as mo
 
+    from trainer.review.page import open_review
     from trainer.site import HOME
     from trainer.site_build.pages.record import record_markdown
     from trainer.store import open_store
 
     store, notice = open_store()
-    return HOME, mo, notice, record_markdown, store
+    data = open_review(store)
+    CHART_BOX = {"max-width": "44rem"}  # the charts fill a phone's width, not a wide screen's
+    return CHART_BOX, HOME, data, mo, notice, record_markdown, store
 
 
 @app.cell(hide_code=True)
@@ -35,6 +38,18 @@ def _(mo, notice):
 @app.cell(hide_code=True)
 def _(mo, record_markdown, store):
     mo.md(record_markdown(store))
+    return
+
+
+@app.cell(hide_code=True)
+def _(CHART_BOX, data, mo):
+    # The same charts as the installed version's review page: Vega-Lite specs (trainer.vega).
+    mo.vstack(
+        [
+            mo.vstack([mo.md(f"## {_view.title}"), _view.chart, mo.md(f"*{_view.reading}*")]).style(CHART_BOX)
+            for _view in data.charts()
+        ]
+    )
     return
 
 
