@@ -24,6 +24,7 @@ LESSON = '[data-table="lesson"]'
 PUZZLE = '[data-table="puzzle"]'
 PAGES = "index,lesson,puzzles"  # the pages the test visits (the CLI builds every page by default)
 LOAD = 120_000  # ms: a cold start loads Pyodide and installs the wheels, slower on a busy machine
+MIRROR = ROOT / ".cache" / "site-build" / "mirror"  # the checkout's own, made by scripts/setup.sh
 
 
 @pytest.fixture(scope="session")
@@ -32,7 +33,18 @@ def site(tmp_path_factory):
     out = tmp_path_factory.mktemp("site")
     started = time.monotonic()
     built = subprocess.run(
-        [sys.executable, "-m", "trainer.cli", "site", "build", str(out), "--pages", PAGES],
+        [
+            sys.executable,
+            "-m",
+            "trainer.cli",
+            "site",
+            "build",
+            str(out),
+            "--pages",
+            PAGES,
+            "--mirror",
+            str(MIRROR),
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,

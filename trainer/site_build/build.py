@@ -32,11 +32,11 @@ from trainer.data_files import LESSONS_DIR
 from trainer.site import PAGES, SITE_FILES
 
 from .mirror import build_mirror, mirror_ready
+from .needs import CHROMIUM, MIRROR_ENV, default_mirror, missing_needs
 from .wheel import build_site_wheel
 
-__all__ = ["DEFAULT_MIRROR", "SITE_PAGES", "build_site", "serve_folder"]
+__all__ = ["SITE_PAGES", "build_site", "serve_folder"]
 
-DEFAULT_MIRROR = pathlib.Path(".cache") / "site-build" / "mirror"
 SITE_PAGES = {
     pathlib.Path(SITE_FILES[address]).stem: LESSONS_DIR / notebook for address, notebook in PAGES.items()
 }
@@ -49,7 +49,6 @@ RESTORE = (
     "    from trainer.browser import restore_progress\n\n"
     "    await restore_progress()  # the progress kept in this browser (IndexedDB)\n"
 )
-CHROMIUM = pathlib.Path("/usr/bin/chromium")
 SAVE_GUARD = pathlib.Path(__file__).with_name("save_guard.js")
 """The page's half of the background save (``trainer.browser``): asks before a tab is closed mid-save."""
 
@@ -224,14 +223,19 @@ def _add_save_guard(page: pathlib.Path) -> None:
 def build_site(
     out: pathlib.Path,
     *,
-    mirror: pathlib.Path = DEFAULT_MIRROR,
+    mirror: pathlib.Path | None = None,
     pages: Sequence[str] = tuple(SITE_PAGES),
     log=print,
 ) -> dict[str, float]:
-    """Write the site into OUT; returns seconds taken per page."""
+    """Write the site into OUT; returns seconds taken per page. Everything it needs is checked
+    first: when something is missing it exits with one line for each, having written nothing."""
+    mirror = default_mirror() if mirror is None else mirror
     unknown = [name for name in pages if name not in SITE_PAGES]
     if unknown:
         raise SystemExit(f"Unknown page {', '.join(unknown)}: the pages are {', '.join(SITE_PAGES)}.")
+    missing_lines = missing_needs(mirror, mirror_ready=mirror_ready(mirror))
+    if missing_lines:
+        raise SystemExit("\n".join(["hearts-trainer site build: nothing was built.", *missing_lines]))
     if not mirror_ready(mirror):
         log(f"Making the local mirror of Pyodide and the wheels in {mirror} (first build only)...")
         build_mirror(mirror)
@@ -267,8 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--mirror",
         type=pathlib.Path,
-        default=DEFAULT_MIRROR,
-        help=f"local mirror of Pyodide and the wheels (made there if missing; default {DEFAULT_MIRROR})",
+        help="local mirror of Pyodide and the wheels, made there if missing (default: "
+        f"${MIRROR_ENV} if set, else {default_mirror()})",
     )
     parser.add_argument(
         "--pages",
