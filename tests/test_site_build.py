@@ -17,6 +17,7 @@ from trainer.site_build import needs
 from trainer.site_build.build import SITE_PAGES, _resolve_each_package_set_once, _site_notebook
 from trainer.site_build.build import main as build_main
 from trainer.site_build.mirror import PYODIDE_VERSION
+from trainer.site_build.trim import trim_assets, trim_lockfile
 from trainer.site_build.wheel import build_site_wheel
 
 
@@ -175,3 +176,38 @@ def test_the_mirror_is_kept_in_the_users_cache_unless_told_otherwise(tmp_path, m
     assert needs.default_mirror() == tmp_path / "xdg" / "hearts-trainer" / "site-build" / "mirror"
     monkeypatch.setenv(needs.MIRROR_ENV, str(tmp_path / "mine"))
     assert needs.default_mirror() == tmp_path / "mine"
+
+
+def test_packages_left_out_are_dropped_from_the_lockfile_and_from_what_names_them():
+    lockfile = {
+        "info": {"python": "3.14.0"},
+        "packages": {
+            "ipywidgets": {
+                "name": "ipywidgets",
+                "depends": ["comm", "widgetsnbextension", "jupyterlab_widgets"],
+            },
+            "widgetsnbextension": {"name": "widgetsnbextension", "depends": []},
+            "jupyterlab-widgets": {"name": "jupyterlab_widgets", "depends": []},
+            "comm": {"name": "comm", "depends": []},
+            "marimo-base": {"name": "marimo-base", "depends": ["docutils", "Markdown"]},
+            "Markdown": {"name": "Markdown"},
+        },
+    }
+    trimmed = trim_lockfile(lockfile)
+    assert trimmed["info"] == lockfile["info"]
+    assert set(trimmed["packages"]) == {"ipywidgets", "comm", "marimo-base", "Markdown"}
+    assert trimmed["packages"]["ipywidgets"]["depends"] == ["comm"]
+    assert trimmed["packages"]["marimo-base"]["depends"] == ["Markdown"]
+    assert "widgetsnbextension" in lockfile["packages"]  # the answer given is not changed
+
+
+def test_front_end_bundles_left_out_are_deleted_by_name_whatever_their_hash(tmp_path):
+    assets = tmp_path / "assets"
+    assets.mkdir()
+    for name in ("Plot-B8w5_jU-.js", "loro_wasm_bg-CSolyDSZ.wasm", "dependency-graph-panel--Kgtktcw.js"):
+        (assets / name).write_bytes(b"x" * 10)
+    kept = ("react-vega-C3rYGtP6.js", "index-s-M1OXjs.js", "PlotHelper-abcdefgh.js", "worker-DTQ7oH2A.js")
+    for name in kept:
+        (assets / name).write_bytes(b"y")
+    assert trim_assets(tmp_path) == 30
+    assert sorted(path.name for path in assets.iterdir()) == sorted(kept)

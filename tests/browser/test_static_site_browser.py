@@ -18,6 +18,7 @@ from tests.browser.conftest import ARTIFACTS, ROOT
 from trainer.progress.transfer import import_progress
 from trainer.puzzles import load_puzzle
 from trainer.site_build.build import serve_folder
+from trainer.site_build.trim import LEFT_OUT_BUNDLES, SHIPPED_UNIMPORTED, bundle_name
 from trainer.store import Store
 
 LESSON = '[data-table="lesson"]'
@@ -28,23 +29,13 @@ MIRROR = ROOT / ".cache" / "site-build" / "mirror"  # the checkout's own, made b
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """The site, built once per session by the CLI, served from localhost."""
+def built_site(tmp_path_factory):
+    """The site's folder, built once per session by the CLI."""
     out = tmp_path_factory.mktemp("site")
     started = time.monotonic()
+    build = [sys.executable, "-m", "trainer.cli", "site", "build", str(out)]
     built = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "trainer.cli",
-            "site",
-            "build",
-            str(out),
-            "--pages",
-            PAGES,
-            "--mirror",
-            str(MIRROR),
-        ],
+        [*build, "--pages", PAGES, "--mirror", str(MIRROR)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -55,7 +46,13 @@ def site(tmp_path_factory):
     for page in PAGES.split(","):
         assert (out / f"{page}.html").is_file()
     assert (out / "pyodide" / "pyodide.asm.wasm").is_file()
-    with serve_folder(out) as (url, missing):
+    return out
+
+
+@pytest.fixture(scope="session")
+def site(built_site):
+    """The site served from localhost: (its address, the paths it answered 404)."""
+    with serve_folder(built_site) as (url, missing):
         yield url, missing
 
 
@@ -243,3 +240,41 @@ def test_the_site_works_offline_and_keeps_progress_across_pages(offline, site, t
 
     assert outside == [], f"the site asked for addresses outside localhost: {outside[:5]}"
     assert missing == [], f"the site asked for files it does not have: {sorted(set(missing))[:5]}"
+
+
+NOT_IMPORTED = """() => self.pyodide.runPython(`
+import importlib.metadata, json, sys
+imported = {name.split(".")[0] for name in sys.modules}
+json.dumps(sorted(
+    dist.metadata["Name"] for dist in importlib.metadata.distributions()
+    if not {file.parts[0].removesuffix(".py") for file in dist.files or ()} & imported
+))`)"""
+"""In the page's Pyodide: the installed distributions none of whose top-level modules is imported."""
+
+
+def test_the_site_ships_only_what_its_pages_load_and_import(offline, site, built_site):
+    # Each wheel the site carries is fetched by a cold load of lesson 1, and imported there, but
+    # for the few SHIPPED_UNIMPORTED; the bundles left out of marimo's front end are not there
+    # (and no page asks for them: the other test finds no file missing).
+    context, outside = offline
+    fetched: list[str] = []
+
+    def note(request) -> None:
+        fetched.append(request.url.rsplit("/", 1)[-1])
+
+    context.on("request", note)
+    try:
+        page = open_page(offline, site, "lesson.html?lesson=l01_game", f"{LESSON} .ht-hand .card")
+    finally:
+        context.remove_listener("request", note)
+    (runtime,) = [w for w in page.workers if w.evaluate("() => typeof self.pyodide === 'object'")]
+    not_imported = {name.lower() for name in json.loads(runtime.evaluate(NOT_IMPORTED))}
+    page.close()
+
+    shipped = {path.name for path in built_site.glob("packages/*/*.whl")}
+    assert shipped and shipped <= set(fetched), f"shipped, never loaded: {sorted(shipped - set(fetched))}"
+    assert not_imported <= set(SHIPPED_UNIMPORTED), f"loaded, never imported: {sorted(not_imported)}"
+    assert not [
+        path.name for path in (built_site / "assets").iterdir() if bundle_name(path) in LEFT_OUT_BUNDLES
+    ]
+    assert outside == [], f"the site asked for addresses outside localhost: {outside[:5]}"

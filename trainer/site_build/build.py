@@ -33,6 +33,7 @@ from trainer.site import PAGES, SITE_FILES
 
 from .mirror import build_mirror, mirror_ready
 from .needs import CHROMIUM, MIRROR_ENV, default_mirror, missing_needs
+from .trim import trim_assets, trim_lockfile
 from .wheel import build_site_wheel
 
 __all__ = ["SITE_PAGES", "build_site", "serve_folder"]
@@ -155,8 +156,9 @@ def _resolve_each_package_set_once() -> Iterator[None]:
     """marimo's offline export resolves a page's packages by starting Pyodide in Chromium, about
     15 s a page. Pages with the same requirements and the same imports get the same answer, so
     a build resolves them once: the answer is kept, with the address of the page that resolved
-    it (its only part that differs) swapped for the next page's. Another marimo without this
-    step: every page resolves on its own."""
+    it (its only part that differs) swapped for the next page's. The answer leaves out the
+    packages the pages never use (``trim.LEFT_OUT_PACKAGES``), so they are neither copied nor
+    loaded. Another marimo without this step: every page resolves on its own, nothing left out."""
     try:
         from marimo._export import offline
 
@@ -178,7 +180,7 @@ def _resolve_each_package_set_once() -> Iterator[None]:
         if key in kept:
             answer, resolved_at = kept[key]
             return json.loads(answer.replace(resolved_at, origin))
-        resolution = await resolve(code, **where)
+        resolution = trim_lockfile(await resolve(code, **where))
         kept[key] = (json.dumps(resolution), origin)  # before the export rewrites it in place
         return resolution
 
@@ -259,6 +261,7 @@ def build_site(
         if missing:
             log("The mirror lacked: " + ", ".join(sorted(set(missing))))
     shutil.rmtree(out / "public", ignore_errors=True)  # the wheel is installed from packages/ instead
+    trim_assets(out)  # marimo's editor-only and unused output bundles
     (out / "CLAUDE.md").unlink(missing_ok=True)  # marimo's notes for an AI editor: not for learners
     return times
 
