@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import time
+import zipfile
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -247,7 +248,7 @@ import importlib.metadata, json, sys
 imported = {name.split(".")[0] for name in sys.modules}
 json.dumps(sorted(
     dist.metadata["Name"] for dist in importlib.metadata.distributions()
-    if not {file.parts[0].removesuffix(".py") for file in dist.files or ()} & imported
+    if not {file.parts[0].split(".")[0] for file in dist.files or ()} & imported
 ))`)"""
 """In the page's Pyodide: the installed distributions none of whose top-level modules is imported."""
 
@@ -274,6 +275,12 @@ def test_the_site_ships_only_what_its_pages_load_and_import(offline, site, built
     shipped = {path.name for path in built_site.glob("packages/*/*.whl")}
     assert shipped and shipped <= set(fetched), f"shipped, never loaded: {sorted(shipped - set(fetched))}"
     assert not_imported <= set(SHIPPED_UNIMPORTED), f"loaded, never imported: {sorted(not_imported)}"
+    # Each wheel brings its bytecode (compiled by this Pyodide), so no import compiles a module.
+    for wheel in built_site.glob("packages/*/*.whl"):
+        names = zipfile.ZipFile(wheel).namelist()
+        assert any(name.endswith(".pyc") for name in names) or not any(n.endswith(".py") for n in names), (
+            wheel
+        )
     assert not [
         path.name for path in (built_site / "assets").iterdir() if bundle_name(path) in LEFT_OUT_BUNDLES
     ]

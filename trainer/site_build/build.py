@@ -31,6 +31,7 @@ from urllib.parse import urljoin
 from trainer.data_files import LESSONS_DIR
 from trainer.site import PAGES, SITE_FILES
 
+from .bytecode import compile_site_wheels
 from .mirror import build_mirror, mirror_ready
 from .needs import CHROMIUM, MIRROR_ENV, default_mirror, missing_needs
 from .trim import trim_assets, trim_lockfile
@@ -262,6 +263,8 @@ def build_site(
             log("The mirror lacked: " + ", ".join(sorted(set(missing))))
     shutil.rmtree(out / "public", ignore_errors=True)  # the wheel is installed from packages/ instead
     trim_assets(out)  # marimo's editor-only and unused output bundles
+    log("Compiling the wheels' bytecode in Pyodide ...")
+    compile_site_wheels(out, CHROMIUM if CHROMIUM.exists() else None)
     (out / "CLAUDE.md").unlink(missing_ok=True)  # marimo's notes for an AI editor: not for learners
     return times
 
