@@ -29,9 +29,10 @@ if [ ! -x /usr/bin/chromium ]; then
         echo "The browser tests need /usr/bin/chromium: sudo apt-get install chromium" >&2
     fi
 fi
-# The static site's test (tests/browser/test_static_site_browser.py) builds the site offline from a
-# local mirror of Pyodide (the npm package) and the pure-Python wheels its pages install (pip),
-# kept in .cache/site-build/mirror (ignored by git; made once, ~15 s).
+# The static site's test (tests/browser/test_static_site_browser.py) and benchmarks/site_speed.py
+# build the site offline from a local mirror of Pyodide (the npm package) and the pure-Python wheels
+# its pages install (pip), kept in the checkout's .cache/site-build/mirror (ignored by git; made
+# once, ~15 s) rather than in the user's cache where an installed `hearts-trainer site build` keeps it.
 if ! command -v npm >/dev/null; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm

@@ -2,7 +2,8 @@
 venv's Python from a folder outside the checkout: the installed package alone must be enough.
 
 The `hearts-trainer` command lists its tools, bots play a hand, the Hard bot decides, the table's
-files, the notebooks and the puzzle files are there, and `hearts-trainer serve` answers /health,
+files, the notebooks and the puzzle files are there, `hearts-trainer site build` without the `site`
+extra says what to install (and writes nothing), and `hearts-trainer serve` answers /health,
 lets the address with the token in and runs the home page's notebook.
 """
 
@@ -16,6 +17,7 @@ import socket
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -103,6 +105,30 @@ def table_files() -> None:
     check(f"`hearts-trainer check`: {checked.stdout.strip()}", checked.returncode == 0)
 
 
+def site_build_names_its_needs() -> None:
+    """Without the `site` extra, `hearts-trainer site build` says what to install, and writes nothing."""
+    with tempfile.TemporaryDirectory() as folder:
+        work = pathlib.Path(folder)
+        env = {**os.environ, "XDG_CACHE_HOME": str(work / "cache"), "MARIMO_SKIP_UPDATE_CHECK": "1"}
+        env.pop("HEARTS_TRAINER_SITE_MIRROR", None)
+        done = subprocess.run(
+            [str(SCRIPTS / "hearts-trainer"), "site", "build", "site-out"],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        said = done.stderr.strip().splitlines()
+        check(
+            f"`hearts-trainer site build` without the site extra: {said[1:2]}",
+            done.returncode != 0
+            and "Traceback" not in done.stderr
+            and any("pip install 'hearts-trainer[site]'" in line for line in said)
+            and not any(work.iterdir()),
+        )
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -162,4 +188,5 @@ if __name__ == "__main__":
     bots_play_a_hand()
     hard_bot_decides()
     table_files()
+    site_build_names_its_needs()
     server_serves_the_home_page()

@@ -1,6 +1,6 @@
 """The static site's parts that need no browser: the project's wheel for Pyodide, each page's
-notebook as the site builds it, the links between pages (relative in the site), and the
-packages resolved once for the pages that need the same ones."""
+notebook as the site builds it, the links between pages (relative in the site), the packages
+resolved once for the pages that need the same ones, and what the build needs checked first."""
 
 from __future__ import annotations
 
@@ -9,10 +9,15 @@ import subprocess
 import sys
 import zipfile
 
+import pytest
 from marimo._export import offline
 
-from tests.browser.conftest import ROOT
+from tests.browser.conftest import CHROMIUM, ROOT
+from trainer.site_build import needs
 from trainer.site_build.build import SITE_PAGES, _resolve_each_package_set_once, _site_notebook
+from trainer.site_build.build import main as build_main
+from trainer.site_build.mirror import PYODIDE_VERSION
+from trainer.site_build.trim import trim_assets, trim_lockfile
 from trainer.site_build.wheel import build_site_wheel
 
 
@@ -104,3 +109,105 @@ def test_pages_with_the_same_requirements_and_imports_are_resolved_once(tmp_path
     assert again["packages"]["hearts-trainer"]["file_name"] == "http://127.0.0.1:1002/public/wheels/ht.whl"
     assert imports_more["packages"]["hearts-trainer"]["file_name"].startswith("http://127.0.0.1:1003/")
     assert offline._resolve_packages is resolve  # marimo's own step is back after the build
+
+
+def _files_under(folder):
+    return sorted(str(path.relative_to(folder)) for path in folder.rglob("*"))
+
+
+def test_a_build_missing_its_needs_says_each_in_one_line_and_writes_nothing(tmp_path):
+    # The installed wheel without the `site` extra (Playwright not importable) on a machine
+    # without npm, the mirror not made yet: one line per need, then exit, nothing written.
+    work, no_tools, cache = tmp_path / "work", tmp_path / "bin", tmp_path / "cache"
+    work.mkdir()
+    no_tools.mkdir()
+    blocked = "import sys; sys.modules['playwright'] = None; from trainer.cli import main; main()"
+    done = subprocess.run(
+        [sys.executable, "-c", blocked, "site", "build", "site-out"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        env={
+            "PATH": str(no_tools),
+            "PYTHONPATH": str(ROOT),
+            "HOME": str(tmp_path / "home"),
+            "XDG_CACHE_HOME": str(cache),
+        },
+    )
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    mirror = cache / "hearts-trainer" / "site-build" / "mirror"
+    assert lines[0] == "hearts-trainer site build: nothing was built."
+    assert lines[1].startswith("Missing the Python package playwright")
+    assert "pip install 'hearts-trainer[site]'" in lines[1]
+    assert lines[2].startswith(f"Missing npm (to make the mirror of Pyodide and the wheels in {mirror}")
+    assert "apt-get install npm" in lines[2]
+    assert len(lines) == 3 + (not CHROMIUM.exists())  # no Chromium for Playwright to find either
+    assert all(len(line) <= 300 for line in lines)
+    assert _files_under(tmp_path) == ["bin", "work"]  # no site, no mirror, nothing in the cache
+
+
+def test_a_missing_chromium_is_named_with_how_to_get_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(needs, "CHROMIUM", tmp_path / "no-chromium")
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path / "no-browsers"))  # none of its own
+    mirror = tmp_path / "mirror"
+    (mirror / "READY").parent.mkdir()
+    (mirror / "READY").write_text(PYODIDE_VERSION + "\n")  # a mirror made before: npm not needed
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stopped:
+        build_main(["out", "--mirror", str(mirror)])
+    assert str(stopped.value).splitlines() == [
+        "hearts-trainer site build: nothing was built.",
+        "Missing a Chromium (marimo's export opens each page in one): sudo apt-get install chromium, "
+        "or python -m playwright install chromium-headless-shell.",
+    ]
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_mirror_is_kept_in_the_users_cache_unless_told_otherwise(tmp_path, monkeypatch):
+    monkeypatch.delenv(needs.MIRROR_ENV, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    assert needs.default_mirror() == tmp_path / "home" / ".cache" / "hearts-trainer" / "site-build" / "mirror"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")  # XDG: a relative path is ignored
+    assert needs.default_mirror() == tmp_path / "home" / ".cache" / "hearts-trainer" / "site-build" / "mirror"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert needs.default_mirror() == tmp_path / "xdg" / "hearts-trainer" / "site-build" / "mirror"
+    monkeypatch.setenv(needs.MIRROR_ENV, str(tmp_path / "mine"))
+    assert needs.default_mirror() == tmp_path / "mine"
+
+
+def test_packages_left_out_are_dropped_from_the_lockfile_and_from_what_names_them():
+    lockfile = {
+        "info": {"python": "3.14.0"},
+        "packages": {
+            "ipywidgets": {
+                "name": "ipywidgets",
+                "depends": ["comm", "widgetsnbextension", "jupyterlab_widgets"],
+            },
+            "widgetsnbextension": {"name": "widgetsnbextension", "depends": []},
+            "jupyterlab-widgets": {"name": "jupyterlab_widgets", "depends": []},
+            "comm": {"name": "comm", "depends": []},
+            "marimo-base": {"name": "marimo-base", "depends": ["docutils", "Markdown"]},
+            "Markdown": {"name": "Markdown"},
+        },
+    }
+    trimmed = trim_lockfile(lockfile)
+    assert trimmed["info"] == lockfile["info"]
+    assert set(trimmed["packages"]) == {"ipywidgets", "comm", "marimo-base", "Markdown"}
+    assert trimmed["packages"]["ipywidgets"]["depends"] == ["comm"]
+    assert trimmed["packages"]["marimo-base"]["depends"] == ["Markdown"]
+    assert "widgetsnbextension" in lockfile["packages"]  # the answer given is not changed
+
+
+def test_front_end_bundles_left_out_are_deleted_by_name_whatever_their_hash(tmp_path):
+    assets = tmp_path / "assets"
+    assets.mkdir()
+    for name in ("Plot-B8w5_jU-.js", "loro_wasm_bg-CSolyDSZ.wasm", "dependency-graph-panel--Kgtktcw.js"):
+        (assets / name).write_bytes(b"x" * 10)
+    kept = ("react-vega-C3rYGtP6.js", "index-s-M1OXjs.js", "PlotHelper-abcdefgh.js", "worker-DTQ7oH2A.js")
+    for name in kept:
+        (assets / name).write_bytes(b"y")
+    assert trim_assets(tmp_path) == 30
+    assert sorted(path.name for path in assets.iterdir()) == sorted(kept)

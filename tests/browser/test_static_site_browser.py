@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import time
+import zipfile
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -20,21 +21,24 @@ from tests.browser.conftest import ARTIFACTS, ROOT
 from trainer.progress.transfer import import_progress
 from trainer.puzzles import load_puzzle
 from trainer.site_build.build import serve_folder
+from trainer.site_build.trim import LEFT_OUT_BUNDLES, SHIPPED_UNIMPORTED, bundle_name
 from trainer.store import Store
 
 LESSON = '[data-table="lesson"]'
 PUZZLE = '[data-table="puzzle"]'
 PAGES = "index,lesson,puzzles,review"  # the pages the tests visit (the CLI builds every page by default)
 LOAD = 120_000  # ms: a cold start loads Pyodide and installs the wheels, slower on a busy machine
+MIRROR = ROOT / ".cache" / "site-build" / "mirror"  # the checkout's own, made by scripts/setup.sh
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """The site, built once per session by the CLI, served from localhost."""
+def built_site(tmp_path_factory):
+    """The site's folder, built once per session by the CLI."""
     out = tmp_path_factory.mktemp("site")
     started = time.monotonic()
+    build = [sys.executable, "-m", "trainer.cli", "site", "build", str(out)]
     built = subprocess.run(
-        [sys.executable, "-m", "trainer.cli", "site", "build", str(out), "--pages", PAGES],
+        [*build, "--pages", PAGES, "--mirror", str(MIRROR)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -45,7 +49,13 @@ def site(tmp_path_factory):
     for page in PAGES.split(","):
         assert (out / f"{page}.html").is_file()
     assert (out / "pyodide" / "pyodide.asm.wasm").is_file()
-    with serve_folder(out) as (url, missing):
+    return out
+
+
+@pytest.fixture(scope="session")
+def site(built_site):
+    """The site served from localhost: (its address, the paths it answered 404)."""
+    with serve_folder(built_site) as (url, missing):
         yield url, missing
 
 
@@ -296,3 +306,47 @@ def test_a_pass_puzzles_heat_map_and_the_review_charts_are_drawn_offline(offline
     expect(page.get_by_text(re.compile(r"phase cost you most: [0-9.]+ a decision over \d+"))).to_be_visible()
     snap(page, "review-charts")
     page.close()
+
+
+NOT_IMPORTED = """() => self.pyodide.runPython(`
+import importlib.metadata, json, sys
+imported = {name.split(".")[0] for name in sys.modules}
+json.dumps(sorted(
+    dist.metadata["Name"] for dist in importlib.metadata.distributions()
+    if not {file.parts[0].split(".")[0] for file in dist.files or ()} & imported
+))`)"""
+"""In the page's Pyodide: the installed distributions none of whose top-level modules is imported."""
+
+
+def test_the_site_ships_only_what_its_pages_load_and_import(offline, site, built_site):
+    # Each wheel the site carries is fetched by a cold load of lesson 1, and imported there, but
+    # for the few SHIPPED_UNIMPORTED; the bundles left out of marimo's front end are not there
+    # (and no page asks for them: the other test finds no file missing).
+    context, outside = offline
+    fetched: list[str] = []
+
+    def note(request) -> None:
+        fetched.append(request.url.rsplit("/", 1)[-1])
+
+    context.on("request", note)
+    try:
+        page = open_page(offline, site, "lesson.html?lesson=l01_game", f"{LESSON} .ht-hand .card")
+    finally:
+        context.remove_listener("request", note)
+    (runtime,) = [w for w in page.workers if w.evaluate("() => typeof self.pyodide === 'object'")]
+    not_imported = {name.lower() for name in json.loads(runtime.evaluate(NOT_IMPORTED))}
+    page.close()
+
+    shipped = {path.name for path in built_site.glob("packages/*/*.whl")}
+    assert shipped and shipped <= set(fetched), f"shipped, never loaded: {sorted(shipped - set(fetched))}"
+    assert not_imported <= set(SHIPPED_UNIMPORTED), f"loaded, never imported: {sorted(not_imported)}"
+    # Each wheel brings its bytecode (compiled by this Pyodide), so no import compiles a module.
+    for wheel in built_site.glob("packages/*/*.whl"):
+        names = zipfile.ZipFile(wheel).namelist()
+        assert any(name.endswith(".pyc") for name in names) or not any(n.endswith(".py") for n in names), (
+            wheel
+        )
+    assert not [
+        path.name for path in (built_site / "assets").iterdir() if bundle_name(path) in LEFT_OUT_BUNDLES
+    ]
+    assert outside == [], f"the site asked for addresses outside localhost: {outside[:5]}"

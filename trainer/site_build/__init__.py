@@ -11,10 +11,14 @@ import sys
 __all__ = ["main"]
 
 USAGE = """usage: hearts-trainer site build OUT [--mirror DIR] [--pages index,lesson,puzzles,review]
-       hearts-trainer site mirror DIR
+       hearts-trainer site mirror [DIR]
 
   build   write the static site into OUT (every page; the mirror is made first if missing)
-  mirror  make the local mirror of Pyodide and the wheels the site is built from"""
+  mirror  make the local mirror of Pyodide and the wheels the site is built from
+
+The mirror is kept in $HEARTS_TRAINER_SITE_MIRROR if set, else in the user's cache
+($XDG_CACHE_HOME or ~/.cache)/hearts-trainer/site-build/mirror. The build needs
+pip install 'hearts-trainer[site]' and a Chromium; its first run also npm and pip."""
 
 
 def main(argv: list[str] | None = None) -> int:

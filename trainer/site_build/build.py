@@ -31,12 +31,14 @@ from urllib.parse import urljoin
 from trainer.data_files import LESSONS_DIR
 from trainer.site import PAGES, SITE_FILES
 
+from .bytecode import compile_site_wheels
 from .mirror import build_mirror, mirror_ready
+from .needs import CHROMIUM, MIRROR_ENV, default_mirror, missing_needs
+from .trim import trim_assets, trim_lockfile
 from .wheel import build_site_wheel
 
-__all__ = ["DEFAULT_MIRROR", "SITE_PAGES", "build_site", "serve_folder"]
+__all__ = ["SITE_PAGES", "build_site", "serve_folder"]
 
-DEFAULT_MIRROR = pathlib.Path(".cache") / "site-build" / "mirror"
 SITE_PAGES = {
     pathlib.Path(SITE_FILES[address]).stem: LESSONS_DIR / notebook for address, notebook in PAGES.items()
 }
@@ -50,7 +52,6 @@ RESTORE = (
     "    from trainer.browser import restore_progress\n\n"
     "    await restore_progress()  # the progress kept in this browser (IndexedDB)\n"
 )
-CHROMIUM = pathlib.Path("/usr/bin/chromium")
 SAVE_GUARD = pathlib.Path(__file__).with_name("save_guard.js")
 """The page's half of the background save (``trainer.browser``): asks before a tab is closed mid-save."""
 
@@ -157,8 +158,9 @@ def _resolve_each_package_set_once() -> Iterator[None]:
     """marimo's offline export resolves a page's packages by starting Pyodide in Chromium, about
     15 s a page. Pages with the same requirements and the same imports get the same answer, so
     a build resolves them once: the answer is kept, with the address of the page that resolved
-    it (its only part that differs) swapped for the next page's. Another marimo without this
-    step: every page resolves on its own."""
+    it (its only part that differs) swapped for the next page's. The answer leaves out the
+    packages the pages never use (``trim.LEFT_OUT_PACKAGES``), so they are neither copied nor
+    loaded. Another marimo without this step: every page resolves on its own, nothing left out."""
     try:
         from marimo._export import offline
 
@@ -180,7 +182,7 @@ def _resolve_each_package_set_once() -> Iterator[None]:
         if key in kept:
             answer, resolved_at = kept[key]
             return json.loads(answer.replace(resolved_at, origin))
-        resolution = await resolve(code, **where)
+        resolution = trim_lockfile(await resolve(code, **where))
         kept[key] = (json.dumps(resolution), origin)  # before the export rewrites it in place
         return resolution
 
@@ -225,14 +227,19 @@ def _add_save_guard(page: pathlib.Path) -> None:
 def build_site(
     out: pathlib.Path,
     *,
-    mirror: pathlib.Path = DEFAULT_MIRROR,
+    mirror: pathlib.Path | None = None,
     pages: Sequence[str] = tuple(SITE_PAGES),
     log=print,
 ) -> dict[str, float]:
-    """Write the site into OUT; returns seconds taken per page."""
+    """Write the site into OUT; returns seconds taken per page. Everything it needs is checked
+    first: when something is missing it exits with one line for each, having written nothing."""
+    mirror = default_mirror() if mirror is None else mirror
     unknown = [name for name in pages if name not in SITE_PAGES]
     if unknown:
         raise SystemExit(f"Unknown page {', '.join(unknown)}: the pages are {', '.join(SITE_PAGES)}.")
+    missing_lines = missing_needs(mirror, mirror_ready=mirror_ready(mirror))
+    if missing_lines:
+        raise SystemExit("\n".join(["hearts-trainer site build: nothing was built.", *missing_lines]))
     if not mirror_ready(mirror):
         log(f"Making the local mirror of Pyodide and the wheels in {mirror} (first build only)...")
         build_mirror(mirror)
@@ -256,6 +263,9 @@ def build_site(
         if missing:
             log("The mirror lacked: " + ", ".join(sorted(set(missing))))
     shutil.rmtree(out / "public", ignore_errors=True)  # the wheel is installed from packages/ instead
+    trim_assets(out)  # marimo's editor-only and unused output bundles
+    log("Compiling the wheels' bytecode in Pyodide ...")
+    compile_site_wheels(out, CHROMIUM if CHROMIUM.exists() else None)
     (out / "CLAUDE.md").unlink(missing_ok=True)  # marimo's notes for an AI editor: not for learners
     return times
 
@@ -268,8 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--mirror",
         type=pathlib.Path,
-        default=DEFAULT_MIRROR,
-        help=f"local mirror of Pyodide and the wheels (made there if missing; default {DEFAULT_MIRROR})",
+        help="local mirror of Pyodide and the wheels, made there if missing (default: "
+        f"${MIRROR_ENV} if set, else {default_mirror()})",
     )
     parser.add_argument(
         "--pages",

@@ -2,7 +2,7 @@
 package) and the pure-Python wheels its pages install, so the site can be built (and tested)
 with no request beyond localhost.
 
-    python -m trainer.site_build.mirror DIR     # or: hearts-trainer site mirror DIR
+    python -m trainer.site_build.mirror [DIR]     # or: hearts-trainer site mirror [DIR]
 
 DIR/pyodide/ is the npm package ``pyodide@PYODIDE_VERSION`` with the wheels its lock file names
 for marimo's runtime (pure ones from PyPI, their ``sha256`` rewritten in ``pyodide-lock.json``;
@@ -252,10 +252,22 @@ def mirror_ready(folder: pathlib.Path) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .needs import MIRROR_ENV, default_mirror, missing_needs
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=pathlib.Path)
+    parser.add_argument(
+        "folder",
+        type=pathlib.Path,
+        nargs="?",
+        help=f"where to make it (default: ${MIRROR_ENV} if set, else {default_mirror()})",
+    )
     args = parser.parse_args(argv)
-    print(build_mirror(args.folder))
+    folder = default_mirror() if args.folder is None else args.folder
+    if not mirror_ready(folder):
+        lines = [line for line in missing_needs(folder, mirror_ready=False) if "mirror" in line]
+        if lines:
+            raise SystemExit("\n".join(["hearts-trainer site mirror: nothing was made.", *lines]))
+    print(build_mirror(folder))
     return 0
 
 
