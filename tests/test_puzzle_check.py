@@ -145,6 +145,8 @@ DEFECTS = [
     ("play", set_figure(1, "points", float("nan")), "answer.options[1].points", "expected a number, got nan"),
     ("play", set_figure(0, "loss", float("inf")), "answer.options[0].loss", "expected a number, got inf"),
     ("play", set_figure(0, "others", 10**18), "answer.options[0].others", "is beyond any hand's points"),
+    ("play", set_figure(0, "samples", 0), "answer.options[0].samples", "not a count of deals"),
+    ("play", set_figure(0, "samples", 64.5), "answer.options[0].samples", "not a count of deals"),
     ("play", set_answer(seed=-1), "answer.seed", "must be 0 to"),
     ("play", lambda data: data.update(difficulty=2**62), "difficulty", "must be 0 to 5,000"),
     ("play", lambda data: data.update(id="../x y"), "id", "'../x y' is not a name"),
@@ -166,6 +168,13 @@ def test_each_defect_is_one_puzzle_error_naming_the_file_and_the_field(tmp_path,
 @pytest.mark.parametrize("kind", ["play", "pass"])
 def test_the_puzzles_these_defects_start_from_load(tmp_path, kind):
     assert load_puzzle(written(tmp_path, kind)).id == f"{kind}-test"
+
+
+def test_figures_on_the_coachs_deepest_look_load(tmp_path):
+    """An option's deals are counted in hundreds of thousands (a pass verdict reads up to 524,288;
+    a review's replay puzzle keeps the coach's own count), not bounded as points are."""
+    puzzle = load_puzzle(written(tmp_path, "pass", set_figure(0, "samples", 524_288)))
+    assert puzzle.answer.options[0].samples == 524_288
 
 
 @pytest.mark.parametrize(

@@ -60,6 +60,8 @@ KINDS = ("pass", "play")
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 FIGURES = 10_000
 """Points an option's figure may reach: a hand holds a few dozen, never thousands."""
+DEALS = 10**9
+"""The most deals an option's figures may rest on (the coach's deepest pass look is 524,288)."""
 SCORES = 10**6
 THEMES = {
     "queen_of_spades": "The Q♠: where she is and how to avoid her",
@@ -212,7 +214,10 @@ def _read_answer(reader: _Reader, data: dict, kind: str, state: HandState, seat:
             value, at = values[name], f"{where}options[{index}].{name}"
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise reader.fail(at, f"expected a number, got {excerpt(value)}")
-            if abs(value) > FIGURES:
+            if name == "samples":
+                if value != int(value) or not 0 < value <= DEALS:
+                    raise reader.fail(at, f"{excerpt(value)} is not a count of deals from 1 to {DEALS:,}")
+            elif abs(value) > FIGURES:
                 raise reader.fail(at, f"{excerpt(value)} is beyond any hand's points")
         # The file keeps each loss and its standard error; the interval is the evaluator's.
         values["loss_low"] = max(0.0, values["loss"] - Z * values["loss_error"])
