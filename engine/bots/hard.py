@@ -46,12 +46,9 @@ FULL_PASS = PassBudget(1024, PASS_STAGES, 20.0)
 
 BROWSER_PASS = PassBudget(128, ((16, 12), (64, 4)), 3.0)
 """The static site's, as the coach has its own there (``trainer.coach.depth.BROWSER``): 5,856
-play-outs a pass, the screening of 286 passes on 16 deals most of them. The full budget took
-20-25 s a pass in Pyodide (three Hard bots passing froze the page over a minute); this one 0.6 s
-in CPython without numba, and in Pyodide on a busy 2-core machine a median 1.4 s over 16 passes,
-2.8 s at most after the first (5.1 s, just after Pyodide loaded), as Hard's plays took 1.2 s
-(``site_speed.py``: ``benchmarks/results/site_passes.json``). It costs Hard 0.53 +- 0.27 points
-a hand against the full budget's pass (40 passes, 12 of them the same: ``hard_browser_pass.json``)."""
+play-outs a pass, where the full budget took 20-25 s a pass in Pyodide (three Hard bots passing
+froze the page over a minute). Its time there: ``benchmarks/site_speed.py``; what it costs Hard
+against the full budget: ``benchmarks/hard_browser_pass.py`` (about half a point a hand)."""
 
 
 def pass_budget() -> PassBudget:
