@@ -167,6 +167,9 @@ def test_a_key_moment_replays_as_a_puzzle(tmp_path, blundered) -> None:
     assert puzzle.seat == 0 and puzzle.view.hand == moment.state.hand(0)
     assert puzzle.answer.best == moment.decision.best
     assert not puzzle.is_accepted(option.code) and puzzle.is_accepted(moment.decision.best)
+    # the explanation names the card the learner chose as the table shows it, not as its code
+    assert puzzle.explanation.startswith(f"In the game you chose {option}.")
+    assert not re.search(r"\b(10|[2-9JQKA])[CDHS]\b", puzzle.explanation)
     trainer = PuzzleTrainer([puzzle])
     trainer.next()
     assert trainer.answer(moment.decision.best).solved

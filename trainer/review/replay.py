@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..coach import coach_pass, coach_play
 from ..coach.grading import TOLERANCE
-from ..progress.decisions import option_text
+from ..progress.decisions import option_symbols, option_text
 from ..puzzles.board import PuzzleBoard
 from ..puzzles.format import answer_from_evaluation, load_puzzle, save_puzzle
 from ..puzzles.tasks import position_of
@@ -44,7 +44,8 @@ def moment_puzzle(moment: Moment, puzzle_id: str) -> dict:
         "title": f"From your game: hand {moment.hand_index + 1}, {where}",
         "themes": list(decision.themes),
         "difficulty": 1500,
-        "explanation": f"In the game you chose {decision.choice}. {verdict.headline} "
+        # the learner reads cards as the table shows them (K♠), never as codes (KS)
+        "explanation": f"In the game you chose {option_symbols(decision.choice)}. {verdict.headline} "
         + " ".join(verdict.reasons),
         "rules": {k: v for k, v in rules.items() if v != defaults[k]},
         "position": position,
