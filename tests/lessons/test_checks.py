@@ -266,6 +266,21 @@ def test_the_moon_lessons_text_is_true_of_its_puzzle() -> None:
     assert f"{words} hearts headed by the {hearts[0]} {hearts[1]}" in step.text
 
 
+def test_the_moon_stop_verdict_counts_the_trick_on_its_table() -> None:
+    """The right answer's cost is the table's: the only heart that stops Across's moon wins the
+    Q♥ with it, so the verdict may not say the stop costs one point."""
+    step = LESSONS["l08_strategy"].step("moon")
+    state = step.context().state
+    trick = state.current_trick
+    top = max(c.rank for c in trick.cards if c.suit == trick.led_suit)
+    (win,) = [c for c in state.legal_cards(0) if c.suit == trick.led_suit and c.rank > top]
+    cost = sum(state.rules.card_values[c] for c in (*trick.cards, win))
+    assert cost >= 2
+    verdict = step.judge("Win a trick with a heart in it, even at a cost")
+    assert f"taking this trick with the {win} costs you at least {cost} points" in verdict.message
+    assert "1 point for you" not in verdict.message
+
+
 def test_the_game_steps_say_nothing_the_bots_can_make_stale():
     """The feedback under a game step is drawn when the learner acts, and the bots play on after
     it: it must not name a trick, a hand or a total that the table has moved past."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine import HandState, Rules, Suit, to_card
+from engine import Card, HandState, Rules, Suit, to_card
 
 from ..coach.grading import grade
 from ..data_files import PUZZLES_DIR
@@ -232,12 +232,32 @@ MOON_OPTIONS = (
 )
 
 
+def _cheapest_win(context: Context) -> tuple[Card, int] | None:
+    """The learner's legal card that takes the trick on the table at the least cost, and that
+    cost (the trick's points and the card's own; a later player may add more), or None."""
+    state = context.state
+    if state is None or state.to_move != context.seat or not state.current_trick.cards:
+        return None
+    trick, values = state.current_trick, state.rules.card_values
+    top = max(c.rank for c in trick.cards if c.suit == trick.led_suit)
+    points = sum(values[c] for c in trick.cards)
+    wins = [c for c in state.legal_cards(context.seat) if c.suit == trick.led_suit and c.rank > top]
+    return min(((c, points + values[c]) for c in wins), key=lambda x: (x[1], x[0].rank), default=None)
+
+
 def check_moon_stop(answer: str, context: Context) -> Verdict:
     if answer == MOON_OPTIONS[0]:
+        # the cost is read from the table: the trick that stops the moon holds its hearts too
+        win = _cheapest_win(context)
+        cost = (
+            f"taking this trick with the {win[0]} costs you at least {win[1]} "
+            f"point{'s' if win[1] != 1 else ''}"
+            if win
+            else "each heart you take costs you a point"
+        )
         return Verdict(
             True,
-            "Correct: one heart in your pile is 1 point for you but breaks the moon, which "
-            "would cost you **26**.",
+            f"Correct: {cost} but breaks the moon, which would cost you **26**.",
             "right",
         )
     if answer == MOON_OPTIONS[1]:
