@@ -264,7 +264,7 @@ def check_moon_stop(answer: str, context: Context) -> Verdict:
         return Verdict(
             False,
             "If Across takes every point card you score 26 instead of nothing. Ducking "
-            "helps the shooter: take one heart.",
+            "helps the shooter: win a trick with a heart in it.",
             "ducking",
         )
     return Verdict(
