@@ -127,7 +127,8 @@ def _(data, get_reviews, mo):
 
 
 @app.cell(hide_code=True)
-def _(data, game_markdown, mo):
+def _(data, game_markdown, get_reviews, mo):
+    get_reviews()  # once its review is kept, the game is read again: the button goes, the review shows
     game = data.last_game
     mo.md("## Game review\n\n" + game_markdown(game))
     return (game,)
@@ -155,6 +156,8 @@ def _(data, game, kept_review, mo, review_button, set_reviews, stored_review_mar
             title="Reviewing your game: the evaluator is looking at every pass and play",
             subtitle=f"{_total} decisions, starting with hand 1",
             remove_on_exit=True,
+            show_rate=False,  # decisions differ in cost by tenfold: a rate and ETA would mislead
+            show_eta=False,
         ) as _bar:
             review = review_game(game, progress=lambda done, total, label: _bar.update(subtitle=label))
         data.keep(review)

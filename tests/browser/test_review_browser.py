@@ -89,6 +89,8 @@ def test_the_last_game_is_reviewed_and_a_key_moment_replays_as_a_puzzle(review_p
     expect(page.get_by_role("heading", name="Key moments")).to_be_visible()
     # The review's decisions join the charts: more than the twelve recorded before.
     expect(page.get_by_text(re.compile(r"(1[3-9]|[2-9]\d|\d{3}) graded decisions"))).to_be_visible()
+    # The review is kept: its button goes without a reload (pressing it again would redo it all).
+    expect(page.get_by_role("button", name="Review my last game")).to_have_count(0)
     snap(page, "32-review-game")
 
     choice = page.get_by_role("combobox").first
