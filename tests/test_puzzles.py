@@ -226,3 +226,14 @@ def test_a_puzzle_valued_on_every_deal_keeps_saying_so_once_saved(tmp_path):
     assert words in coach_play(puzzle.view, best, puzzle.evaluation).numbers
     # A sampled evaluation's file does not carry the field at all.
     assert "every_deal" not in puzzle_data("play")["answer"]
+
+
+@pytest.mark.parametrize("players", [4, 3])
+def test_a_library_puzzles_seats_name_no_bot_level(players):
+    # No bot plays a puzzle's other seats (the table stays still): a level there would be untrue.
+    board = PuzzleBoard(seed=2)
+    assert board.show_next(players=players), f"the library has no {players}-player puzzle"
+    assert board.widget.session.rules.players == players
+    seats = board.widget.table["seats"]
+    assert [seat["bot"] for seat in seats] == [None] * len(seats)
+    board.widget.close()

@@ -109,7 +109,7 @@ def snapshot(
             "cards": [c.code for c in cards] if seat in opened and seat != session.seat else None,
             "points": hand.points_taken[seat],
             "tricks": hand.tricks_won[seat],
-            "bot": None if seat == session.seat else (levels[seat] if levels else "bot"),
+            "bot": None if seat == session.seat else ((levels[seat] or None) if levels else "bot"),
         })  # fmt: skip
     trick = hand.current_trick
     last = hand.tricks[-1] if hand.tricks else None

@@ -103,6 +103,8 @@ class TableWidget(anywidget.AnyWidget):
         self._levels = [
             "you" if s == seat else self.session.bots[s].name for s in range(self.session.rules.players)
         ]
+        self._named: set[int] = set()
+        """Seats a still table labels with their bot (``set_bots``: a replay names the game's)."""
         self.on_msg(lambda _widget, content, _buffers: self._apply(content))
         self.observe(self._on_intent, names="intent")
         self.observe(lambda _change: self._refresh(), names="open_seats")
@@ -133,6 +135,7 @@ class TableWidget(anywidget.AnyWidget):
             self._generation += 1
             self._decided = False
             self.session = TableSession(rules, old.seed, old.seat, None, old.hints, old.practice)
+            self._named = set()
             self._levels = [
                 "you" if s == old.seat else self.session.bots[s].name for s in range(rules.players)
             ]
@@ -161,6 +164,7 @@ class TableWidget(anywidget.AnyWidget):
                 bot = make_bot(choice, self.session.seed + seat) if isinstance(choice, str) else choice
                 self.session.bots[seat] = bot
                 self._levels[seat] = bot.name
+                self._named.add(seat)
             self._refresh()
 
     def act(self, message: Mapping[str, object]) -> None:
@@ -302,7 +306,10 @@ class TableWidget(anywidget.AnyWidget):
 
     def _refresh(self) -> None:
         still = None if self.autoplay else self.still_status
-        self.table = snapshot(self.session, self.open_seats, self._levels, still, self._decided)
+        levels = self._levels
+        if not self.autoplay:  # no bot plays a still table's seats: a level there would be untrue
+            levels = [level if s in self._named or level == "you" else "" for s, level in enumerate(levels)]
+        self.table = snapshot(self.session, self.open_seats, levels, still, self._decided)
 
     # ----- the bots -----
 
