@@ -204,3 +204,18 @@ def test_lesson_7_asks_about_hand_4_before_the_table_deals_it(runner_for) -> Non
     browser_sends(runner, {"type": "new_hand"})
     assert (runner.widget.table["hand_number"], runner.widget.table["pass_direction"]) == (4, "hold")
     assert runner.feedback("No passing: play the cards dealt")[0] == "success"
+
+
+def test_a_step_that_asks_for_a_count_hides_the_seats_points_until_answered(runner_for) -> None:
+    runner = runner_for("l06_scoring")
+    runner.go(next(i for i, step in enumerate(runner.lesson.steps) if step.hide_points))
+    for variant in runner.step.variant_names:
+        runner.set_variant(variant)
+        # The learner's tricks already hold points, but the table must not count them for the learner.
+        assert runner.widget.session.hand.points_taken[0] > 0
+        assert [seat["points"] for seat in runner.widget.table["seats"]] == [None] * 4
+        runner.feedback(runner.step.choices[0])
+        assert runner.widget.table["seats"][0]["points"] == runner.widget.session.hand.points_taken[0]
+    # Every other step's table shows the seats' points.
+    runner.go(0)
+    assert all(seat["points"] is not None for seat in runner.widget.table["seats"])

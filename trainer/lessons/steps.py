@@ -84,6 +84,9 @@ class Step:
     choices: tuple[str, ...] = ()
     check: Callable[[Any, Context], Verdict] | None = None
     open_seats: tuple[int, ...] = ()
+    hide_points: bool = False
+    """The seats' points stay off the table until the step is answered: the question asks the
+    learner to count them, and the seats' stats would give the count away."""
     score_rows: tuple[tuple[int, ...], ...] = ()
     task: str = ""
     """One line: what to do now (shown above the feedback)."""

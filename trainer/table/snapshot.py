@@ -88,6 +88,7 @@ def snapshot(
     levels: list[str] | None = None,
     still: str | None = None,
     decided: bool = False,
+    hide_points: bool = False,
 ) -> dict:
     """The table as the page draws it. ``still``: the status line while the bots are to act but
     will not (a table that stops after the learner's decision, as a puzzle's does), and once
@@ -107,7 +108,7 @@ def snapshot(
             "name": names[seat],
             "count": len(cards),
             "cards": [c.code for c in cards] if seat in opened and seat != session.seat else None,
-            "points": hand.points_taken[seat],
+            "points": None if hide_points else hand.points_taken[seat],
             "tricks": hand.tricks_won[seat],
             "bot": None if seat == session.seat else ((levels[seat] or None) if levels else "bot"),
         })  # fmt: skip

@@ -146,7 +146,9 @@ function render({ model, el }) {
       h(
         "div",
         { class: "seat-stats" },
-        `${plural(seat.count, "card")} · ${plural(seat.points, "point")} · ${plural(seat.tricks, "trick")}`,
+        [plural(seat.count, "card"), seat.points === null ? null : plural(seat.points, "point"), plural(seat.tricks, "trick")]
+          .filter((part) => part !== null)
+          .join(" · "),
         level ? h("span", { class: "seat-level", text: level }) : null,
       ),
       // The bot whose decision comes next (a Hard bot's pass takes seconds in the browser).

@@ -84,6 +84,7 @@ class TableWidget(anywidget.AnyWidget):
         super().__init__(**traits)
         self.autoplay = autoplay
         self.still_status = still_status
+        self._hide_points = False
         self._decided = False
         """A still table's learner has passed, played or chosen in this position: the table
         then says ``still_status`` and takes no other decision until a new position."""
@@ -304,12 +305,23 @@ class TableWidget(anywidget.AnyWidget):
         for listener in list(self._listeners):
             listener(event)
 
+    @property
+    def hide_points(self) -> bool:
+        """The seats' points are not shown (a lesson question asks the learner to count them)."""
+        return self._hide_points
+
+    @hide_points.setter
+    def hide_points(self, hidden: bool) -> None:
+        with self._lock:
+            self._hide_points = hidden
+            self._refresh()
+
     def _refresh(self) -> None:
         still = None if self.autoplay else self.still_status
         levels = self._levels
         if not self.autoplay:  # no bot plays a still table's seats: a level there would be untrue
             levels = [level if s in self._named or level == "you" else "" for s, level in enumerate(levels)]
-        self.table = snapshot(self.session, self.open_seats, levels, still, self._decided)
+        self.table = snapshot(self.session, self.open_seats, levels, still, self._decided, self._hide_points)
 
     # ----- the bots -----
 
