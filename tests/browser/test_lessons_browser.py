@@ -90,7 +90,10 @@ def test_lesson_1_first_step(lesson_page) -> None:
 def test_lesson_2_first_step_and_its_rule_switch(lesson_page) -> None:
     page = lesson_page("l02_passing")
     wait_for_table(page)
+    # The step asks which way this hand passes: the badge keeps it until the learner answers.
+    expect(page.locator(f'{T} [data-role="pass"]')).to_have_text("Pass: ?")
     choose(page, "No pass (hold hand)")
+    expect(page.locator(f'{T} [data-role="pass"]')).to_have_text("Pass: hold")
     feedback(page, "hold hand").to_be_visible()
     page.get_by_role("switch").click()
     expect(page.locator(f'{T} [data-role="pass"]')).to_have_text("Pass: left")

@@ -208,7 +208,7 @@ def test_lesson_7_asks_about_hand_4_before_the_table_deals_it(runner_for) -> Non
 
 def test_a_step_that_asks_for_a_count_hides_the_seats_points_until_answered(runner_for) -> None:
     runner = runner_for("l06_scoring")
-    runner.go(next(i for i, step in enumerate(runner.lesson.steps) if step.hide_points))
+    runner.go(next(i for i, step in enumerate(runner.lesson.steps) if "points" in step.conceal))
     for variant in runner.step.variant_names:
         runner.set_variant(variant)
         # The learner's tricks already hold points, but the table must not count them for the learner.
@@ -219,3 +219,16 @@ def test_a_step_that_asks_for_a_count_hides_the_seats_points_until_answered(runn
     # Every other step's table shows the seats' points.
     runner.go(0)
     assert all(seat["points"] is not None for seat in runner.widget.table["seats"])
+
+
+def test_a_step_that_asks_for_the_pass_hides_its_direction_until_answered(runner_for) -> None:
+    for key in ("l02_passing",):
+        runner = runner_for(key)
+        runner.go(next(i for i, step in enumerate(runner.lesson.steps) if "pass" in step.conceal))
+        for variant in runner.step.variant_names or [""]:
+            if variant:
+                runner.set_variant(variant)
+            assert runner.widget.table["pass_direction"] is None, (key, variant)
+            runner.feedback(runner.step.choices[0])
+            shown = runner.widget.table["pass_direction"]
+            assert shown == runner.widget.session.hand.pass_direction.value, (key, variant)

@@ -135,6 +135,7 @@ def test_a_set_up_position_shows_the_hand_number_its_pass_belongs_to() -> None:
         assert seen["void"] == (2, "right", 1)
         runner.go(0)
         runner.set_variant("House rule: no hold hand")
+        runner.feedback(runner.step.choices[0])  # the step asks for the pass: it shows once answered
         assert (runner.widget.table["hand_number"], runner.widget.table["pass_direction"]) == (4, "left")
     finally:
         runner.close()

@@ -213,6 +213,7 @@ LESSON = Lesson(
             score_rows=THREE_HANDS,
             variants=(("Standard cycle (with a hold hand)", STANDARD), ("House rule: no hold hand", NO_HOLD)),
             variant_label="No hold hand",
+            conceal=("pass",),
             choices=DIRECTIONS,
             check=check_direction,
             task="The table shows the **4th** hand of a game. Which way do you pass?",

@@ -343,7 +343,7 @@ LESSON = Lesson(
             ),
             kind="choice",
             position=_your_points,
-            hide_points=True,
+            conceal=("points",),
             variants=VARIANT_SCORING,
             variant_label="Scoring rule",
             choices=_count_options(),

@@ -172,7 +172,7 @@ class LessonRunner:
         if context is None or context.state is None:
             return
         self.widget.open_seats = list(step.open_seats)
-        self.widget.hide_points = step.hide_points and self.verdict is None
+        self.widget.concealed = step.conceal if self.verdict is None else ()
         if resume and self._resume_game():
             return
         if step.kind == "game":  # a new game is a new deal, never the step's first one again
@@ -255,7 +255,7 @@ class LessonRunner:
             return self.verdict
         self.verdict = step.check(answer, self._context)
         self._answered = key
-        self.widget.hide_points = False  # answered: the seats' points may show now
+        self.widget.concealed = ()  # answered: what the question asked for may show now
         if self.progress and self._saving(
             lambda: self.progress.answer(self.lesson.key, step.key, self.verdict.correct)
         ):

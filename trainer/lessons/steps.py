@@ -84,9 +84,10 @@ class Step:
     choices: tuple[str, ...] = ()
     check: Callable[[Any, Context], Verdict] | None = None
     open_seats: tuple[int, ...] = ()
-    hide_points: bool = False
-    """The seats' points stay off the table until the step is answered: the question asks the
-    learner to count them, and the seats' stats would give the count away."""
+    conceal: tuple[str, ...] = ()
+    """What the table keeps back until the step is answered, because it would give the answer
+    away (``trainer.table.snapshot.CONCEALABLE``): "points" (the seats' points, when the question
+    asks for a count) or "pass" (the pass direction, when it asks which way the pass goes)."""
     score_rows: tuple[tuple[int, ...], ...] = ()
     task: str = ""
     """One line: what to do now (shown above the feedback)."""

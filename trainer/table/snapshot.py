@@ -7,11 +7,15 @@ sent only for seats a lesson has opened.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from engine import Phase, to_card
 
 from .session import Event, TableSession
+
+CONCEALABLE = frozenset({"points", "pass"})
+"""What a table can keep back while a lesson question asks for it: the seats' points and the pass
+direction (its badge and its Pass button)."""
 
 __all__ = ["announce", "seat_names", "snapshot"]
 
@@ -88,7 +92,7 @@ def snapshot(
     levels: list[str] | None = None,
     still: str | None = None,
     decided: bool = False,
-    hide_points: bool = False,
+    concealed: Collection[str] = (),
 ) -> dict:
     """The table as the page draws it. ``still``: the status line while the bots are to act but
     will not (a table that stops after the learner's decision, as a puzzle's does), and once
@@ -108,7 +112,7 @@ def snapshot(
             "name": names[seat],
             "count": len(cards),
             "cards": [c.code for c in cards] if seat in opened and seat != session.seat else None,
-            "points": None if hide_points else hand.points_taken[seat],
+            "points": None if "points" in concealed else hand.points_taken[seat],
             "tricks": hand.tricks_won[seat],
             "bot": None if seat == session.seat else ((levels[seat] or None) if levels else "bot"),
         })  # fmt: skip
@@ -121,7 +125,7 @@ def snapshot(
         "seat": session.seat,
         "hand_number": session.hand_index + 1,
         "phase": hand.phase.value,
-        "pass_direction": hand.pass_direction.value,
+        "pass_direction": None if "pass" in concealed else hand.pass_direction.value,
         "pass_count": session.rules.pass_count,
         "passing": hand.phase is Phase.PASSING and session.seat in hand.seats_to_pass,
         "my_turn": my_turn,

@@ -252,7 +252,7 @@ function render({ model, el }) {
     const button = (action, text, onclick, disabled = false) =>
       h("button", { type: "button", class: "ht-button", "data-action": action, disabled, onclick, text });
     if (t.passing) {
-      buttons.push(button("pass", `Pass ${t.selected.length}/${t.pass_count} ${t.pass_direction}`,
+      buttons.push(button("pass", `Pass ${t.selected.length}/${t.pass_count}${t.pass_direction ? ` ${t.pass_direction}` : ""}`,
         () => send({ type: "pass" }), t.selected.length !== t.pass_count));
     }
     if (t.my_turn) {
@@ -385,7 +385,7 @@ function render({ model, el }) {
     const error = model.get("error");
     const badges = [
       h("span", { class: "badge", "data-role": "hand-number", text: `Hand ${t.hand_number}` }),
-      h("span", { class: "badge", "data-role": "pass", text: `Pass: ${t.pass_direction}` }),
+      h("span", { class: "badge", "data-role": "pass", text: `Pass: ${t.pass_direction ?? "?"}` }),
       h("span", {
         class: `badge${t.hearts_broken ? " broken" : ""}`,
         "data-role": "hearts",

@@ -24,7 +24,7 @@ from engine.excerpt import excerpt
 from ..browser import Later, call_later
 from ..coach.hint import HintSource
 from .session import Event, TableError, TableSession
-from .snapshot import announce, seat_names, snapshot
+from .snapshot import CONCEALABLE, announce, seat_names, snapshot
 
 __all__ = ["TableWidget"]
 
@@ -84,7 +84,7 @@ class TableWidget(anywidget.AnyWidget):
         super().__init__(**traits)
         self.autoplay = autoplay
         self.still_status = still_status
-        self._hide_points = False
+        self._concealed: frozenset[str] = frozenset()
         self._decided = False
         """A still table's learner has passed, played or chosen in this position: the table
         then says ``still_status`` and takes no other decision until a new position."""
@@ -306,14 +306,18 @@ class TableWidget(anywidget.AnyWidget):
             listener(event)
 
     @property
-    def hide_points(self) -> bool:
-        """The seats' points are not shown (a lesson question asks the learner to count them)."""
-        return self._hide_points
+    def concealed(self) -> frozenset[str]:
+        """What the table does not show (``CONCEALABLE``): a lesson question asks the learner
+        for it."""
+        return self._concealed
 
-    @hide_points.setter
-    def hide_points(self, hidden: bool) -> None:
+    @concealed.setter
+    def concealed(self, parts: Iterable[str]) -> None:
+        hidden = frozenset(parts)
+        if unknown := hidden - CONCEALABLE:
+            raise ValueError(f"the table cannot conceal {', '.join(sorted(unknown))}")
         with self._lock:
-            self._hide_points = hidden
+            self._concealed = hidden
             self._refresh()
 
     def _refresh(self) -> None:
@@ -321,7 +325,7 @@ class TableWidget(anywidget.AnyWidget):
         levels = self._levels
         if not self.autoplay:  # no bot plays a still table's seats: a level there would be untrue
             levels = [level if s in self._named or level == "you" else "" for s, level in enumerate(levels)]
-        self.table = snapshot(self.session, self.open_seats, levels, still, self._decided, self._hide_points)
+        self.table = snapshot(self.session, self.open_seats, levels, still, self._decided, self._concealed)
 
     # ----- the bots -----
 
