@@ -213,6 +213,7 @@ def _client(stack: contextlib.ExitStack, distributed: Any, where: _Where) -> Any
             ) from error
         stack.enter_context(client)
         _await_workers(client, address, where.worker_wait, where.notice)
+        _same_versions(client.get_versions(check=False), address)
         return client
     workers = where.workers
     cluster = stack.enter_context(
@@ -306,6 +307,32 @@ def _reason(error: BaseException) -> str:
         error = error.__cause__
     text = getattr(error, "strerror", None) or str(error) or type(error).__name__
     return " ".join(text.split())[:200]
+
+
+_MUST_MATCH = ("python", "dask", "distributed", "cloudpickle", "msgpack")
+"""What the scheduler and every worker must run as this machine does: jobs and results travel
+pickled between them (Python by its minor version, the rest exactly)."""
+
+
+def _same_versions(versions: dict, address: str) -> None:
+    """Raise :class:`ClusterUnavailable`, in one line, when the scheduler or a worker runs another
+    version of what ``_MUST_MATCH`` names (``Client.get_versions(check=False)``'s answer): Dask
+    would only warn with a table, and the jobs then fail with a traceback from the far side."""
+
+    def key(name: str, version: object) -> object:
+        return ".".join(str(version).split(".")[:2]) if name == "python" else version
+
+    here = versions["client"]["packages"]
+    there = [("the scheduler", versions["scheduler"]["packages"])]
+    there += [(f"worker {name}", info["packages"]) for name, info in sorted(versions["workers"].items())]
+    for who, packages in there:
+        for name in _MUST_MATCH:
+            if key(name, packages.get(name)) != key(name, here.get(name)):
+                raise ClusterUnavailable(
+                    f"The Dask cluster at {address} does not match this machine: {who} runs {name} "
+                    f"{packages.get(name)}, this machine {here.get(name)}; install the same versions "
+                    "there (pip install hearts-trainer with the same dask[distributed])"
+                )
 
 
 def _await_workers(client: Any, address: str, wait: float, notice: Callable[[str], None]) -> None:

@@ -227,3 +227,41 @@ def test_a_cluster_that_loses_its_last_worker_mid_job_says_so_then_gives_up_in_o
     assert said and all(
         line.startswith(f"The Dask scheduler at {address} has no worker left") for line in said
     )
+
+
+def test_a_worker_on_other_versions_is_one_line_naming_it_before_any_job_runs(monkeypatch):
+    # A worker installed with another distributed: its jobs would fail with a traceback from its
+    # side; the learner gets one line naming the worker, the package and both versions instead.
+    from distributed import Client, LocalCluster
+
+    real = Client.get_versions
+
+    def other_worker(self, *args, **kwargs):
+        versions = real(self, *args, **kwargs)
+        name = sorted(versions["workers"])[0]
+        versions["workers"][name]["packages"]["distributed"] = "2001.1.0"
+        return versions
+
+    monkeypatch.setattr(Client, "get_versions", other_worker)
+    with LocalCluster(
+        n_workers=1,
+        processes=False,
+        threads_per_worker=1,
+        dashboard_address="127.0.0.1:0",
+        silence_logs=logging.ERROR,
+    ) as cluster:
+        address = cluster.scheduler_address
+        message = unavailable(address)
+        worker = next(iter(cluster.scheduler.workers))
+    here = versions_here()
+    assert message == (
+        f"The Dask cluster at {address} does not match this machine: worker {worker} runs distributed "
+        f"2001.1.0, this machine {here}; install the same versions there (pip install hearts-trainer "
+        "with the same dask[distributed])"
+    )
+
+
+def versions_here() -> str:
+    import distributed
+
+    return distributed.__version__
