@@ -58,7 +58,7 @@ from .facts import (
     WinsTrick,
 )
 from .features import PassFacts, PlayFacts, pass_facts, play_facts
-from .figures import LEARNER, BestOption, Figure, Loss, MoonChance, MoonsUnder, WithinOf
+from .figures import LEARNER, BestOption, Figure, Loss, Measured, MoonChance, MoonsUnder, Points, WithinOf
 from .grading import TOLERANCE, Band, Grade, grade
 
 __all__ = ["TEMPLATES", "Reason", "Stance", "Verdict", "coach_pass", "coach_play"]
@@ -297,25 +297,36 @@ def _numbers(view: PlayerView, g: Grade, kind: str, evaluation: Evaluation) -> t
     """The figures behind the verdict: each side's expected points, the moon chances and who
     would shoot, and what "points lost" counts."""
     moons, claims = _moon_words(view, g.best)
+    best = _points(g.best)
+    certain = " " if g.best.certain else " on average "
     text = (
-        f"With {_name(g.best.option)} you take {g.best.points:.1f} points on average "
-        f"(the others {g.best.others:.1f} each){moons}"
+        f"With {_name(g.best.option)} you take {best} point{'' if best == '1' else 's'}{certain}"
+        f"(the others {_figure(g.best.others, g.best.certain)} each){moons}"
     )
+    claims += (Points(g.best.option, g.best.points, g.best.others, g.best.certain),)
     if g.chosen.option != g.best.option:
         moons, more = _moon_words(view, g.chosen)
-        claims += more
+        claims += (*more, Points(g.chosen.option, g.chosen.points, g.chosen.others, g.chosen.certain))
         text += (
-            f"; with {_name(g.chosen.option)}, {g.chosen.points:.1f} "
-            f"(the others {g.chosen.others:.1f}){moons}"
+            f"; with {_name(g.chosen.option)}, {_points(g.chosen)} "
+            f"(the others {_figure(g.chosen.others, g.chosen.certain)}){moons}"
         )
-    if evaluation.every_deal:
+    # what the figures are: solved values as solved, a forecast as what strong players make of it
+    if evaluation.every_deal and g.best.samples == 1:
+        deals, what = "the one deal the unseen cards allow, solved exactly", "every deal"
+    elif evaluation.every_deal:
         deals = f"all {g.best.samples:,} deals the unseen cards allow, each solved exactly"
+        what = "every deal"
+    elif evaluation.method == "exact":
+        deals, what = f"{g.best.samples:,} imagined deals, each solved exactly", "solved"
     else:
-        deals = f"{g.best.samples:,} imagined deals played out"
+        deals, what = f"{g.best.samples:,} imagined deals played out", "played out"
     if g.measure == "forecast":
         text += f": what strong players make of such hands, read from {deals}."
+        what = "forecast"
     else:
         text += f", over {deals}."
+    claims += (Measured(what),)
     if g.loss > 0.05:
         text += (
             " Points lost count your points minus the others' average, so points you give away "
@@ -334,6 +345,17 @@ def _numbers(view: PlayerView, g: Grade, kind: str, evaluation: Evaluation) -> t
     if IN_BROWSER and looked_shallower(evaluation):
         text += " " + SHALLOWER_NOTE
     return text, claims
+
+
+def _figure(points: float, certain: bool) -> str:
+    """Points as a sentence shows them: to the tenth, or whole when the outcome is certain and
+    whole (a certain 17 is "17", not "17.0")."""
+    whole = round(points)
+    return str(whole) if certain and abs(points - whole) < 1e-9 else f"{points:.1f}"
+
+
+def _points(value: OptionValue) -> str:
+    return _figure(value.points, value.certain)
 
 
 def _moon_words(view: PlayerView, value: OptionValue) -> tuple[str, tuple[Figure, ...]]:
