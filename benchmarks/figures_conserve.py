@@ -1,8 +1,9 @@
 """Do the figures a verdict prints add up, and say what was computed? (issue 50)
 
 Verdicts on held-out decisions from Normal-bot hands (``coach_stability.positions``, a seed of
-their own), judged at the coach's depth. For every option's figure set (the learner's points,
-the others' average, every seat's moon chance) it checks the hand's identity
+their own, and ``--late`` plays from tricks 10-12, solved exactly), judged at the coach's depth.
+For every option's figure set (the learner's points, the others' average, every seat's moon
+chance) it checks the hand's identity
 (``engine.scoring.hand_total``: own + 3 x others = 26 + 52 x P(moon) at the standard table), over
 all options and over the two sets a verdict prints (the best option's and the learner's); that
 the headline's loss is the difference of the figures printed; that a play solved exactly prints
@@ -11,13 +12,14 @@ takes an earlier run's ``--json`` on the same positions (the engine before a cha
 with ``PYTHONPATH`` at another checkout) and counts the verdicts whose band changed.
 
     PYTHONPATH=. .venv/bin/python benchmarks/figures_conserve.py [--plays 60] [--passes 20]
-        [--seed 780000] [--before EARLIER.json] [--json benchmarks/results/figures_conserve.json]
+        [--late 40] [--seed 780000] [--before EARLIER.json] [--json benchmarks/results/figures_conserve.json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import re
 import statistics
 import sys
@@ -28,14 +30,33 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from coach_stability import positions
 
+from engine import Rules
 from engine.scoring import hand_total
 from trainer.coach.depth import COACH, judge
 from trainer.coach.explain import coach_pass, coach_play
+from trainer.puzzles.mine import decisions
 
 OFF = 0.5
 """Points a figure set may miss the hand's identity by before it counts as off."""
 
 WHOLE = re.compile(r"you take (\d+) points? \(")
+
+
+LATE_SEED = 50_000
+"""The late plays come from other hands than the rest: ``--seed`` plus this."""
+
+
+def late_positions(count: int, seed: int) -> list[tuple]:
+    """``count`` plays from tricks 10-12 (solved exactly at the coach's depth), one a hand, from
+    Normal-bot hands of their own."""
+    rng, chosen, hand = random.Random(seed), [], 0
+    while len(chosen) < count:
+        found = [d for d in decisions(Rules(), seed + LATE_SEED + hand, 1) if d[0] == "play"]
+        hand += 1
+        late = [d for d in found if 9 <= d[1].trick_number <= 11]  # 0-based: tricks 10-12
+        if late:
+            chosen.append(rng.choice(late))
+    return chosen
 
 
 def conservation_error(rules, value) -> float:
@@ -65,8 +86,12 @@ def one(index: int, kind: str, state, seat: int, choice, seed: int) -> dict:
         "method": evaluation.method,
         "every_deal": evaluation.every_deal,
         "measure": evaluation.measure,
-        "errors": [round(e, 4) for e in errors],
-        "printed_errors": [round(e, 4) for e in printed_errors],
+        "sets": len(errors),
+        "sets_off": sum(abs(e) > OFF for e in errors),
+        "max_error": round(max(map(abs, errors)), 4),
+        "printed": len(printed_errors),
+        "printed_off": sum(abs(e) > OFF for e in printed_errors),
+        "printed_max_error": round(max(map(abs, printed_errors)), 4),
     }
     if g.moon_line is None or g.moon_line.holds:  # else the headline is the moon line's words
         shown = (g.chosen.points - g.chosen.others) - (g.best.points - g.best.others)
@@ -78,8 +103,6 @@ def one(index: int, kind: str, state, seat: int, choice, seed: int) -> dict:
 
 
 def summary(rows: list[dict]) -> dict:
-    every = [e for r in rows for e in r["errors"]]
-    printed = [e for r in rows for e in r["printed_errors"]]
     gaps = [abs(r["headline_gap"]) for r in rows if "headline_gap" in r]
     exact = [r for r in rows if r["method"] == "exact"]
     plays = sorted(r["seconds"] for r in rows if r["kind"] == "play")
@@ -90,12 +113,12 @@ def summary(rows: list[dict]) -> dict:
 
     return {
         "verdicts": len(rows),
-        "figure_sets": len(every),
-        "figure_sets_off": sum(abs(e) > OFF for e in every),
-        "max_error": round(max((abs(e) for e in every), default=0.0), 3),
-        "printed_sets": len(printed),
-        "printed_sets_off": sum(abs(e) > OFF for e in printed),
-        "printed_max_error": round(max((abs(e) for e in printed), default=0.0), 3),
+        "figure_sets": sum(r["sets"] for r in rows),
+        "figure_sets_off": sum(r["sets_off"] for r in rows),
+        "max_error": max((r["max_error"] for r in rows), default=0.0),
+        "printed_sets": sum(r["printed"] for r in rows),
+        "printed_sets_off": sum(r["printed_off"] for r in rows),
+        "printed_max_error": max((r["printed_max_error"] for r in rows), default=0.0),
         "headlines": len(gaps),
         "headlines_off_0.05": sum(g > 0.05 for g in gaps),
         "headline_max_gap": round(max(gaps, default=0.0), 3),
@@ -136,25 +159,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--plays", type=int, default=60)
     parser.add_argument("--passes", type=int, default=20)
+    parser.add_argument("--late", type=int, default=40, help="plays from tricks 10-12 besides (solved)")
     parser.add_argument("--seed", type=int, default=780_000, help="first hand's seed (held out)")
     parser.add_argument("--before", metavar="EARLIER.json", help="an earlier run on the same positions")
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
-    if args.plays < 0 or args.passes < 0:
-        parser.error("--plays and --passes: a count of 0 or more")
+    if min(args.plays, args.passes, args.late) < 0:
+        parser.error("--plays, --passes and --late: a count of 0 or more")
     before = None
     if args.before:
         try:
             before = json.loads(Path(args.before).read_text(encoding="utf-8"))
-            if before.get("positions") != [args.plays, args.passes, args.seed]:
+            if before.get("positions") != [args.plays, args.passes, args.late, args.seed]:
                 parser.error(f"--before {args.before}: positions {before.get('positions')}, not these")
         except (OSError, json.JSONDecodeError) as error:
             parser.error(f"--before {args.before}: not a --json of this tool ({error})")
     rows = []
-    for index, (kind, state, seat, choice) in enumerate(positions(args.plays, args.passes, args.seed)):
+    chosen = positions(args.plays, args.passes, args.seed) + late_positions(args.late, args.seed)
+    for index, (kind, state, seat, choice) in enumerate(chosen):
         rows.append(one(index, kind, state, seat, choice, args.seed))
         print(f"{index + 1}: {kind} {rows[-1]['label']} {rows[-1]['method']}", file=sys.stderr, flush=True)
-    result = {"positions": [args.plays, args.passes, args.seed], "summary": summary(rows), "rows": rows}
+    where = [args.plays, args.passes, args.late, args.seed]
+    result = {"positions": where, "summary": summary(rows), "rows": rows}
     if before is not None:
         result["before"] = before["summary"]
         result["bands"] = band_changes(rows, before["rows"])

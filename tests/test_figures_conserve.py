@@ -8,6 +8,7 @@ as the whole points it is, and a headline's loss is the difference of the figure
 """
 
 import dataclasses
+from dataclasses import replace
 
 import pytest
 
@@ -34,8 +35,8 @@ hand's figures) and the options they leave out."""
 
 
 def views(rules: Rules, seed: int):
-    """A pass, a play in trick 3 and a late play (solved exactly), from one hand played by the
-    last legal card."""
+    """A pass, a play in the fourth trick and one with three cards a seat (solved exactly), from
+    one hand played by the last legal card."""
     state = HandState.from_seed(seed, rules, "hold" if rules.pass_count == 0 else "left")
     if state.phase.value == "passing":
         yield state.view(0)
@@ -97,7 +98,7 @@ def test_the_forecast_adds_up_at_the_standard_table_where_each_seat_mapped_alone
 
 
 def late_view(seed: int, trick: int = 11):
-    """Normal bots play a hold hand to the start of ``trick``."""
+    """Normal bots play a hold hand to the start of ``trick`` (0-based: 11 is the twelfth)."""
     state = HandState.from_seed(seed, Rules(), "hold")
     bots = [make_bot("normal", 4 * seed + seat) for seat in range(4)]
     while state.trick_number < trick or state.current_trick.cards:
@@ -123,6 +124,7 @@ def test_a_play_solved_on_every_deal_prints_its_solved_values_not_the_forecast_o
     assert "each solved exactly" in verdict.numbers
     assert all(claim.check(evaluation) for claim in verdict.figures), verdict.figures
     assert Measured("every deal") in verdict.figures and not Measured("forecast").check(evaluation)
+    assert not Measured("every deal").check(replace(evaluation, measure="forecast"))
 
 
 def test_a_certain_outcome_is_said_as_the_whole_points_it_is():

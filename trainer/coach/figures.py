@@ -195,8 +195,8 @@ class Measured(Figure):
         if evaluation is None:
             return False
         solved = evaluation.method == "exact"
-        if self.what == "forecast":
-            return evaluation.measure == "forecast" and not solved
+        if self.what == "forecast":  # (a stored puzzle may hold a forecast of solved deals)
+            return evaluation.measure == "forecast"
         if self.what == "solved":
             return solved and evaluation.measure != "forecast" and not evaluation.every_deal
         if self.what == "every deal":
