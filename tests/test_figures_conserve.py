@@ -19,7 +19,7 @@ from engine.evaluator import evaluate_pass, evaluate_play
 from engine.rules import PRESETS, MoonRule
 from engine.scoring import hand_total
 from trainer.coach.explain import coach_play
-from trainer.coach.figures import Measured, Points
+from trainer.coach.figures import Loss, Measured, Points
 
 SCORING = {
     **{name: rules for name, rules in PRESETS.items() if name not in ("short_game", "play_off_ties")},
@@ -160,6 +160,9 @@ def test_the_headline_loss_is_the_difference_of_the_figures_printed(seed):
         assert g.loss == pytest.approx(printed, abs=1e-6), (trick, verdict.headline, verdict.numbers)
         if g.loss > 0.5:
             assert f"{g.loss:.1f} points" in verdict.headline
+            # the headline declares the loss it names, checked against the figures printed
+            assert Loss(g.chosen.option, g.best.option, g.loss) in verdict.headline_figures
+        assert all(claim.check(evaluation) for claim in verdict.headline_figures)
 
 
 def test_the_identity_is_the_hands_points_under_each_moon_rule():

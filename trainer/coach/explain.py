@@ -263,10 +263,17 @@ def _with_moon_line(reasons: list[Reason], g: Grade) -> list[Reason]:
     return [Reason(words, moon_line_claims(g), "moon_line"), *rest]
 
 
+def _strong_loss(g: Grade) -> bool:
+    """The loss graded is the choice's against blockers at any price (a moon line that keeps a
+    mistake's edge there, but less of it), not the difference of the figures printed."""
+    return g.moon_line is not None and g.loss != g.chosen.loss
+
+
 def _headline(g: Grade, chosen: str, best: str) -> str:
     if g.moon_line is not None and not g.moon_line.holds:
         band = HEADLINES[g.band] if g.decided else f"Between {g.span[0].value} and {g.span[1].value}"
         return f"{band}: {moon_line_words(g, chosen, best)}"
+    when = " when the others block at any price" if _strong_loss(g) else ""
     if not g.decided:
         low, high = g.span
         why = (
@@ -276,21 +283,30 @@ def _headline(g: Grade, chosen: str, best: str) -> str:
         )
         return (
             f"Between {low.value} and {high.value}: {chosen} costs about {g.loss:.1f} points against "
-            f"{best} (somewhere from {g.low:.1f} to {g.high:.1f}); {why}."
+            f"{best}{when} (somewhere from {g.low:.1f} to {g.high:.1f}); {why}."
         )
     if g.correct:
         if g.chosen.option == g.best.option:
             return f"{HEADLINES[g.band]}: {chosen} is the best choice here."
         return f"{HEADLINES[g.band]}: {chosen} is as good as {best} (within {g.tolerance:.1f} points)."
-    return f"{HEADLINES[g.band]}: {chosen} costs about {g.loss:.1f} points; {best} was better."
+    return f"{HEADLINES[g.band]}: {chosen} costs about {g.loss:.1f} points{when}; {best} was better."
 
 
 def _headline_claims(g: Grade) -> tuple[Figure, ...]:
     """The figures a headline quotes: a moon line's, when its edge does not hold (the line is
-    then said in the headline, not as a reason)."""
-    if g.moon_line is not None and not g.moon_line.holds:
+    then said in the headline, not as a reason); else the loss it names, the difference of the
+    figures printed (or of those against blockers at any price, when it says so)."""
+    line = g.moon_line
+    if line is not None and not line.holds:
         return moon_line_claims(g)
-    return ()
+    if g.chosen.option == g.best.option or (g.correct and g.decided):
+        return ()
+    if g.chosen.samples != g.best.samples:  # a pass screened out: its loss is paired on the screen's deals
+        return ()
+    if _strong_loss(g) and line is not None:
+        leader = line.strong_leader or line.strong_best
+        return (Loss(g.chosen.option, leader.option, g.loss, strong=True),)
+    return (Loss(g.chosen.option, g.best.option, g.loss),)
 
 
 def _numbers(view: PlayerView, g: Grade, kind: str, evaluation: Evaluation) -> tuple[str, tuple[Figure, ...]]:
