@@ -12,7 +12,8 @@ than the values. Beside them, each option's *forecast* (``Forecast``): the moon 
 points to expect against strong players, the play-outs' mapped by ``engine.calibration``.
 
 Options are ranked and their losses measured by the play-outs' own points, or (``measure=
-"forecast"``, what the coach uses) by the forecast where it applies: a loss is then the
+"forecast"``, what the coach uses) by the forecast where it applies and the play is not solved
+exactly (solved values are shown as they are, ``MEASURES``): a loss is then the
 forecasts' difference, its error paired deal by deal by the delta method
 (``engine.forecast_value``). The play-outs' own losses overstate what strong players lose on
 the true deal (about 1.6 times, ``benchmarks/loss_calibration.py``); the forecasts' do not.

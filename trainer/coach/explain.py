@@ -11,7 +11,10 @@ reason whose facts do not all hold is withheld (``Verdict.withheld``, which the 
 empty). Numbers from the evaluation ("you shoot the moon in 40% of such hands between strong
 players") are facts about the evaluation, not the position, and are not declared. They say what
 they are (``among``): the forecast (``engine.calibration``: what strong players make of such
-hands), which the coach grades by, or the play-outs' share of the imagined deals.
+hands), which the coach grades by, or the play-outs' share of the imagined deals; a play solved
+exactly says so, and an outcome every possible deal gives alike is said as whole points. The
+figures sentence and the headline declare their figures (``figures.Points``, ``Measured``,
+``Loss``), checked against the evaluation like the reasons' facts.
 """
 
 from __future__ import annotations
