@@ -19,9 +19,11 @@ and expected points onto the realised ones, with a map fitted on those hands
   logistic curve in the log-odds of the share predicted whose intercept and slope move with the
   share of the points already taken, with a level of its own for a seat that has taken none, per
   kind, whose and, in play, whether a moon is still possible (once two seats have points, the
-  play-outs give the seats that have none too much of what is left, ``quiet_low_bucket.py``); so
-  what is certain stays certain: points taken are kept, and none are added once every point card
-  is taken; then the moons added back (standard scoring: 26 to every seat but the shooter). A
+  play-outs give the seats that have none too much of what is left, ``quiet_low_bucket.py``),
+  the seats' shares then scaled to add up to the whole (the forecast conserves the hand's points:
+  every seat's points add up to 26 + 52 x the moon chances under standard scoring); so what is
+  certain stays certain: points taken are kept, and none are added once every point card is
+  taken; then the moons added back (standard scoring: 26 to every seat but the shooter). A
   moon already made keeps its 1.
 
 The map is fitted for the table it was measured at: four players and standard scoring. At other
@@ -168,6 +170,17 @@ class Calibration:
         weights = self.quiet_map[_quiet_group(self.where, seat)]
         return sum(w * term for w, term in zip(weights, quiet_terms(self.where, seat, share), strict=True))
 
+    def quiet_mapped(self, shares: Sequence[float]) -> tuple[float, ...]:
+        """Every seat's share of the points still out in a hand without a moon, mapped
+        (``quiet_log_odds``) and scaled so the shares add up to 1: the points still out are all
+        taken by someone, so the forecast deals out exactly the hand's points (each seat mapped
+        alone gave 28.9 of 26.4, issue 50). Points taken are kept apart, so they stay certain."""
+        if self.where.outstanding <= 0:
+            return (0.0,) * len(shares)
+        mapped = [1.0 / (1.0 + math.exp(-self.quiet_log_odds(s, share))) for s, share in enumerate(shares)]
+        total = sum(mapped)
+        return tuple(share / total for share in mapped)
+
     def predict(
         self, moons: Sequence[float], points: Sequence[float]
     ) -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -178,12 +191,9 @@ class Calibration:
         calibrated_total = sum(calibrated)
         expected = []
         where = self.where
+        quiet_shares = self.quiet_mapped(shares)
         for seat in range(players):
-            if where.outstanding > 0:
-                log_odds = self.quiet_log_odds(seat, shares[seat])
-                quiet = where.taken[seat] + where.outstanding / (1.0 + math.exp(-log_odds))
-            else:
-                quiet = where.taken[seat]
+            quiet = where.taken[seat] + where.outstanding * quiet_shares[seat]
             others_moons = calibrated_total - calibrated[seat]
             expected.append((1.0 - calibrated_total) * quiet + MOON_VALUE * others_moons)
         return calibrated, tuple(expected)

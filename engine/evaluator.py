@@ -12,7 +12,8 @@ than the values. Beside them, each option's *forecast* (``Forecast``): the moon 
 points to expect against strong players, the play-outs' mapped by ``engine.calibration``.
 
 Options are ranked and their losses measured by the play-outs' own points, or (``measure=
-"forecast"``, what the coach uses) by the forecast where it applies: a loss is then the
+"forecast"``, what the coach uses) by the forecast where it applies and the play is not solved
+exactly (solved values are shown as they are, ``MEASURES``): a loss is then the
 forecasts' difference, its error paired deal by deal by the delta method
 (``engine.forecast_value``). The play-outs' own losses overstate what strong players lose on
 the true deal (about 1.6 times, ``benchmarks/loss_calibration.py``); the forecasts' do not.
@@ -80,7 +81,10 @@ EXACT_CARDS = 5
 MEASURES = ("playout", "forecast")
 """What options are ranked and their losses measured by: the play-outs' own points, or the
 forecast (``engine.calibration``: the points to expect against strong players), where the
-forecast applies; elsewhere the play-outs'."""
+forecast applies; elsewhere the play-outs'. A play solved exactly is measured by its solved
+values whatever is asked: the map forecasts what strong players make of the policy's play-outs,
+and a solved value is no play-out to forecast (with one deal possible the map turned a certain
+17 points into 17.6, and a certain loss of 2.67, a mistake, into 2.2, issue 50)."""
 
 PASS_STAGES = ((128, 48), (512, 12), (1024, 4))
 """Successive halving for passes: every pass is played on 128 imagined deals, the best 48 on 512
@@ -153,6 +157,9 @@ class OptionValue:
     on their deals, the others with the best only."""
     forecast: Forecast | None = None
     """The outcome to expect against strong players, where ``engine.calibration`` applies."""
+    certain: bool = False
+    """Every deal the view allows was solved and each gave every seat the same points: the
+    figures are the outcome itself (whole points for each seat), not an average."""
 
 
 @dataclass(frozen=True)
@@ -176,7 +183,7 @@ class Evaluation:
     """The safety time limit ended the evaluation before its budget in deals."""
     measure: str = "playout"
     """What the options are ranked and their losses measured by (``MEASURES``): "forecast" only
-    where the forecast applies."""
+    where the forecast applies and the play was not solved exactly (``method``)."""
     strong_blockers: Evaluation | None = None
     """The same position valued again with blockers at any price (``engine.moon.STRONG_BLOCKERS``),
     when a verdict asked for that check (``trainer.coach.depth``); else None."""
@@ -226,6 +233,9 @@ class _Tally:
         self.weights: list[list[float]] = [[] for _ in range(count)]
         self.points = [[0.0] * players for _ in range(count)]
         self.moons = [[0.0] * players for _ in range(count)]
+        # every seat's lowest and highest points over the option's deals: equal, the outcome is one
+        self.lowest: list[list[float] | None] = [None] * count
+        self.highest: list[list[float] | None] = [None] * count
         self.exhaustive = False
         """Every deal the view allows is in: means are exact, their errors 0."""
         # Ranked by the forecast: every deal's row is kept to pair the forecasts' errors.
@@ -255,6 +265,8 @@ class _Tally:
                 self.points[index] = [a + b for a, b in zip(self.points[index], totals, strict=True)]
                 moons = np.bincount(shooters[rows] + 1, column, minlength=self.players + 1)[1:].tolist()
                 self.moons[index] = [a + b for a, b in zip(self.moons[index], moons, strict=True)]
+                if deals:
+                    self._spread(index, scores[rows].min(axis=0).tolist(), scores[rows].max(axis=0).tolist())
                 if self.rows is not None:
                     self.rows.add(index, scores[rows], shooters[rows])
             return
@@ -273,6 +285,20 @@ class _Tally:
                 totals[player] += weight * points
             if shooter >= 0:
                 self.moons[index][shooter] += weight
+            self._spread(index, list(score), list(score))
+
+    def _spread(self, index: int, low: list[float], high: list[float]) -> None:
+        known_low, known_high = self.lowest[index], self.highest[index]
+        if known_low is None or known_high is None:
+            self.lowest[index], self.highest[index] = low, high
+            return
+        self.lowest[index] = [min(a, b) for a, b in zip(known_low, low, strict=True)]
+        self.highest[index] = [max(a, b) for a, b in zip(known_high, high, strict=True)]
+
+    def certain(self, option: int) -> bool:
+        """Every deal the view allows is in and each gave every seat the same points."""
+        low, high = self.lowest[option], self.highest[option]
+        return self.exhaustive and low is not None and low == high
 
     def count(self, option: int) -> int:
         return len(self.differences[option])
@@ -500,6 +526,7 @@ def _value(
         loss_low=loss[2],
         loss_high=loss[3],
         forecast=forecast,
+        certain=tally.certain(index),
     )
 
 
@@ -574,9 +601,10 @@ def evaluate_play(
     the position is solved exactly (each deal costs far more than a play-out), and
     ``exact_min_samples`` (by default ``min_samples``) is the least deals there. The play-outs
     play the moon by ``blocking`` (``engine.moon``); options are ranked and their losses
-    measured by ``measure`` (``MEASURES``). With ``every_deal``, a position solved exactly that
-    allows no more deals than the budget is valued on every one of them, each once: its values
-    are then exact (no sampling error), so the verdict is decided and no deeper look changes it."""
+    measured by ``measure`` (``MEASURES``; a play solved exactly by its solved values). With
+    ``every_deal``, a position solved exactly that allows no more deals than the budget is
+    valued on every one of them, each once: its values are then exact (no sampling error), so
+    the verdict is decided and no deeper look changes it."""
     if view.phase is not Phase.PLAYING or not view.is_my_turn:
         raise ValueError(f"seat {view.seat} has no card to play now")
     how = _how(view, vectorized, exact_cards)
@@ -597,7 +625,9 @@ def evaluate_play(
     everyone = range(len(options))
     judged = None if judge is None else options.index(_as_option("play", judge))
     calibration = _calibration(view, "play", blocking)
-    tally = _Tally(len(options), view.players, view.seat, calibration, _forecasting(measure, calibration))
+    # solved values are measured as they are (``MEASURES``); the forecast stays beside them
+    forecasting = _forecasting(measure, calibration) and how != "exact"
+    tally = _Tally(len(options), view.players, view.seat, calibration, forecasting)
     pairs = None if judged is None else _Pairs(tally, judged, everyone)
     done = 0
     decided = judged is None

@@ -72,16 +72,18 @@ def forecast_differences(calibration: Calibration, seat: int, means: np.ndarray)
     calibrated_total = calibrated.sum(axis=1)
     expected = np.empty_like(points)
     gone = 1.0 - where.outstanding / MOON_VALUE
-    for other in range(players):
-        if where.outstanding > 0:
+    mapped = np.zeros_like(points)
+    if where.outstanding > 0:
+        for other in range(players):
             weights = calibration.quiet_map[_quiet_group(where, other)]
             log_odds = _logit(shares[:, other])
             clean = 1.0 if where.kind == "play" and where.taken[other] == 0 else 0.0
             terms = weights[0] + weights[1] * log_odds + weights[2] * gone + weights[3] * gone * log_odds
             terms = terms + weights[4] * clean
-            quiet = where.taken[other] + where.outstanding * _sigmoid(terms)
-        else:
-            quiet = np.full(len(means), float(where.taken[other]))
+            mapped[:, other] = _sigmoid(terms)
+        mapped /= mapped.sum(axis=1, keepdims=True)  # ``Calibration.quiet_mapped``: they add up to 1
+    for other in range(players):
+        quiet = where.taken[other] + where.outstanding * mapped[:, other]
         others_moons = calibrated_total - calibrated[:, other]
         expected[:, other] = (1.0 - calibrated_total) * quiet + MOON_VALUE * others_moons
     own = expected[:, seat]

@@ -8,7 +8,7 @@ from enum import StrEnum
 
 from .rules import MoonRule, Rules
 
-__all__ = ["HandResult", "MoonChoice", "find_shooter", "score_hand"]
+__all__ = ["HandResult", "MoonChoice", "find_shooter", "hand_total", "score_hand"]
 
 
 class MoonChoice(StrEnum):
@@ -75,3 +75,22 @@ def score_hand(
             if won == 0:
                 scores[seat] += rules.no_tricks_bonus
     return HandResult(points, tuple(tricks_won), shooter, choice, tuple(scores))
+
+
+def hand_total(rules: Rules, moon_chance: float, trickless: float = 0.0) -> float:
+    """What every seat's points for a hand add up to on average (so any expected figures of a
+    hand must: own + (players - 1) x the others' average). ``moon_chance``: that some seat shoots
+    (the seats' chances added up); ``trickless``: the expected number of seats that take no trick
+    in a hand without a moon (only a no-trick bonus counts it).
+
+    Every hand deals the penalty cards' points and the J♦'s; a moon takes the penalty points off
+    the shooter and adds them to each other seat (standard: 26 + 52 x the moon chance with four
+    players) or takes them off the shooter once more. The play-outs and the solver score a
+    shooter's-choice moon as one that adds to the others."""
+    penalty = rules.moon_value
+    total = penalty + rules.jack_of_diamonds_points + rules.no_tricks_bonus * trickless
+    if rules.moon is MoonRule.OFF:
+        return total
+    if rules.moon is MoonRule.SUBTRACT_FROM_SHOOTER:
+        return total - 2 * penalty * moon_chance
+    return total + (rules.players - 2) * penalty * moon_chance

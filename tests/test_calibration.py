@@ -138,6 +138,7 @@ def test_the_points_are_the_moons_26s_plus_the_hands_without_a_moon():
             assert quiet_points(quiet[s], 0.0, 0.0) == pytest.approx(quiet[s])
         moons, expected = Calibration(where).predict(shares, quiet)
         assert moons == (0.0,) * 4
+        mapped = []
         for s in range(4):
             whose = "own" if s == seat else "other"
             group = f"{where.kind} {whose}" + (" no moon" if where.kind == "play" else "")
@@ -145,21 +146,28 @@ def test_the_points_are_the_moons_26s_plus_the_hands_without_a_moon():
             log_odds, gone = _logit((quiet[s] - taken[s]) / outstanding), 1 - outstanding / MOON_VALUE
             log_odds = intercept + slope * log_odds + gone * (per_gone + per_gone_slope * log_odds)
             log_odds += clean if where.kind == "play" and taken[s] == 0 else 0.0
-            share = 1 / (1 + math.exp(-log_odds))
-            assert expected[s] == pytest.approx(taken[s] + outstanding * share)
+            mapped.append(1 / (1 + math.exp(-log_odds)))
+        for s in range(4):  # each seat's mapped share of what is out, the shares scaled to add up to 1
+            assert expected[s] == pytest.approx(taken[s] + outstanding * mapped[s] / sum(mapped))
             assert taken[s] <= expected[s] <= taken[s] + outstanding  # never less than is certain
+        assert sum(expected) == pytest.approx(MOON_VALUE)  # no moon: the hand's 26 points, no more
     # with moons, each seat's 26 from the others' calibrated chances
     where = Situation("pass", 1, 0, NOBODY)
     shares = [0.01, 0.002, 0.0, 0.03]
     points = [6.0, 5.0, 7.0, 6.5]
     moons, expected = Calibration(where).predict(shares, points)
+    mapped = []
     for s in range(4):
         quiet = quiet_points(points[s], sum(shares) - shares[s], sum(shares))
         assert (1 - sum(shares)) * quiet + MOON_VALUE * (sum(shares) - shares[s]) == pytest.approx(points[s])
         whose = "own" if s == 1 else "other"
         intercept, slope, *_ = QUIET[f"pass {whose}"]  # no points taken yet: the line as it is
-        mapped = MOON_VALUE / (1 + math.exp(-(intercept + slope * _logit(quiet / MOON_VALUE))))
-        assert expected[s] == pytest.approx((1 - sum(moons)) * mapped + MOON_VALUE * (sum(moons) - moons[s]))
+        mapped.append(1 / (1 + math.exp(-(intercept + slope * _logit(quiet / MOON_VALUE)))))
+    for s in range(4):
+        quiet = MOON_VALUE * mapped[s] / sum(mapped)
+        assert expected[s] == pytest.approx((1 - sum(moons)) * quiet + MOON_VALUE * (sum(moons) - moons[s]))
+    # the hand's points: 26, and 26 more for every seat but a shooter (P(moon) = sum of the chances)
+    assert sum(expected) == pytest.approx(MOON_VALUE + 2 * MOON_VALUE * sum(moons))
 
 
 def test_what_is_settled_stays_settled():

@@ -11,7 +11,10 @@ reason whose facts do not all hold is withheld (``Verdict.withheld``, which the 
 empty). Numbers from the evaluation ("you shoot the moon in 40% of such hands between strong
 players") are facts about the evaluation, not the position, and are not declared. They say what
 they are (``among``): the forecast (``engine.calibration``: what strong players make of such
-hands), which the coach grades by, or the play-outs' share of the imagined deals.
+hands), which the coach grades by, or the play-outs' share of the imagined deals; a play solved
+exactly says so, and an outcome every possible deal gives alike is said as whole points. The
+figures sentence and the headline declare their figures (``figures.Points``, ``Measured``,
+``Loss``), checked against the evaluation like the reasons' facts.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ from .facts import (
     WinsTrick,
 )
 from .features import PassFacts, PlayFacts, pass_facts, play_facts
-from .figures import LEARNER, BestOption, Figure, Loss, MoonChance, MoonsUnder, WithinOf
+from .figures import LEARNER, BestOption, Figure, Loss, Measured, MoonChance, MoonsUnder, Points, WithinOf
 from .grading import TOLERANCE, Band, Grade, grade
 
 __all__ = ["TEMPLATES", "Reason", "Stance", "Verdict", "coach_pass", "coach_play"]
@@ -263,10 +266,17 @@ def _with_moon_line(reasons: list[Reason], g: Grade) -> list[Reason]:
     return [Reason(words, moon_line_claims(g), "moon_line"), *rest]
 
 
+def _strong_loss(g: Grade) -> bool:
+    """The loss graded is the choice's against blockers at any price (a moon line that keeps a
+    mistake's edge there, but less of it), not the difference of the figures printed."""
+    return g.moon_line is not None and g.loss != g.chosen.loss
+
+
 def _headline(g: Grade, chosen: str, best: str) -> str:
     if g.moon_line is not None and not g.moon_line.holds:
         band = HEADLINES[g.band] if g.decided else f"Between {g.span[0].value} and {g.span[1].value}"
         return f"{band}: {moon_line_words(g, chosen, best)}"
+    when = " when the others block at any price" if _strong_loss(g) else ""
     if not g.decided:
         low, high = g.span
         why = (
@@ -276,46 +286,66 @@ def _headline(g: Grade, chosen: str, best: str) -> str:
         )
         return (
             f"Between {low.value} and {high.value}: {chosen} costs about {g.loss:.1f} points against "
-            f"{best} (somewhere from {g.low:.1f} to {g.high:.1f}); {why}."
+            f"{best}{when} (somewhere from {g.low:.1f} to {g.high:.1f}); {why}."
         )
     if g.correct:
         if g.chosen.option == g.best.option:
             return f"{HEADLINES[g.band]}: {chosen} is the best choice here."
         return f"{HEADLINES[g.band]}: {chosen} is as good as {best} (within {g.tolerance:.1f} points)."
-    return f"{HEADLINES[g.band]}: {chosen} costs about {g.loss:.1f} points; {best} was better."
+    return f"{HEADLINES[g.band]}: {chosen} costs about {g.loss:.1f} points{when}; {best} was better."
 
 
 def _headline_claims(g: Grade) -> tuple[Figure, ...]:
     """The figures a headline quotes: a moon line's, when its edge does not hold (the line is
-    then said in the headline, not as a reason)."""
-    if g.moon_line is not None and not g.moon_line.holds:
+    then said in the headline, not as a reason); else the loss it names, the difference of the
+    figures printed (or of those against blockers at any price, when it says so)."""
+    line = g.moon_line
+    if line is not None and not line.holds:
         return moon_line_claims(g)
-    return ()
+    if g.chosen.option == g.best.option or (g.correct and g.decided):
+        return ()
+    if g.chosen.samples != g.best.samples:  # a pass screened out: its loss is paired on the screen's deals
+        return ()
+    if _strong_loss(g) and line is not None:
+        leader = line.strong_leader or line.strong_best
+        return (Loss(g.chosen.option, leader.option, g.loss, strong=True),)
+    return (Loss(g.chosen.option, g.best.option, g.loss),)
 
 
 def _numbers(view: PlayerView, g: Grade, kind: str, evaluation: Evaluation) -> tuple[str, tuple[Figure, ...]]:
     """The figures behind the verdict: each side's expected points, the moon chances and who
     would shoot, and what "points lost" counts."""
     moons, claims = _moon_words(view, g.best)
+    best = _points(g.best)
+    certain = " " if g.best.certain else " on average "
     text = (
-        f"With {_name(g.best.option)} you take {g.best.points:.1f} points on average "
-        f"(the others {g.best.others:.1f} each){moons}"
+        f"With {_name(g.best.option)} you take {best} point{'' if best == '1' else 's'}{certain}"
+        f"(the others {_figure(g.best.others, g.best.certain)} each){moons}"
     )
+    claims += (Points(g.best.option, g.best.points, g.best.others, g.best.certain),)
     if g.chosen.option != g.best.option:
         moons, more = _moon_words(view, g.chosen)
-        claims += more
+        claims += (*more, Points(g.chosen.option, g.chosen.points, g.chosen.others, g.chosen.certain))
         text += (
-            f"; with {_name(g.chosen.option)}, {g.chosen.points:.1f} "
-            f"(the others {g.chosen.others:.1f}){moons}"
+            f"; with {_name(g.chosen.option)}, {_points(g.chosen)} "
+            f"(the others {_figure(g.chosen.others, g.chosen.certain)}){moons}"
         )
-    if evaluation.every_deal:
+    # what the figures are: solved values as solved, a forecast as what strong players make of it
+    if evaluation.every_deal and g.best.samples == 1:
+        deals, what = "the one deal the unseen cards allow, solved exactly", "every deal"
+    elif evaluation.every_deal:
         deals = f"all {g.best.samples:,} deals the unseen cards allow, each solved exactly"
+        what = "every deal"
+    elif evaluation.method == "exact":
+        deals, what = f"{g.best.samples:,} imagined deals, each solved exactly", "solved"
     else:
-        deals = f"{g.best.samples:,} imagined deals played out"
+        deals, what = f"{g.best.samples:,} imagined deals played out", "played out"
     if g.measure == "forecast":
         text += f": what strong players make of such hands, read from {deals}."
+        what = "forecast"
     else:
         text += f", over {deals}."
+    claims += (Measured(what),)
     if g.loss > 0.05:
         text += (
             " Points lost count your points minus the others' average, so points you give away "
@@ -334,6 +364,17 @@ def _numbers(view: PlayerView, g: Grade, kind: str, evaluation: Evaluation) -> t
     if IN_BROWSER and looked_shallower(evaluation):
         text += " " + SHALLOWER_NOTE
     return text, claims
+
+
+def _figure(points: float, certain: bool) -> str:
+    """Points as a sentence shows them: to the tenth, or whole when the outcome is certain and
+    whole (a certain 17 is "17", not "17.0")."""
+    whole = round(points)
+    return str(whole) if certain and abs(points - whole) < 1e-9 else f"{points:.1f}"
+
+
+def _points(value: OptionValue) -> str:
+    return _figure(value.points, value.certain)
 
 
 def _moon_words(view: PlayerView, value: OptionValue) -> tuple[str, tuple[Figure, ...]]:

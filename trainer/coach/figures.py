@@ -15,7 +15,17 @@ from dataclasses import dataclass
 from engine import Card, CardSet
 from engine.evaluator import Evaluation, OptionValue
 
-__all__ = ["LEARNER", "BestOption", "Figure", "Loss", "MoonChance", "MoonsUnder", "WithinOf"]
+__all__ = [
+    "LEARNER",
+    "BestOption",
+    "Figure",
+    "Loss",
+    "Measured",
+    "MoonChance",
+    "MoonsUnder",
+    "Points",
+    "WithinOf",
+]
 
 LEARNER = -1
 """The seat of a figure about the learner's own moon, whichever seat the learner has."""
@@ -150,3 +160,45 @@ class MoonsUnder(Figure):
         # each seat's own chance; without them, the others' together bounds each one's
         chances = (value.moon_for, *(value.moon_by_seat or (value.moon_against,)))
         return all(chance < self.limit for chance in chances)
+
+
+@dataclass(frozen=True)
+class Points(Figure):
+    """With ``option`` the learner takes ``points`` and the others ``others`` each (to the tenth
+    a sentence shows); ``certain``: said as the outcome itself ("you take 17 points"), which only
+    an option whose every possible deal was solved to that one outcome is
+    (``OptionValue.certain``)."""
+
+    option: Card | CardSet
+    points: float
+    others: float
+    certain: bool = False
+
+    def check(self, evaluation: Evaluation | None) -> bool:
+        if evaluation is None:
+            return False
+        value = _value(evaluation, self.option, False)
+        if value is None or (self.certain and not value.certain):
+            return False
+        return abs(value.points - self.points) < 0.05 and abs(value.others - self.others) < 0.05
+
+
+@dataclass(frozen=True)
+class Measured(Figure):
+    """What the figures are, as the sentence labels them: "forecast" (what strong players make of
+    such hands, ``engine.calibration``), "solved" (each deal solved exactly), "every deal" (every
+    deal the view allows solved once) or "played out" (the play-out policy's own)."""
+
+    what: str
+
+    def check(self, evaluation: Evaluation | None) -> bool:
+        if evaluation is None:
+            return False
+        solved = evaluation.method == "exact"
+        if self.what == "forecast":  # (a stored puzzle may hold a forecast of solved deals)
+            return evaluation.measure == "forecast"
+        if self.what == "solved":
+            return solved and evaluation.measure != "forecast" and not evaluation.every_deal
+        if self.what == "every deal":
+            return solved and evaluation.measure != "forecast" and evaluation.every_deal
+        return self.what == "played out" and not solved and evaluation.measure != "forecast"
