@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from engine import Card, CardSet
 from engine.evaluator import Evaluation, OptionValue
 
-__all__ = ["LEARNER", "BestOption", "Figure", "Loss", "MoonChance", "MoonsUnder", "WithinOf"]
+__all__ = ["LEARNER", "BestOption", "Figure", "Loss", "MoonChance", "MoonsUnder", "SolvedLoss", "WithinOf"]
 
 LEARNER = -1
 """The seat of a figure about the learner's own moon, whichever seat the learner has."""
@@ -150,3 +150,22 @@ class MoonsUnder(Figure):
         # each seat's own chance; without them, the others' together bounds each one's
         chances = (value.moon_for, *(value.moon_by_seat or (value.moon_against,)))
         return all(chance < self.limit for chance in chances)
+
+
+@dataclass(frozen=True)
+class SolvedLoss(Figure):
+    """Over the deals solved exactly to check a policy verdict (``Evaluation.solved_check``),
+    ``option`` scores about ``points`` worse than ``against``, to the tenth a sentence shows."""
+
+    option: Card | CardSet
+    against: Card | CardSet
+    points: float
+
+    def check(self, evaluation: Evaluation | None) -> bool:
+        solved = None if evaluation is None else evaluation.solved_check
+        if solved is None:
+            return False
+        mine, other = _value(solved, self.option, False), _value(solved, self.against, False)
+        if mine is None or other is None:
+            return False
+        return abs(mine.difference - other.difference - self.points) < 0.05
