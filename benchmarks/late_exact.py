@@ -125,6 +125,12 @@ def summary(rows: list[dict], key: str) -> dict:
     same = sum(1 for row in rows if row[key]["band"] == row["solved_band"])
     between = [row for row in rows if row[key]["band"] is None]
     false_best = [row for row in rows if row[key]["called_best"] and row["solved_loss"] >= 1.0]
+    # Exact verdicts that miss only through the forecast map: right when measured in solved points.
+    forecast_only = [
+        row
+        for row in rows
+        if row[key]["band"] != row["solved_band"] and row.get(f"{key}_in_solved_points") == row["solved_band"]
+    ]
     return {
         "plays": count,
         "same_band": same / count,
@@ -132,6 +138,7 @@ def summary(rows: list[dict], key: str) -> dict:
         "between_spans_solved": sum(1 for row in between if spans(row[key]["label"], row["solved_band"])),
         "decided_other_band": sum(1 for row in rows if row[key]["band"] not in (None, row["solved_band"])),
         "best_with_solved_loss_1": len(false_best),
+        "same_band_in_solved_points": (same + len(forecast_only)) / count,
         "seconds_median": statistics.median(seconds),
         "seconds_p95": seconds[min(count - 1, int(0.95 * count))],
         "seconds_max": seconds[-1],

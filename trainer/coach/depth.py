@@ -35,6 +35,7 @@ __all__ = [
     "judge_pass",
     "judge_play",
     "looked_shallower",
+    "measure_for",
     "needs_check",
 ]
 
@@ -49,9 +50,11 @@ class Depth:
     the deals narrow an interval by a fifth: 11 of the 300 stay "between" (all but one of their
     losses within 0.13 of a limit), and the deepest verdict took 1.04 s alone
     (``benchmarks/results/coach_stability_plays_floor_*.json``)."""
-    exact_samples: int = 512
+    exact_samples: int = 2048
     """Most deals when a late play is solved exactly. When the view allows no more deals than
-    this, every one is solved once and the verdict is exact (``evaluate_play``'s ``every_deal``)."""
+    this, every one is solved once and the verdict is exact (``evaluate_play``'s ``every_deal``).
+    The compiled solver makes them cheap: at 512 deals 2 of 40 trick-9 verdicts stayed
+    "between" bands the solved deals decide, at 2,048 none (p95 0.68 s on a busy machine)."""
     exact_cards: int = 5
     """Solve each deal exactly once every seat holds at most this many cards, as the evaluator
     does (``engine.evaluator.EXACT_CARDS``). With the compiled solver (``engine.compiled_solver``)
@@ -59,6 +62,12 @@ class Depth:
     ``solver_speed.json``), and trick-9 verdicts took p95 0.27 s alone on this machine (were
     2.3-6.6 s; ``late_exact.json``). Played out by the policy instead, trick 9's band matched
     exact solving in 37 of 54 plays, four of them called best losing 1.0-7.4 points."""
+    exact_measure: str = "playout"
+    """What a verdict solved exactly is measured in: the solved points themselves. The forecast
+    (``measure``) maps play-outs onto what strong players make of them; applied to solutions
+    it moved losses across bands (a certain 2.67 read as 2.2). On 40 held-out trick-9 plays
+    the band equalled the solved deals' in 32 read through the forecast, 38 in solved points
+    at 512 deals and 40 at 2,048 (``late_exact.json``, ``benchmarks/DECISIONS.md``)."""
     check_cards: int = 6
     """A play verdict played out by the policy when every seat holds at most this many cards,
     and graded best, is checked on deals solved exactly (``check_samples`` of them): where the
@@ -125,6 +134,7 @@ class Depth:
             self,
             play_samples=self.play_samples * factor,
             exact_samples=self.exact_samples * factor,
+            check_samples=self.check_samples * factor,
             pass_samples=self.pass_samples * factor,
             pass_playouts=None if self.pass_playouts is None else self.pass_playouts * factor,
             pass_stages=tuple((deals * factor, keep) for deals, keep in self.pass_stages),
@@ -199,7 +209,7 @@ def judge_play(view: PlayerView, card: object, seed: int = 0, depth: Depth = COA
         exact_min_samples=depth.exact_min_samples,
         exact_samples=depth.exact_samples,
         exact_cards=depth.exact_cards,
-        measure=depth.measure,
+        measure=measure_for(view, depth),
         every_deal=True,
     )
     evaluation = evaluate_play(view, **settings)
@@ -219,6 +229,14 @@ def judge_play(view: PlayerView, card: object, seed: int = 0, depth: Depth = COA
         )
         evaluation = replace(evaluation, solved_check=solved)
     return evaluation
+
+
+def measure_for(view: PlayerView, depth: Depth) -> str:
+    """What a play verdict at ``view`` is measured in: solved points where it solves each deal
+    exactly (``Depth.exact_measure``), else ``Depth.measure``."""
+    if view.phase.value == "playing" and max(view.hand_sizes) <= depth.exact_cards:
+        return depth.exact_measure
+    return depth.measure
 
 
 def needs_check(evaluation: Evaluation, view: PlayerView, card: object, depth: Depth) -> bool:
