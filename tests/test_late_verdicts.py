@@ -123,3 +123,13 @@ def test_a_verdict_before_six_cards_a_seat_is_not_checked():
     view, card = normal_bot_play(6_300_001, 20)
     assert max(view.hand_sizes) > 6
     assert judge_play(view, card, seed=3, depth=SMALL).solved_check is None
+
+
+def test_a_solved_verdict_is_measured_and_said_in_solved_points():
+    view, _ = normal_bot_play(6_200_012, 32)
+    six = parse_cards("6S")[0]
+    evaluation = judge_play(view, six, depth=SMALL)
+    verdict = coach_play(view, six, evaluation)
+    assert evaluation.method == "exact" and evaluation.measure == "playout"
+    assert "each solved exactly" in verdict.numbers and "played out" not in verdict.numbers
+    assert "strong players" not in verdict.numbers

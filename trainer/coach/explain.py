@@ -332,6 +332,8 @@ def _numbers(view: PlayerView, g: Grade, kind: str, evaluation: Evaluation) -> t
         )
     if evaluation.every_deal:
         deals = f"all {g.best.samples:,} deals the unseen cards allow, each solved exactly"
+    elif evaluation.method == "exact":
+        deals = f"{g.best.samples:,} imagined deals, each solved exactly"
     else:
         deals = f"{g.best.samples:,} imagined deals played out"
     if g.measure == "forecast":
