@@ -11,8 +11,9 @@ reference's band (decided and the same band), how often an undecided verdict ("b
 B") spans it, the "best" verdicts whose solved loss is 1.0 or more, and the verdicts' seconds
 (median, p95, max). Exact verdicts that miss are judged again in the solved points
 (``measure="playout"``): a miss that this removes is the forecast map's, not the solving's.
-With ``--before``, every position is judged too at the depth before the coach solved from
-five cards (``exact_cards`` 4, no check of a policy's "best"), for the side-by-side figure.
+With ``--before``, every position is judged too at the coach's depth before issue 50
+(``BEFORE``), for the side-by-side figure; at trick 8 its times against the coach's are the
+cost of the check.
 
     PYTHONPATH=. .venv/bin/python benchmarks/late_exact.py [--plays 40] [--deals 1024]
         [--tricks 8 9 10 11 12] [--before] [--json benchmarks/results/late_exact.json]
@@ -35,8 +36,9 @@ from trainer.coach.grading import Band, band_of, grade
 from trainer.puzzles.mine import decisions
 
 FIRST_SEED = 6_100_000
-BEFORE = replace(COACH, exact_cards=4, check_cards=0)
-"""The coach's depth before it solved from five cards a seat and checked a policy's "best"."""
+BEFORE = replace(COACH, exact_cards=4, check_cards=0, exact_samples=512, exact_measure=COACH.measure)
+"""The coach's depth before issue 50: solving from four cards a seat on up to 512 deals, read
+through the forecast map, and no check of a policy's "best"."""
 
 
 def positions(plays: int, tricks: list[int], seed: int) -> list[tuple]:

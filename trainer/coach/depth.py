@@ -59,21 +59,24 @@ class Depth:
     """Solve each deal exactly once every seat holds at most this many cards, as the evaluator
     does (``engine.evaluator.EXACT_CARDS``). With the compiled solver (``engine.compiled_solver``)
     a deal of five cards a seat takes p95 1.4 ms at a trick's start (26 ms in pure Python,
-    ``solver_speed.json``), and trick-9 verdicts took p95 0.27 s alone on this machine (were
-    2.3-6.6 s; ``late_exact.json``). Played out by the policy instead, trick 9's band matched
-    exact solving in 37 of 54 plays, four of them called best losing 1.0-7.4 points."""
+    ``solver_speed.json``); on 40 held-out trick-9 plays the verdicts took p95 0.92 s (median
+    0.05 s) on a machine loaded 4.5-7.9 (with four, five cards played out: p95 0.93 s), and their
+    band equals the solved deals' in 39 of 40 (played out: 26 of 40, four called best that
+    lose 1.0 points or more; ``late_exact.json``)."""
     exact_measure: str = "playout"
     """What a verdict solved exactly is measured in: the solved points themselves. The forecast
     (``measure``) maps play-outs onto what strong players make of them; applied to solutions
     it moved losses across bands (a certain 2.67 read as 2.2). On 40 held-out trick-9 plays
     the band equalled the solved deals' in 32 read through the forecast, 38 in solved points
-    at 512 deals and 40 at 2,048 (``late_exact.json``, ``benchmarks/DECISIONS.md``)."""
+    at 512 deals and 40 at 2,048 (``benchmarks/DECISIONS.md``)."""
     check_cards: int = 6
     """A play verdict played out by the policy when every seat holds at most this many cards,
     and graded best, is checked on deals solved exactly (``check_samples`` of them): where the
     solved loss is a point or more, the verdict does not say best (``grading.REFUTED``). With
-    six cards a seat a deal solves in about 1 ms (p95 15 ms, ``solver_speed.json``); with seven
-    the search grows several times again."""
+    six cards a seat a deal solves in about 1 ms (p95 15 ms, ``solver_speed.json``): on 40
+    held-out trick-8 plays the verdicts took median 0.15 s (0.02 s unchecked) and p95 1.55 s
+    (1.61 s), and none of the four "best" that lose a point solved stayed best
+    (``late_exact.json``). With seven cards a seat the search grows several times again."""
     check_samples: int = 128
     """Deals solved for that check (every one, when the view allows no more)."""
     pass_samples: int = 524288
