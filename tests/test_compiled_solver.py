@@ -56,3 +56,17 @@ def test_a_hand_before_hearts_are_broken_with_the_queen_left_matches_the_referen
     solved = compiled_solver.solve_options_compiled(state)
     assert solved == reference(state)
     assert [card for card, _, _ in solved] == [int(card) for card in state.legal_cards()]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(no_points_on_first_trick=False), Rules(lead_any_club=True), VARIANTS["black maria"]],
+    ids=["standard", "points allowed", "any club", "black maria"],
+)
+def test_made_up_first_tricks_match_the_reference(rules):
+    """The first trick's rules (the lowest club or any club leads; no points while a seat can
+    avoid them) on made-up short hands."""
+    rng = random.Random(f"first {rules}")
+    for index in range(60):
+        state = imagined(rng, rules, 2 + index % 3, index % rules.players, broken=False, first=True)
+        assert compiled_solver.solve_options_compiled(state) == reference(state), index
