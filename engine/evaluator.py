@@ -190,6 +190,9 @@ class Evaluation:
     every_deal: bool = False
     """Every deal the view allows was solved once (``samples`` of them, ``evaluate_play``'s
     ``every_deal``): the values are exact, with no sampling error."""
+    solved_check: Evaluation | None = None
+    """A policy verdict's check: some of the same view's deals solved exactly (measured in the
+    solved points), when a verdict asked for it (``trainer.coach.depth``); else None."""
 
     @property
     def best(self) -> OptionValue:

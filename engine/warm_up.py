@@ -3,8 +3,8 @@ the first verdict a learner asks for does not wait half a minute for the compile
 
     .venv/bin/python -m engine.warm_up      # scripts/setup.sh runs it; quick once cached
 
-It evaluates a pass, a play with a moon runner being read, and a plain play, with a few deals
-each: every compiled function runs at least once.
+It evaluates a pass, a play with a moon runner being read, a plain play and a late play solved
+exactly, with a few deals each: every compiled function runs at least once.
 """
 
 from __future__ import annotations
@@ -42,6 +42,11 @@ def warm_up() -> float:
     evaluate_pass(passing.view(0), samples=8, stages=((4, 2),), vectorized=True)
     playing = HandState.from_seed(1, Rules(), "hold")
     evaluate_play(playing.view(playing.to_move), samples=8, vectorized=True)
+    # The exact solver's twin (``engine.compiled_solver``): a late play solved on a few deals.
+    late = HandState.from_seed(2, Rules(), "hold")
+    while late.phase is Phase.PLAYING and len(late.hand(late.to_move)) > 3:
+        late.play(late.legal_cards()[0])
+    evaluate_play(late.view(late.to_move), samples=4, exact_cards=3)
     for seed in range(200):
         state = _runner_position(seed)
         if state is not None and state.phase is Phase.PLAYING:

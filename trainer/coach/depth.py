@@ -22,7 +22,7 @@ from engine import CardSet, PlayerView
 from engine.evaluator import ROUND, Evaluation, evaluate_pass, evaluate_play
 from engine.moon import STRONG_BLOCKERS
 
-from .grading import LIMITS, moon_dependent
+from .grading import LIMITS, Band, grade, moon_dependent
 
 __all__ = [
     "BROWSER",
@@ -35,6 +35,8 @@ __all__ = [
     "judge_pass",
     "judge_play",
     "looked_shallower",
+    "measure_for",
+    "needs_check",
 ]
 
 
@@ -48,14 +50,35 @@ class Depth:
     the deals narrow an interval by a fifth: 11 of the 300 stay "between" (all but one of their
     losses within 0.13 of a limit), and the deepest verdict took 1.04 s alone
     (``benchmarks/results/coach_stability_plays_floor_*.json``)."""
-    exact_samples: int = 512
+    exact_samples: int = 2048
     """Most deals when a late play is solved exactly. When the view allows no more deals than
-    this, every one is solved once and the verdict is exact (``evaluate_play``'s ``every_deal``)."""
-    exact_cards: int = 4
-    """Solve each deal exactly once every seat holds at most this many cards. The evaluator
-    solves from five (``engine.evaluator.EXACT_CARDS``), but a verdict must come within 1.5 s:
-    with five cards a seat a deal took up to 49 ms at a trick's start (p95 18 ms,
-    ``solver_speed.json``), and such verdicts took 2.3-6.6 s; with four, p95 2 ms a deal."""
+    this, every one is solved once and the verdict is exact (``evaluate_play``'s ``every_deal``).
+    The compiled solver makes them cheap: at 512 deals 2 of 40 trick-9 verdicts stayed
+    "between" bands the solved deals decide, at 2,048 none (p95 0.68 s on a busy machine)."""
+    exact_cards: int = 5
+    """Solve each deal exactly once every seat holds at most this many cards, as the evaluator
+    does (``engine.evaluator.EXACT_CARDS``). With the compiled solver (``engine.compiled_solver``)
+    a deal of five cards a seat takes p95 1.4 ms at a trick's start (26 ms in pure Python,
+    ``solver_speed.json``); on 40 held-out trick-9 plays the verdicts took p95 0.92 s (median
+    0.05 s) on a machine loaded 4.5-7.9 (with four, five cards played out: p95 0.93 s), and their
+    band equals the solved deals' in 39 of 40 (played out: 26 of 40, four called best that
+    lose 1.0 points or more; ``late_exact.json``)."""
+    exact_measure: str = "playout"
+    """What a verdict solved exactly is measured in: the solved points themselves. The forecast
+    (``measure``) maps play-outs onto what strong players make of them; applied to solutions
+    it moved losses across bands (a certain 2.67 read as 2.2). On 40 held-out trick-9 plays
+    the band equalled the solved deals' in 32 read through the forecast, 38 in solved points
+    at 512 deals and 40 at 2,048 (``benchmarks/DECISIONS.md``)."""
+    check_cards: int = 6
+    """A play verdict played out by the policy when every seat holds at most this many cards,
+    and graded best, is checked on deals solved exactly (``check_samples`` of them): where the
+    solved loss is a point or more, the verdict does not say best (``grading.REFUTED``). With
+    six cards a seat a deal solves in about 1 ms (p95 15 ms, ``solver_speed.json``): on 40
+    held-out trick-8 plays the verdicts took median 0.15 s (0.02 s unchecked) and p95 1.55 s
+    (1.61 s), and none of the four "best" that lose a point solved stayed best
+    (``late_exact.json``). With seven cards a seat the search grows several times again."""
+    check_samples: int = 128
+    """Deals solved for that check (every one, when the view allows no more)."""
     pass_samples: int = 524288
     """Most fresh deals on which a pass's finalists and the learner's pass are valued. A pass's
     paired losses spread about 9 points a deal (moons), so at 65,536 deals a loss within 0.09 of
@@ -114,6 +137,7 @@ class Depth:
             self,
             play_samples=self.play_samples * factor,
             exact_samples=self.exact_samples * factor,
+            check_samples=self.check_samples * factor,
             pass_samples=self.pass_samples * factor,
             pass_playouts=None if self.pass_playouts is None else self.pass_playouts * factor,
             pass_stages=tuple((deals * factor, keep) for deals, keep in self.pass_stages),
@@ -137,13 +161,19 @@ BROWSER = Depth(
     pass_min_samples=1024,
     play_seconds=3.0,
     pass_seconds=6.0,
+    exact_cards=4,
+    check_cards=0,
 )
 """The static site's depth (Pyodide: one thread, pure Python without numba, several times slower
 than the installed version): 2,048 deals a play and 4,096 a pass (installed: 131,072 and
 524,288), so a play verdict takes 1-3 s there (``benchmarks/results/site.json``; at 4,096 deals
 it took 4-5 s on a busy 2-core machine and the clock cut half of them short) and the page stays
 responsive. Its minimum deals before a verdict may be decided are a quarter of its budget, a
-play's as a pass's."""
+play's as a pass's. Pyodide has no numba, so it solves with the pure-Python solver: solved from
+five cards a seat, trick-9 verdicts took p95 2.3 s (max 3.3 s) natively on this machine on 128
+deals, more than the play clock in Pyodide, so it solves from four (p95 0.04 s) and plays five
+out by the policy; the check of a policy's "best" on solved deals is off there (a deal of six
+cards a seat takes p95 0.16 s in pure Python)."""
 
 IN_BROWSER = sys.platform == "emscripten"
 COACH = BROWSER if IN_BROWSER else FULL
@@ -182,13 +212,44 @@ def judge_play(view: PlayerView, card: object, seed: int = 0, depth: Depth = COA
         exact_min_samples=depth.exact_min_samples,
         exact_samples=depth.exact_samples,
         exact_cards=depth.exact_cards,
-        measure=depth.measure,
+        measure=measure_for(view, depth),
         every_deal=True,
     )
     evaluation = evaluate_play(view, **settings)
-    if not moon_dependent(evaluation, card):
-        return evaluation
-    return replace(evaluation, strong_blockers=evaluate_play(view, **settings, blocking=STRONG_BLOCKERS))
+    if moon_dependent(evaluation, card):
+        evaluation = replace(
+            evaluation, strong_blockers=evaluate_play(view, **settings, blocking=STRONG_BLOCKERS)
+        )
+    if needs_check(evaluation, view, card, depth):
+        solved = evaluate_play(
+            view,
+            samples=depth.check_samples,
+            seed=seed,
+            exact_cards=view.rules.hand_size,
+            exact_samples=depth.check_samples,
+            exact_min_samples=depth.check_samples,
+            every_deal=True,
+        )
+        evaluation = replace(evaluation, solved_check=solved)
+    return evaluation
+
+
+def measure_for(view: PlayerView, depth: Depth) -> str:
+    """What a play verdict at ``view`` is measured in: solved points where it solves each deal
+    exactly (``Depth.exact_measure``), else ``Depth.measure``."""
+    if view.phase.value == "playing" and max(view.hand_sizes) <= depth.exact_cards:
+        return depth.exact_measure
+    return depth.measure
+
+
+def needs_check(evaluation: Evaluation, view: PlayerView, card: object, depth: Depth) -> bool:
+    """Whether a play verdict's "best" must be checked on solved deals: it was played out by the
+    policy, late enough to solve (``Depth.check_cards``), and grades the card best."""
+    return (
+        evaluation.method != "exact"
+        and max(view.hand_sizes) <= depth.check_cards
+        and grade(evaluation, card).band is Band.BEST
+    )
 
 
 def judge_pass(

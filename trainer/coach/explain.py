@@ -61,7 +61,18 @@ from .facts import (
     WinsTrick,
 )
 from .features import PassFacts, PlayFacts, pass_facts, play_facts
-from .figures import LEARNER, BestOption, Figure, Loss, Measured, MoonChance, MoonsUnder, Points, WithinOf
+from .figures import (
+    LEARNER,
+    BestOption,
+    Figure,
+    Loss,
+    Measured,
+    MoonChance,
+    MoonsUnder,
+    Points,
+    SolvedLoss,
+    WithinOf,
+)
 from .grading import TOLERANCE, Band, Grade, grade
 
 __all__ = ["TEMPLATES", "Reason", "Stance", "Verdict", "coach_pass", "coach_play"]
@@ -276,6 +287,8 @@ def _headline(g: Grade, chosen: str, best: str) -> str:
     if g.moon_line is not None and not g.moon_line.holds:
         band = HEADLINES[g.band] if g.decided else f"Between {g.span[0].value} and {g.span[1].value}"
         return f"{band}: {moon_line_words(g, chosen, best)}"
+    if g.solved is not None:
+        return _refuted_headline(g, chosen, best)
     when = " when the others block at any price" if _strong_loss(g) else ""
     if not g.decided:
         low, high = g.span
@@ -295,10 +308,30 @@ def _headline(g: Grade, chosen: str, best: str) -> str:
     return f"{HEADLINES[g.band]}: {chosen} costs about {g.loss:.1f} points{when}; {best} was better."
 
 
+def _refuted_headline(g: Grade, chosen: str, best: str) -> str:
+    """A play-outs' "best" that deals solved exactly refute (``grading.REFUTED``): both said."""
+    solved = g.solved
+    assert solved is not None
+    low, high = g.span
+    rated = "best" if g.chosen.option == g.best.option else f"as good as {best}"
+    deals = (
+        f"every one of the {solved.deals:,} deals your view allows"
+        if solved.every_deal
+        else f"{solved.deals:,} of the imagined deals"
+    )
+    return (
+        f"Between {low.value} and {high.value}: played out, {chosen} looks {rated}, but on {deals}, "
+        f"each solved exactly with every hand open, it costs {solved.loss:.1f} points against "
+        f"{solved.best.option}."
+    )
+
+
 def _headline_claims(g: Grade) -> tuple[Figure, ...]:
     """The figures a headline quotes: a moon line's, when its edge does not hold (the line is
     then said in the headline, not as a reason); else the loss it names, the difference of the
     figures printed (or of those against blockers at any price, when it says so)."""
+    if g.solved is not None:
+        return (SolvedLoss(g.chosen.option, g.solved.best.option, g.solved.loss),)
     line = g.moon_line
     if line is not None and not line.holds:
         return moon_line_claims(g)

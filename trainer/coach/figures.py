@@ -24,6 +24,7 @@ __all__ = [
     "MoonChance",
     "MoonsUnder",
     "Points",
+    "SolvedLoss",
     "WithinOf",
 ]
 
@@ -202,3 +203,22 @@ class Measured(Figure):
         if self.what == "every deal":
             return solved and evaluation.measure != "forecast" and evaluation.every_deal
         return self.what == "played out" and not solved and evaluation.measure != "forecast"
+
+
+@dataclass(frozen=True)
+class SolvedLoss(Figure):
+    """Over the deals solved exactly to check a policy verdict (``Evaluation.solved_check``),
+    ``option`` scores about ``points`` worse than ``against``, to the tenth a sentence shows."""
+
+    option: Card | CardSet
+    against: Card | CardSet
+    points: float
+
+    def check(self, evaluation: Evaluation | None) -> bool:
+        solved = None if evaluation is None else evaluation.solved_check
+        if solved is None:
+            return False
+        mine, other = _value(solved, self.option, False), _value(solved, self.against, False)
+        if mine is None or other is None:
+            return False
+        return abs(mine.difference - other.difference - self.points) < 0.05

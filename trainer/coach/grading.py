@@ -21,6 +21,12 @@ when the moon line keeps that edge against blockers who block at any price
 moon is the *greedy line*: the grade is the choice's loss against those strong blockers, and
 ``Grade.moon_line`` keeps both figures for the coach to say.
 
+A play graded best by policy play-outs late in the hand is checked on deals solved exactly
+(``Evaluation.solved_check``, which ``depth.judge_play`` adds): where the choice loses
+``REFUTED`` points or more over those deals, the grade does not say best. It is then "between"
+best and the solved loss's band (the play-outs' loss and the solved one are its interval's
+ends), and ``Grade.solved`` keeps the solved figures for the coach to say.
+
 A grade is *decided* when the whole interval of the loss (``engine.evaluator.Z`` standard
 errors either side, against every option) lies inside one band; the evaluator keeps sampling
 until it is or its budget is spent. An undecided grade names the bands its interval spans:
@@ -42,10 +48,12 @@ __all__ = [
     "LIMITS",
     "MAX_TOLERANCE",
     "MOON_LINE",
+    "REFUTED",
     "TOLERANCE",
     "Band",
     "Grade",
     "MoonLine",
+    "Solved",
     "band_of",
     "grade",
     "moon_dependent",
@@ -70,6 +78,9 @@ BANDS = (Band.BEST, Band.GOOD, Band.INACCURACY, Band.MISTAKE, Band.BLUNDER)
 LIMITS = (TOLERANCE, 1.0, 2.5, 6.0)
 """Upper limits of the bands but the last, in points lost."""
 
+
+REFUTED = 1.0
+"""A solved loss from which a policy verdict's "best" is not said (a point: more than "good")."""
 
 MOON_LINE = 0.10
 """How much more often the best option must shoot the moon than the choice for the choice's
@@ -103,6 +114,18 @@ class MoonLine:
     def holds(self) -> bool:
         """The moon line's edge is a mistake's worth even against strong blockers."""
         return band_of(self.strong_loss) in (Band.MISTAKE, Band.BLUNDER)
+
+
+@dataclass(frozen=True)
+class Solved:
+    """A policy "best" that deals solved exactly refute: the choice's loss over them."""
+
+    loss: float
+    best: OptionValue
+    """The best option over the solved deals."""
+    deals: int
+    every_deal: bool
+    """The deals are every deal the view allows."""
 
 
 def moon_dependent(evaluation: Evaluation, option: object) -> bool:
@@ -141,6 +164,8 @@ class Grade:
     looked_deeper: bool = False
     """The evaluation spent its budget on settling this choice (``Evaluation.judged``): an
     undecided grade then rests on a deeper look than a fixed one (a puzzle's stored figures)."""
+    solved: Solved | None = None
+    """Set when deals solved exactly refute the play-outs' "best" (``REFUTED``)."""
 
     @property
     def tolerance(self) -> float:
@@ -164,7 +189,7 @@ class Grade:
 
     @property
     def correct(self) -> bool:
-        return self.band is Band.BEST
+        return self.band is Band.BEST and self.solved is None
 
 
 def grade(evaluation: Evaluation, option: object) -> Grade:
@@ -187,12 +212,16 @@ def grade(evaluation: Evaluation, option: object) -> Grade:
         )
         if line.strong_chosen.loss < chosen.loss:  # graded by the loss against strong blockers
             graded, clock_stopped = line.strong_chosen, clock_stopped or strong.clock_stopped
+    high = max(graded.loss_high, graded.loss)
+    solved = _refuted(evaluation, option) if band_of(graded.loss) is Band.BEST else None
+    if solved is not None:
+        high = max(high, solved.loss)
     return Grade(
         band=band_of(graded.loss),
         loss=graded.loss,
         loss_error=graded.loss_error,
         low=min(graded.loss_low, graded.loss),
-        high=max(graded.loss_high, graded.loss),
+        high=high,
         chosen=chosen,
         best=evaluation.best,
         rank=rank,
@@ -201,4 +230,16 @@ def grade(evaluation: Evaluation, option: object) -> Grade:
         moon_line=line,
         measure=evaluation.measure,
         looked_deeper=evaluation.judged is not None and evaluation.judged == chosen.option,
+        solved=solved,
     )
+
+
+def _refuted(evaluation: Evaluation, option: object) -> Solved | None:
+    """The solved deals' figures when they refute ``option``'s "best" (``REFUTED``)."""
+    check = evaluation.solved_check
+    if check is None:
+        return None
+    loss = check.value_of(option).loss
+    if loss < REFUTED:
+        return None
+    return Solved(loss, check.best, check.samples, check.every_deal)

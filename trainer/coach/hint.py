@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from engine import Card, Phase, PlayerView
 from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 
-from .depth import COACH, Depth, judge
+from .depth import COACH, Depth, judge, measure_for
 from .explain import Stance, coach_pass, coach_play, lower_first, moon_line_words
 from .grading import TOLERANCE, Grade, grade, moon_dependent
 
@@ -58,7 +58,7 @@ def _first_look(view: PlayerView, seed: int, depth: Depth) -> object:
         seed=seed,
         exact_samples=deals,
         exact_cards=depth.exact_cards,
-        measure=depth.measure,
+        measure=measure_for(view, depth),
     ).best.option
 
 

@@ -33,7 +33,7 @@ from engine import HandState, MoonAction, PassAction, Phase, PlayAction
 from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 from engine.threads import one_thread
 
-from ..coach.depth import Depth, judge
+from ..coach.depth import Depth, judge, measure_for
 from ..coach.hint import decision_seed as coach_seed
 from ..progress.decisions import Decision, graded_decision, insert, now, option_symbols
 from ..progress.games import SavedGame
@@ -270,7 +270,7 @@ def evaluate_decision(
         seed=seed,
         exact_samples=budget.exact_samples,
         exact_cards=budget.exact_cards,
-        measure=budget.measure,
+        measure=measure_for(view, budget),
         every_deal=True,  # as ``judge`` does: a late position has one value, whichever way it is asked
     )
 
