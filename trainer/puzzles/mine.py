@@ -110,6 +110,9 @@ def main(argv: list[str] | None = None) -> None:
     args.out.mkdir(parents=True, exist_ok=True)  # a job that wrote nothing still gets its index
     for problem in write_index(args.out):
         print(f"not in the index: {problem}", file=sys.stderr)
+    from .seeds import record_seeds
+
+    record_seeds(args.out)  # the new puzzles' verification seeds and this job's: never a fresh seed again
     print(report.summary(), file=sys.stderr)
 
 

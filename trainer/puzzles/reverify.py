@@ -61,6 +61,9 @@ class Outcome:
 class Report:
     seed: int
     outcomes: list[Outcome] = field(default_factory=list)
+    used: str | None = None
+    """Why the seed took part in selecting these puzzles (``trainer.puzzles.seeds.why_used``):
+    the run is then a reproduction and its figure not an independent one; None for a fresh seed."""
 
     def count(self, status: str, kind: str | None = None) -> int:
         return sum(
@@ -73,13 +76,30 @@ class Report:
             f"{self.count('fixed')} fixed, {self.count('dropped')} dropped"
         )
 
+    def figure(self) -> str:
+        """How many hold, and on what kind of seed: the figure a report gives the library."""
+        held = len(self.outcomes) - self.count("dropped")
+        if self.used is None:
+            return (
+                f"**{held} of {len(self.outcomes)} hold** on seed {self.seed}, one never used on these "
+                "puzzles before (not a miner's, not a puzzle's verification seed, not an earlier "
+                "re-verification's: `puzzles/seeds.json`), counted before any puzzle is removed"
+            )
+        return (
+            f"{held} of {len(self.outcomes)} hold on seed {self.seed}, a reproduction: {self.used}, so "
+            "this is not an independent figure"
+        )
+
     def markdown(self) -> str:
         lines = [
             BEGIN,
             "## Re-verification",
             "",
+            f"{self.figure()}.",
+            "",
             f"{self.summary()}. Command: `python -m trainer.puzzles.verify puzzles --seed {self.seed} "
-            "--write --report puzzles/README.md`. Every option of every puzzle was valued on the same "
+            f"--write --report puzzles/README.md{' --reproduce' if self.used else ''}`. "
+            "Every option of every puzzle was valued on the same "
             "fresh deals (plays 4,096, late plays solved exactly on 1,024, or on every deal the position "
             "allows when there are no more; passes: all 286 on 8,192); "
             f"an answer holds when every option outside the accepted ones loses at least {MIN_LOSS} "

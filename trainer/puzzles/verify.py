@@ -14,7 +14,13 @@ A puzzle is kept only if, on deals that played no part in finding it (a fresh se
 Every option is valued on the same fresh deals (passes: all 286, not only a screened few).
 
     python -m trainer.puzzles.verify puzzles [--seed 5] [--write] [--report puzzles/README.md] \\
-        [--workers 2] [--dask | --scheduler tcp://HOST:8786]
+        [--reproduce] [--workers 2] [--dask | --scheduler tcp://HOST:8786]
+
+A report's figure must come from a seed that took part in no selection of these puzzles
+(``trainer.puzzles.seeds``, ``FOLDER/seeds.json``): a seed listed there, or one that gives a puzzle
+deals it was verified on, is refused for ``--report`` unless the run is said to be a reproduction
+(``--reproduce``, and the report says so). A ``--write`` run adds its seed there: it kept and
+dropped puzzles, so it cannot give their figure again.
 
 Each puzzle is one task, run in this process, in ``--workers`` processes, on a local Dask cluster
 of ``--workers`` processes (``--dask``) or on a running one (``--scheduler``, as the miner's),
@@ -183,13 +189,21 @@ def verify_position(
 
 
 def main(argv: list[str] | None = None) -> None:
+    import datetime
+
     from .reverify import reverify_folder
+    from .seeds import SeedsError, record_seeds, why_used
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--seed", type=int, default=5, help="seed of the fresh deals")
     parser.add_argument("--write", action="store_true", help="rewrite kept and fixed puzzles, delete dropped")
     parser.add_argument("--report", type=Path, help="Markdown file whose re-verification section is replaced")
+    parser.add_argument(
+        "--reproduce",
+        action="store_true",
+        help="repeat a run with a seed that took part in selecting these puzzles (its report says so)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes checking puzzles side by side")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--dask", action="store_true", help="on a local Dask cluster of --workers processes")
@@ -200,6 +214,15 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error(f"--workers {args.workers}: give at least 1")
+    try:
+        used = why_used(args.folder, args.seed)
+    except SeedsError as error:
+        sys.exit(str(error))
+    if used and args.report and not args.reproduce:
+        sys.exit(
+            f"--seed {args.seed}: {used}; a reported figure needs a seed never used on these puzzles "
+            "(or --reproduce to repeat that run: its figure is then not an independent one)"
+        )
     try:
         report = reverify_folder(
             args.folder,
@@ -214,6 +237,10 @@ def main(argv: list[str] | None = None) -> None:
         )
     except (ClusterUnavailable, DaskMissing) as error:
         sys.exit(str(error))  # one line, not a traceback
+    report.used = used
+    if args.write:
+        today = datetime.datetime.now(datetime.UTC).date().isoformat()
+        record_seeds(args.folder, args.seed, f"{today}: {report.summary()}")
     if args.report:
         report.write_into(args.report)
     print(report.summary(), file=sys.stderr)
