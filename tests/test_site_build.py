@@ -5,6 +5,7 @@ resolved once for the pages that need the same ones, and what the build needs ch
 from __future__ import annotations
 
 import ast
+import pathlib
 import subprocess
 import sys
 import zipfile
@@ -13,7 +14,7 @@ import pytest
 from marimo._export import offline
 
 from tests.browser.conftest import CHROMIUM, ROOT
-from trainer.site_build import needs
+from trainer.site_build import needs, startup
 from trainer.site_build.build import SITE_PAGES, _resolve_each_package_set_once, _site_notebook
 from trainer.site_build.build import main as build_main
 from trainer.site_build.mirror import PYODIDE_VERSION
@@ -211,3 +212,67 @@ def test_front_end_bundles_left_out_are_deleted_by_name_whatever_their_hash(tmp_
         (assets / name).write_bytes(b"y")
     assert trim_assets(tmp_path) == 30
     assert sorted(path.name for path in assets.iterdir()) == sorted(kept)
+
+
+def _marimo_wheel(into, patches_py: str):
+    """A wheel holding marimo's runtime patches module (as the site's marimo wheel does)."""
+    from trainer.site_build.mirror import write_wheel
+
+    into.mkdir(parents=True, exist_ok=True)
+    wheel = into / "marimo_base-0.25.2-py3-none-any.whl"
+    files = {
+        "marimo/_runtime/patches.py": patches_py.encode(),
+        "marimo/_runtime/__pycache__/patches.cpython-314.pyc": b"stale",
+    }
+    write_wheel(wheel, files, "marimo_base-0.25.2.dist-info")
+    return wheel
+
+
+def test_the_sites_marimo_starts_without_importing_jedi(tmp_path):
+    import marimo._runtime.patches as patches
+
+    source = pathlib.Path(patches.__file__).read_text()  # this marimo's, the version the site ships
+    wheel = _marimo_wheel(tmp_path, source)
+    startup.patch_marimo(wheel)
+    startup.patch_marimo(wheel)  # a second build into the same folder: patched once
+    names = zipfile.ZipFile(wheel).namelist()
+    patched = zipfile.ZipFile(wheel).read("marimo/_runtime/patches.py").decode()
+    (function,) = [
+        node
+        for node in ast.parse(patched).body
+        if isinstance(node, ast.FunctionDef) and node.name == "patch_recursion_limit"
+    ]
+    assert not [node for node in ast.walk(function) if isinstance(node, ast.Import | ast.ImportFrom)]
+    assert "sys.setrecursionlimit(limit)" in ast.unparse(function)
+    assert patched.count("import jedi") == source.count("import jedi") - 1  # only that one
+    assert "marimo/_runtime/__pycache__/patches.cpython-314.pyc" not in names  # compiled again
+
+    other = _marimo_wheel(tmp_path / "other", "def patch_recursion_limit(limit):\n    pass\n")
+    with pytest.raises(SystemExit) as stopped:
+        startup.patch_marimo(other)
+    (line,) = str(stopped.value).splitlines()
+    assert "marimo/_runtime/patches.py" in line and "startup.py" in line
+
+
+def test_ipywidgets_anywidget_and_marimos_ipython_output_work_on_the_sites_ipython(tmp_path):
+    stub = startup.ipython_stub_wheel(tmp_path, "9.12.0")
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "import IPython, ipywidgets, anywidget\n"
+        "assert IPython.__file__.startswith(sys.argv[1]), IPython.__file__\n"
+        "assert IPython.get_ipython() is None and ipywidgets.widgets.widget.get_ipython() is None\n"
+        "import IPython.display\n"
+        "shown = IPython.display.display\n"
+        "from marimo._output.formatters.ipython_formatters import IPythonFormatter\n"
+        "undo = IPythonFormatter().register()\n"
+        "assert IPython.display.display is not shown  # marimo shows what is displayed\n"
+        "undo()\n"
+        "assert IPython.display.display is shown\n"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] in ('IPython', 'jedi')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe, str(stub)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    imported = ast.literal_eval(done.stdout.strip())
+    assert imported and {name.split(".")[0] for name in imported} == {"IPython"}
+    assert len(imported) <= len(startup.IPYTHON_STUB)  # the stub's few modules, not IPython's 375
+    assert stub.name == "ipython-9.12.0+hearts.trainer.stub-py3-none-any.whl"

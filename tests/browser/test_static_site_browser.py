@@ -346,6 +346,10 @@ def test_the_site_ships_only_what_its_pages_load_and_import(offline, site, built
         assert any(name.endswith(".pyc") for name in names) or not any(n.endswith(".py") for n in names), (
             wheel
         )
+    # Pyodide's standard library too (the npm package has its sources only: zipimport compiled
+    # every module a cold load imported, most of Pyodide's start).
+    stdlib = zipfile.ZipFile(built_site / "pyodide" / "python_stdlib.zip").namelist()
+    assert "os.pyc" in stdlib and not [name for name in stdlib if name.endswith(".py")]
     assert not [
         path.name for path in (built_site / "assets").iterdir() if bundle_name(path) in LEFT_OUT_BUNDLES
     ]

@@ -34,6 +34,7 @@ from trainer.site import PAGES, SITE_FILES
 from .bytecode import compile_site_wheels
 from .mirror import build_mirror, mirror_ready
 from .needs import CHROMIUM, MIRROR_ENV, default_mirror, missing_needs
+from .startup import lighten_startup
 from .trim import trim_assets, trim_lockfile
 from .wheel import build_site_wheel
 
@@ -264,6 +265,7 @@ def build_site(
             log("The mirror lacked: " + ", ".join(sorted(set(missing))))
     shutil.rmtree(out / "public", ignore_errors=True)  # the wheel is installed from packages/ instead
     trim_assets(out)  # marimo's editor-only and unused output bundles
+    lighten_startup(out)  # no jedi, IPython's few names: before the bytecode is compiled
     log("Compiling the wheels' bytecode in Pyodide ...")
     compile_site_wheels(out, CHROMIUM if CHROMIUM.exists() else None)
     (out / "CLAUDE.md").unlink(missing_ok=True)  # marimo's notes for an AI editor: not for learners

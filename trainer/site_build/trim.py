@@ -28,6 +28,17 @@ LEFT_OUT_PACKAGES = {
     "itsdangerous": "marimo's server signs cookies with it: no server in the browser",
     "python-multipart": "marimo's server parses uploads with it: no server in the browser",
     "six": "Pyodide lists it for asttokens, which no longer imports it",
+    "jedi": "marimo completes code with it in the editor; its start no longer imports it (startup.py)",
+    "parso": "jedi's",
+    # The real IPython's own: the site ships IPython's few names ipywidgets reaches (startup.py)
+    "asttokens": "IPython's",
+    "decorator": "IPython's",
+    "executing": "IPython's",
+    "ipython-pygments-lexers": "IPython's",
+    "prompt-toolkit": "IPython's",
+    "pure-eval": "IPython's",
+    "stack-data": "IPython's",
+    "wcwidth": "IPython's",
 }
 """Package (canonical name) → why the pages do without it."""
 
