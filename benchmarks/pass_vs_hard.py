@@ -17,12 +17,19 @@ or blunder are checked:
 
 Hard plays on a bounded budget (``--play-samples`` deals a play, the browser's pass budget
 ``BROWSER_PASS``): the full budget costs seconds a hand and the check needs thousands of hands.
+``--strength DEALS`` first plays that Hard against three Normal bots (duplicate deals): at 128
+deals a play it beat them by 5.18 +- 1.24 points a hand over 60 deals (full Hard: 4.64 +- 0.54).
+
+The summary counts the verdicts whose realised loss has the coach's sign (above 0) and those
+whose coach's loss lies within two standard errors of it, over all and where the two passes
+differ in the Q♠ (``queen_differs``).
 
 Every checked verdict goes to a journal (``--journal``, one JSON line a hand), so a run can be
 stopped and continued; the summary is written from the journal.
 
     PYTHONPATH=. nice -n 5 .venv/bin/python benchmarks/pass_vs_hard.py [--verdicts 40] [--deals 48]
-        [--play-samples 128] [--journal /tmp/pass_vs_hard.jsonl] [--json benchmarks/results/pass_vs_hard.json]
+        [--play-samples 128] [--strength 60] [--journal /tmp/pass_vs_hard.jsonl]
+        [--json benchmarks/results/pass_vs_hard.json]
 """
 
 from __future__ import annotations
@@ -264,10 +271,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     one_thread()
-    if args.strength:
-        print(
-            "bounded Hard against three Normal bots:", strength(args.strength, args.play_samples, args.seed)
-        )
+    bounded = strength(args.strength, args.play_samples, args.seed) if args.strength else None
+    if bounded is not None:
+        print("bounded Hard against three Normal bots:", bounded)
     lines = []
     if args.journal.exists():
         lines = [json.loads(text) for text in args.journal.read_text().splitlines() if text.strip()]
@@ -291,6 +297,8 @@ def main() -> None:
                 )
         index += 1
     report = summary(lines, args)
+    if bounded is not None:
+        report["hard_vs_normal"] = bounded
     print(
         f"{report['verdicts']} verdicts: sign agrees {report['sign_agrees']}, "
         f"within 2 SE {report['within_2_se']}; {report['cpu_seconds']} CPU s"
