@@ -25,7 +25,9 @@ whose coach's loss lies within two standard errors of it, over all and where the
 differ in the Q♠ (``queen_differs``).
 
 Every checked verdict goes to a journal (``--journal``, one JSON line a hand), so a run can be
-stopped and continued; the summary is written from the journal.
+stopped and continued; the summary is written from the journal. ``--block B`` (B > 0) plays
+another ``--deals`` deals (their own seeds) for every verdict in the journal, the same two
+passes; the summary pools each verdict's blocks.
 
     PYTHONPATH=. nice -n 5 .venv/bin/python benchmarks/pass_vs_hard.py [--verdicts 40] [--deals 48]
         [--play-samples 128] [--strength 60] [--journal /tmp/pass_vs_hard.jsonl]
@@ -55,6 +57,8 @@ from trainer.coach.depth import COACH, judge_pass
 from trainer.coach.grading import Band, grade
 
 SEED = 5_050_000
+BLOCK = 100_003
+"""Added to a hand's deal seed for each further block of deals (``--block``)."""
 CHECKED = (Band.MISTAKE, Band.BLUNDER)
 
 Bots = Callable[[int], Sequence]
@@ -199,6 +203,39 @@ def check_hand(index: int, args: argparse.Namespace, bots: Bots) -> dict:
     }
 
 
+def more_deals(first: dict, block: int, args: argparse.Namespace, bots: Bots) -> dict:
+    """Another ``--deals`` deals (block ``block``, its own deals and bots) for a checked verdict:
+    the same two passes, read from its first journal line, not judged again."""
+    rules = Rules()
+    index = first["hand"]
+    view = deal_game_hand(rules, args.seed, index).view(first["seat"])
+    start = time.process_time()
+    options = [CardSet(first["pass"]), CardSet(first["best"])]
+    deals = play_outs(view, options, args.deals, SEED * 7 + index + BLOCK * block, bots)
+    return {
+        "hand": index,
+        "block": block,
+        "losses": [d["outcomes"][0]["difference"] - d["outcomes"][1]["difference"] for d in deals],
+        "moons": [[d["outcomes"][0]["shooter"], d["outcomes"][1]["shooter"]] for d in deals],
+        "playout_seconds": time.process_time() - start,
+    }
+
+
+def pooled(lines: list[dict]) -> list[dict]:
+    """Each checked verdict with the losses of all its blocks: realised loss and its SE over them."""
+    extra: dict[int, list[float]] = {}
+    for line in lines:
+        if line.get("block"):
+            extra.setdefault(line["hand"], []).extend(line["losses"])
+    checked = []
+    for line in lines:
+        if "realised" in line:
+            losses = line["losses"] + extra.get(line["hand"], [])
+            realised, error = mean_error(losses)
+            checked.append(line | {"realised": realised, "realised_error": error, "deals": len(losses)})
+    return checked
+
+
 def mean_error(values: Sequence[float]) -> tuple[float, float]:
     n = len(values)
     mean = sum(values) / n
@@ -208,7 +245,7 @@ def mean_error(values: Sequence[float]) -> tuple[float, float]:
 
 
 ROW_KEYS = ("hand", "source", "hand_cards", "direction", "pass", "best", "band", "coach_loss")
-ROW_KEYS += ("realised", "realised_error")
+ROW_KEYS += ("realised", "realised_error", "deals")
 
 
 def _within(line: dict) -> bool:
@@ -238,7 +275,7 @@ def tally(checked: list[dict]) -> dict:
 
 
 def summary(lines: list[dict], args: argparse.Namespace) -> dict:
-    checked = [line for line in lines if "realised" in line]
+    checked = pooled(lines)
     cpu = sum(line.get("coach_seconds", 0) + line.get("playout_seconds", 0) for line in lines)
     return {
         "command": f"benchmarks/pass_vs_hard.py --seed {args.seed} --deals {args.deals} "
@@ -267,6 +304,9 @@ def main() -> None:
     parser.add_argument("--journal", type=Path, default=Path("/tmp/pass_vs_hard.jsonl"))
     parser.add_argument("--json", type=Path, help="write the summary here")
     parser.add_argument(
+        "--block", type=int, default=0, help="above 0: another --deals deals for each verdict already checked"
+    )
+    parser.add_argument(
         "--strength", type=int, default=0, metavar="DEALS", help="first: the bounded Hard against Normal"
     )
     args = parser.parse_args()
@@ -277,11 +317,21 @@ def main() -> None:
     lines = []
     if args.journal.exists():
         lines = [json.loads(text) for text in args.journal.read_text().splitlines() if text.strip()]
-    done = {line["hand"] for line in lines}
+    done = {line["hand"] for line in lines if not line.get("block")}
     bots = hard_bots(args.play_samples, BROWSER_PASS)
     start = time.process_time()
+    if args.block > 0:
+        extended = {line["hand"] for line in lines if line.get("block") == args.block}
+        for first in [line for line in lines if "realised" in line and line["hand"] not in extended]:
+            if time.process_time() - start > args.minutes * 60:
+                break
+            line = more_deals(first, args.block, args, bots)
+            lines.append(line)
+            with args.journal.open("a") as journal:
+                journal.write(json.dumps(line) + "\n")
+            print(f"hand {first['hand']}: block {args.block} played", flush=True)
     index = 0
-    while sum("realised" in line for line in lines) < args.verdicts:
+    while args.block == 0 and sum("realised" in line for line in lines) < args.verdicts:
         if time.process_time() - start > args.minutes * 60:
             break
         if index not in done:

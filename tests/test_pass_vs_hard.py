@@ -53,3 +53,21 @@ def test_the_same_pass_on_the_same_deal_scores_the_same():
     same = CardSet(cards[:3])
     deals = pass_vs_hard.play_outs(view, [same, same], 2, 11, TINY)
     assert all(d["outcomes"][0]["difference"] == d["outcomes"][1]["difference"] for d in deals)
+
+
+def test_a_verdicts_further_deals_are_pooled_with_its_first():
+    """``--block`` adds deals to a verdict: its realised loss and SE are over every block's deals,
+    and a hand skipped or another hand's block changes nothing."""
+    first = {"hand": 3, "pass": "2♣ 3♣ 4♣", "best": "Q♠ K♠ A♠", "coach_loss": 4.0, "realised": 2.0}
+    first |= {"realised_error": 1.0, "losses": [1.0, 3.0]}
+    lines = [
+        first,
+        {"hand": 4, "skipped": "hold"},
+        {"hand": 3, "block": 1, "losses": [8.0]},
+        {"hand": 5, "block": 1, "losses": [-50.0]},
+    ]
+    (checked,) = pass_vs_hard.pooled(lines)
+    assert checked["deals"] == 3 and checked["realised"] == 4.0
+    assert abs(checked["realised_error"] - (13 / 3) ** 0.5) < 1e-9
+    report = pass_vs_hard.tally([checked])
+    assert report["sign_agrees"] == 1 and report["within_2_se"] == 1
