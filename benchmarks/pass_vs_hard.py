@@ -280,7 +280,8 @@ def summary(lines: list[dict], args: argparse.Namespace) -> dict:
     return {
         "command": f"benchmarks/pass_vs_hard.py --seed {args.seed} --deals {args.deals} "
         f"--play-samples {args.play_samples} --low {args.low} --high {args.high}",
-        "hands_looked_at": len(lines),
+        "hands_looked_at": sum(not line.get("block") for line in lines),
+        "deals_a_verdict": sorted({line["deals"] for line in checked}),
         **tally(checked),
         "queen_differs": tally([line for line in checked if _queen(line)]),
         "hard": {"play_samples": args.play_samples, "pass": BROWSER_PASS.__dict__ | {"seconds": None}},
