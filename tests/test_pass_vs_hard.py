@@ -1,0 +1,73 @@
+"""benchmarks/pass_vs_hard.py plays both passes on the same deals, each consistent with the
+learner's view, with the same bots: otherwise its realised losses compare different luck."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+import pass_vs_hard
+
+from engine import CardSet, Rules
+from engine.bots.hard import PassBudget
+from engine.game import deal_game_hand
+
+TINY = pass_vs_hard.hard_bots(4, PassBudget(8, ((4, 2),), None))
+
+
+def _view():
+    state = deal_game_hand(Rules(), 2026, 1)  # passes right
+    return state, state.view(1)
+
+
+def test_both_passes_are_played_on_the_same_deals_the_view_allows():
+    _, view = _view()
+    cards = sorted(view.hand, key=int)
+    learner, best = CardSet(cards[:3]), CardSet(cards[-3:])
+    deals = pass_vs_hard.play_outs(view, [learner, best], 3, 7, TINY)
+    assert len(deals) == 3
+    hidden = set()
+    for deal in deals:
+        mine, theirs = deal["outcomes"]
+        assert mine["dealt"] == theirs["dealt"]
+        assert mine["dealt"][view.seat] == view.hand.mask
+        others = [hand for seat, hand in enumerate(mine["dealt"]) if seat != view.seat]
+        assert all(hand.bit_count() == 13 for hand in others)
+        union = 0
+        for hand in others:
+            assert union & hand == 0
+            union |= hand
+        assert union == view.unseen_cards.mask
+        hidden.add(tuple(others))
+        assert mine["passes"][view.seat] == learner.mask and theirs["passes"][view.seat] == best.mask
+        assert [p for s, p in enumerate(mine["passes"]) if s != view.seat] == [
+            p for s, p in enumerate(theirs["passes"]) if s != view.seat
+        ]
+    assert len(hidden) == 3  # the hidden hands are dealt afresh, not the true deal each time
+
+
+def test_the_same_pass_on_the_same_deal_scores_the_same():
+    """The bots of both play-outs are seeded alike: a pass played twice realises no loss."""
+    _, view = _view()
+    cards = sorted(view.hand, key=int)
+    same = CardSet(cards[:3])
+    deals = pass_vs_hard.play_outs(view, [same, same], 2, 11, TINY)
+    assert all(d["outcomes"][0]["difference"] == d["outcomes"][1]["difference"] for d in deals)
+
+
+def test_a_verdicts_further_deals_are_pooled_with_its_first():
+    """``--block`` adds deals to a verdict: its realised loss and SE are over every block's deals,
+    and a hand skipped or another hand's block changes nothing."""
+    first = {"hand": 3, "pass": "2♣ 3♣ 4♣", "best": "Q♠ K♠ A♠", "coach_loss": 4.0, "realised": 2.0}
+    first |= {"realised_error": 1.0, "losses": [1.0, 3.0]}
+    lines = [
+        first,
+        {"hand": 4, "skipped": "hold"},
+        {"hand": 3, "block": 1, "losses": [8.0]},
+        {"hand": 5, "block": 1, "losses": [-50.0]},
+    ]
+    (checked,) = pass_vs_hard.pooled(lines)
+    assert checked["deals"] == 3 and checked["realised"] == 4.0
+    assert abs(checked["realised_error"] - (13 / 3) ** 0.5) < 1e-9
+    report = pass_vs_hard.tally([checked])
+    assert report["sign_agrees"] == 1 and report["within_2_se"] == 1
