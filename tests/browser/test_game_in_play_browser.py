@@ -111,10 +111,14 @@ def test_a_reload_mid_game_resumes_the_same_cards(fresh_url, page) -> None:
     page.locator(f"{T} .ht-hand .card.legal").first.wait_for()
     play_first_legal(page)
     page.locator(f"{T} .ht-hand .card.legal").first.wait_for()  # the bots have played round to us
+    # Twelve cards: thirteen after the pass, one played (read once the table has settled: a read
+    # during a redraw on a busy machine once caught four cards of a trick).
+    expect(page.locator(f"{T} .ht-hand .card")).to_have_count(12)
     cards = hand_codes(page)
     trick = page.locator(f"{T} .ht-trick .played").evaluate_all("ps => ps.map(p => p.dataset.card)")
     page.reload()
     page.locator(f"{T} .ht-hand .card.legal").first.wait_for()
+    expect(page.locator(f"{T} .ht-hand .card")).to_have_count(12)
     assert hand_codes(page) == cards
     shown = page.locator(f"{T} .ht-trick .played").evaluate_all("ps => ps.map(p => p.dataset.card)")
     assert shown == trick
