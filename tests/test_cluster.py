@@ -140,6 +140,19 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def in_process_cluster(workers: int):
+    """A local cluster in this process (threads, no dashboard port to fight over)."""
+    from distributed import LocalCluster
+
+    return LocalCluster(
+        n_workers=workers,
+        processes=False,
+        threads_per_worker=1,
+        dashboard_address="127.0.0.1:0",
+        silence_logs=logging.ERROR,
+    )
+
+
 def unavailable(scheduler: str, **options) -> str:
     """The one line run_on_dask raises for this address, before any job is sent."""
     with pytest.raises(ClusterUnavailable) as raised:
@@ -173,11 +186,8 @@ def test_a_server_that_is_not_a_dask_scheduler_is_given_up_after_the_connect_tim
 
 
 def test_a_cluster_without_workers_is_waited_for_with_word_then_given_up_in_one_line():
-    from distributed import LocalCluster
 
-    with LocalCluster(
-        n_workers=0, processes=False, dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR
-    ) as cluster:
+    with in_process_cluster(workers=0) as cluster:
         address = cluster.scheduler_address
         said: list[str] = []
         message = unavailable(address, worker_wait=1.5, notice=said.append)
@@ -203,18 +213,11 @@ def test_the_tournament_names_a_scheduler_it_cannot_reach_in_one_line():
 
 
 def test_a_cluster_that_loses_its_last_worker_mid_job_says_so_then_gives_up_in_one_line(monkeypatch):
-    from distributed import LocalCluster
 
     import engine.cluster
 
     monkeypatch.setattr(engine.cluster, "_NOTICE_EVERY", 0.3)
-    with LocalCluster(
-        n_workers=1,
-        processes=False,
-        threads_per_worker=1,
-        dashboard_address="127.0.0.1:0",
-        silence_logs=logging.ERROR,
-    ) as cluster:
+    with in_process_cluster(workers=1) as cluster:
         address = cluster.scheduler_address
         said: list[str] = []
         results = run_on_dask(nap, range(8), scheduler=address, worker_wait=1.0, notice=said.append)
@@ -232,7 +235,7 @@ def test_a_cluster_that_loses_its_last_worker_mid_job_says_so_then_gives_up_in_o
 def test_a_worker_on_other_versions_is_one_line_naming_it_before_any_job_runs(monkeypatch):
     # A worker installed with another distributed: its jobs would fail with a traceback from its
     # side; the learner gets one line naming the worker, the package and both versions instead.
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     real = Client.get_versions
 
@@ -243,25 +246,15 @@ def test_a_worker_on_other_versions_is_one_line_naming_it_before_any_job_runs(mo
         return versions
 
     monkeypatch.setattr(Client, "get_versions", other_worker)
-    with LocalCluster(
-        n_workers=1,
-        processes=False,
-        threads_per_worker=1,
-        dashboard_address="127.0.0.1:0",
-        silence_logs=logging.ERROR,
-    ) as cluster:
+    with in_process_cluster(workers=1) as cluster:
         address = cluster.scheduler_address
         message = unavailable(address)
         worker = next(iter(cluster.scheduler.workers))
-    here = versions_here()
+    import distributed
+
+    here = distributed.__version__
     assert message == (
         f"The Dask cluster at {address} does not match this machine: worker {worker} runs distributed "
         f"2001.1.0, this machine {here}; install the same versions there (pip install hearts-trainer "
         "with the same dask[distributed])"
     )
-
-
-def versions_here() -> str:
-    import distributed
-
-    return distributed.__version__
