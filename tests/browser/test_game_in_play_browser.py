@@ -115,12 +115,17 @@ def test_a_reload_mid_game_resumes_the_same_cards(fresh_url, page) -> None:
     # during a redraw on a busy machine once caught four cards of a trick).
     expect(page.locator(f"{T} .ht-hand .card")).to_have_count(12)
     cards = hand_codes(page)
-    trick = page.locator(f"{T} .ht-trick .played").evaluate_all("ps => ps.map(p => p.dataset.card)")
+    # The trick in play: a finished trick stays on the table a moment before it is swept away, and
+    # a resumed game does not show it again.
+    current = f'{T} .ht-trick[data-showing="current"]'
+    page.locator(current).wait_for()
+    trick = page.locator(f"{current} .played").evaluate_all("ps => ps.map(p => p.dataset.card)")
     page.reload()
     page.locator(f"{T} .ht-hand .card.legal").first.wait_for()
     expect(page.locator(f"{T} .ht-hand .card")).to_have_count(12)
     assert hand_codes(page) == cards
-    shown = page.locator(f"{T} .ht-trick .played").evaluate_all("ps => ps.map(p => p.dataset.card)")
+    page.locator(current).wait_for()
+    shown = page.locator(f"{current} .played").evaluate_all("ps => ps.map(p => p.dataset.card)")
     assert shown == trick
     expect(page.get_by_text("cannot be resumed")).to_have_count(0)
 

@@ -157,7 +157,6 @@ function render({ model, el }) {
   }
 
   function drawTrick(t) {
-    const area = h("div", { class: "ht-trick", "aria-label": "Cards on the table" });
     let plays = t.trick;
     let label = "";
     if (ui.reviewing && t.last_trick) {
@@ -166,6 +165,9 @@ function render({ model, el }) {
     } else if (!plays.length && ui.gather) {
       plays = ui.gather.plays;
     }
+    // "last": a finished trick shown a moment (or on request), not the trick in play.
+    const showing = plays === t.trick ? "current" : "last";
+    const area = h("div", { class: "ht-trick", "aria-label": "Cards on the table", "data-showing": showing });
     for (const play of plays) {
       const fresh = plays === t.trick && !ui.seenTrick.includes(play.code);
       const node = h(
