@@ -18,17 +18,13 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pyspiel
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from engine_speed import openspiel_rollout, positions_after_pass
-
+from benchmarks.engine_speed import openspiel_rollout, positions_after_pass
 from engine import HandState, Phase, Rules
 from engine.batch import Batch
 from engine.bots import make_bot

@@ -53,7 +53,7 @@ The points tables also split each expected score in two: what other seats' moons
 every seat but the shooter) and the points taken in hands without a moon. A gap in the first
 is a moon gap; a gap in the second is how the play goes.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/coach_calibration.py [--hands 200] [--workers 2]
+    .venv/bin/python -m benchmarks.coach_calibration [--hands 24] [--workers 2]
         [--continuations 8] [--per-hand 3] [--save rows.pickle | --load rows.pickle ...]
         [--keep] [--pool] [--replay KEPT --save rows.pickle] [--refile MODEL COMMIT]
         [--json benchmarks/results/coach_calibration.json]
@@ -755,7 +755,7 @@ def report(rows: list[dict], start: float) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--hands", type=int, default=24)
     parser.add_argument("--seed", type=int, default=FIRST_SEED)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--continuations", type=int, default=8)

@@ -12,7 +12,7 @@ looks say "between" the same two bands), decided but another band (*wrong*), und
 ("between A and B", with the reference inside or outside that span), how often the best option
 differs, and how long the coach's verdicts took.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/coach_stability.py [--plays 100] [--passes 50]
+    .venv/bin/python -m benchmarks.coach_stability [--plays 60] [--passes 30]
         [--factor 10] [--workers 2] [--alone] [--json benchmarks/results/coach_stability.json]
         [--reference EARLIER.json]
     PYTHONPATH=. .venv/bin/python benchmarks/coach_stability.py --pooled RUN.json ... [--json PATH]
@@ -228,8 +228,8 @@ def _percent(share: float | None) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--plays", type=int, default=100)
-    parser.add_argument("--passes", type=int, default=50)
+    parser.add_argument("--plays", type=int, default=60)
+    parser.add_argument("--passes", type=int, default=30)
     parser.add_argument("--factor", type=int, default=10)
     parser.add_argument("--seed", type=int, default=FIRST_SEED)
     parser.add_argument("--workers", type=int, default=2)

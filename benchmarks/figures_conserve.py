@@ -26,10 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from coach_stability import positions
-
+from benchmarks.coach_stability import positions
 from engine import Rules
 from engine.scoring import hand_total
 from trainer.coach.depth import COACH, judge

@@ -17,24 +17,27 @@ Hard x4's outcomes. Fits
   and on whether the seat has taken none.
 
 Then holds out each run in turn (fitted on the others) and prints the calibration tables of the
-held-out predictions, raw and calibrated, as ``coach_calibration.py`` does (``--no-hold-out``:
-not, only the map on every run is fitted; a fit a run, half an hour on 250 runs). ``--write`` writes
-the map fitted on every run to ``engine/calibration_map.py``; ``--held-out`` runs (fresh hands,
-never fitted on) are reported under that map. ``--map FIT.json`` fits nothing: the runs given are
-tables under the map an earlier ``--json`` kept (``moon_map``, ``quiet_map``), a map fixed before
-they were played tested on them (none of its fitted runs may be among them). ``--ship FIT.json``
-fits nothing either: it writes the map that fit kept into the engine, the runs given being exactly
-those it was fitted on (so the map shipped is the map tested, not a fit made again).
+held-out predictions, raw and calibrated, as ``coach_calibration.py`` does (``--no-hold-out``: not,
+only the map on every run is fitted; a fit a run, half an hour on 250 runs). ``--write`` writes the
+map fitted on every run to ``engine/calibration_map.json`` (with its provenance); ``--held-out``
+runs (fresh hands, never fitted on) are reported under that map. ``--map FIT.json`` fits nothing:
+the runs given are tables under the map an earlier ``--json`` kept (``moon_map``, ``quiet_map``), a
+map fixed before they were played tested on them (none of its fitted runs may be among them).
+``--ship FIT.json`` fits nothing either: it writes the map that fit kept into the engine, the runs
+given being exactly those it was fitted on (so the map shipped is the map tested, not a fit made
+again).
 
-    PYTHONPATH=. .venv/bin/python benchmarks/fit_calibration.py RUN.pickle ... [--write] [--no-hold-out]
-        [--held-out RUN.pickle ...] [--save-data FIT.json.gz] [--save-held-out TEST.json.gz]
+    .venv/bin/python -m benchmarks.fit_calibration RUN.pickle ... [--write] [--no-hold-out]
+        [--held-out RUN.pickle ...] [--save-data FIT.fit.xz] [--save-held-out TEST.json.gz]
         [--json benchmarks/results/calibration_fit.json]
-    PYTHONPATH=. .venv/bin/python benchmarks/fit_calibration.py RUN ... --map FIT.json [--json PATH]
-    PYTHONPATH=. .venv/bin/python benchmarks/fit_calibration.py RUN ... --ship FIT.json
+    .venv/bin/python -m benchmarks.fit_calibration RUN ... --map FIT.json [--json PATH]
+    .venv/bin/python -m benchmarks.fit_calibration RUN ... --ship FIT.json
 
 The data files keep each decision's raw prediction, outcomes and what the map reads of the
 position (``engine.calibration.Situation``), without the position: the map can be fitted again
-from them alone (``fit_calibration.py FIT.json.gz --held-out TEST.json.gz``), whatever the engine.
+from them alone (``fit_calibration.py FIT.fit.xz --held-out TEST.json.gz``), whatever the engine.
+The shipped map's are in ``benchmarks/results/calibration/fitted_runs.fit.xz`` (sha256 in the map's
+provenance and in ``MANIFEST.json`` beside it, which lists every raw run kept until commit fafc352).
 """
 
 from __future__ import annotations
@@ -43,20 +46,19 @@ import argparse
 import dataclasses
 import datetime
 import gzip
+import hashlib
 import json
+import lzma
 import pickle
 import sys
-import textwrap
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import coach_calibration as calibration
-
+from benchmarks import coach_calibration as calibration
+from engine import calibration_map
 from engine.calibration import (
     FLOOR,
     MOON_VALUE,
@@ -88,7 +90,7 @@ QUIET_GROUPS = (
 )
 RIDGE = 1.0
 ROOT = Path(__file__).resolve().parent.parent
-MAP_FILE = ROOT / "engine" / "calibration_map.py"
+MAP_FILE = calibration_map.MAP_FILE
 
 
 def todays_runs() -> tuple[str, list[str]]:
@@ -97,19 +99,72 @@ def todays_runs() -> tuple[str, list[str]]:
     return fingerprint, sorted(str(path) for path in (calibration.KEPT / fingerprint).glob("*.json.gz"))
 
 
-def first_seed(path: str) -> int:
-    """The seed of a kept run's first hand, from its name (``hands-FIRST-LAST.json.gz``)."""
-    name = Path(path).name
-    if not name.startswith("hands-"):
-        raise ValueError(f"{path}: not a kept run's name (hands-FIRST-LAST.json.gz)")
-    return int(name.split("-")[1])
+ARCHIVE = ".fit.xz"
+"""The suffix of the compact data file of ``--save-data``: the decisions a fit reads, columns of
+JSON then the moon chances (millionths) and points (ten-thousandths) as little-endian int32, xz."""
+WHERE = ("kind", "seat", "trick", "runner", "taken", "outstanding")
+
+
+def save_archive(pairs: list[dict], target: str) -> str:
+    """The decisions behind ``pairs`` in the compact form ``pairs_of`` reads back exactly (every
+    figure is checked to come back as it was); returns the file's sha256."""
+    rows, seen = [], set()
+    for pair in pairs:
+        if (pair["run"], pair["decision"]) not in seen:
+            seen.add((pair["run"], pair["decision"]))
+            rows.append((Path(pair["run"].split(":")[-1]).name, pair["row"], pair["where"]))
+    runs = list(dict.fromkeys(run for run, _, _ in rows))
+    index = {run: number for number, run in enumerate(runs)}
+    head = {
+        "runs": runs,
+        "run": [index[run] for run, _, _ in rows],
+        **{key: [row[key] for _, row, _ in rows] for key in ("hand", "kind", "seat")},
+        "outcomes": [[[list(scores), shooter] for scores, shooter in row["outcomes"]] for _, row, _ in rows],
+        "where": [[getattr(where, key) for key in WHERE] for _, _, where in rows],
+    }
+    moon = np.array([[round(value * 1e6) for value in row["moon"]] for _, row, _ in rows], dtype="<i4")
+    points = np.array([[round(value * 1e4) for value in row["points"]] for _, row, _ in rows], dtype="<i4")
+    if not (
+        np.array_equal(moon / 1e6, [row["moon"] for _, row, _ in rows])
+        and np.array_equal(points / 1e4, [row["points"] for _, row, _ in rows])
+    ):
+        raise ValueError("figures finer than millionths (moon) or ten-thousandths (points): not kept exactly")
+    blob = json.dumps(head, separators=(",", ":")).encode() + b"\n" + moon.tobytes() + points.tobytes()
+    packed = lzma.compress(blob, preset=9 | lzma.PRESET_EXTREME)
+    Path(target).write_bytes(packed)
+    return hashlib.sha256(packed).hexdigest()
+
+
+def _archive_decisions(path: str) -> list[tuple[str, dict, Situation]]:
+    blob = lzma.decompress(Path(path).read_bytes())
+    split = blob.index(b"\n")
+    head = json.loads(blob[:split])
+    count = len(head["hand"])
+    figures = np.frombuffer(blob[split + 1 :], dtype="<i4").reshape(2, count, -1)
+    decisions = []
+    for number in range(count):
+        where = dict(zip(WHERE, head["where"][number], strict=True))
+        row = {
+            "hand": head["hand"][number],
+            "kind": head["kind"][number],
+            "seat": head["seat"][number],
+            "moon": (figures[0][number] / 1e6).tolist(),
+            "points": (figures[1][number] / 1e4).tolist(),
+            "outcomes": [(scores, shooter) for scores, shooter in head["outcomes"][number]],
+        }
+        decisions.append(
+            (f"{path}:{head['runs'][head['run'][number]]}", row, calibration.situation_of(where))
+        )
+    return decisions
 
 
 def pairs_of(path: str) -> list[dict]:
     """One entry a (decision, seat): the run, the decision, the situation, the raw prediction and
     the outcomes; from a run's pickle, a run kept by ``coach_calibration.py --keep`` (with each
     decision's position, ``where``) or a data file of ``--save-data`` (its runs kept apart)."""
-    if path.endswith(".json.gz"):
+    if path.endswith(ARCHIVE):
+        decisions = _archive_decisions(path)
+    elif path.endswith(".json.gz"):
         data = json.loads(gzip.decompress(Path(path).read_bytes()))
         if "model" in data:  # a kept run: the play-outs' own figures, beside the forecast
             unplaced = sum(1 for row in data["rows"] if "where" not in row or "raw_moon" not in row)
@@ -194,7 +249,7 @@ def fit_moon(pairs: list[dict]) -> dict[str, tuple[float, float, float, float, f
     predicted against 0.04% realised of the deciding seat's own moons in play. The share: a
     seat that would take most of the points when nobody shoots shoots more often than its
     predicted chance says (other seats' moons against a seat forecast 3-6 points were 2.37%
-    forecast, 3.26% made without it, ``points_mid_bucket.py``)."""
+    forecast, 3.26% made without it, ``benchmarks/DECISIONS.md``)."""
     width = 5
     design, trials, hits = [], [], []
     shares: dict[int, tuple[float, ...]] = {}  # a decision's four seats share one reading
@@ -270,7 +325,7 @@ def fit_quiet(
     of the points still out that a seat takes, realised against predicted (a logistic
     regression on shares, each position weighted by the points still out, however many of its
     outcomes had no moon). ``terms``, ``weight`` and the groups try other forms
-    (``quiet_low_bucket.py``)."""
+    (``benchmarks/DECISIONS.md``)."""
     width = len(terms(pairs[0]["where"], 0, 0.5))
     design, trials, shares = [], [], []
     for pair in pairs:
@@ -297,7 +352,7 @@ def predicted_rows(
     pairs: list[dict], moon: dict | None, quiet: dict | None, form: type[Calibration] = Calibration
 ) -> list[dict]:
     """Compact rows (as ``coach_calibration.table`` reads them), calibrated by ``moon`` and
-    ``quiet`` (raw when None) in the map's ``form`` (another in ``quiet_low_bucket.py``)."""
+    ``quiet`` (raw when None) in the map's ``form`` (others were tried: ``benchmarks/DECISIONS.md``)."""
     rows = {}
     for pair in pairs:
         rows.setdefault((pair["run"], pair["decision"]), pair)
@@ -356,12 +411,21 @@ def seed_ranges(seeds: set[int]) -> list[tuple[int, int]]:
     return ranges
 
 
-def _tuple_lines(name: str, items: list) -> list[str]:
-    """``name = (...)`` as the formatter writes it: one line if it fits, else an item a line."""
-    line = f"{name} = {tuple(items)!r}"
-    if len(line) <= 100:
-        return [line]
-    return [f"{name} = (", *(f"    {item!r}," for item in items), ")"]
+def map_text(moon: dict, quiet: dict, data: list[str], seeds: set[int], provenance: dict) -> str:
+    """The data file of ``engine.calibration_map``: a group's terms on a line, then the files
+    fitted on, the seeds of their hands and how the map was made."""
+    fields = {"fitted_hands": [list(pair) for pair in seed_ranges(seeds)], "provenance": provenance}
+    lines = ["{"]
+    for name, table in (("moon", moon), ("quiet", quiet)):
+        groups = [f"  {json.dumps(group)}: {json.dumps(list(terms))}" for group, terms in table.items()]
+        lines += [f' "{name}": {{', ",\n".join(groups), " },"]
+    lines.append(f' "data": {json.dumps(data)},')
+    lines.append(
+        ",\n".join(
+            f" {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}" for key, value in fields.items()
+        )
+    )
+    return "\n".join([*lines, "}", ""])
 
 
 def write_map(
@@ -373,46 +437,28 @@ def write_map(
     seeds: set[int] = frozenset(),
     runs_given: Sequence[str] = (),
 ) -> None:
-    kept = textwrap.wrap(f"Their decisions: {data}.", 100) if data else []
+    """Write the map into the engine's data file (``MAP_FILE``) with its provenance: the runs,
+    the command, the sha256 of every data file it can be fitted again from."""
     data_files = [  # what the map can be fitted again from: the data files given, or the one saved
         str(Path(run).resolve().relative_to(ROOT)) if Path(run).resolve().is_relative_to(ROOT) else run
         for run in [*runs_given, *([data] if data else [])]
-        if run.endswith(".json.gz")
+        if run.endswith((".json.gz", ARCHIVE))
     ]
-    lines = [
-        '"""The fitted map of ``engine.calibration``, written by ``benchmarks/fit_calibration.py``.',
-        "",
-        f"Fitted on {hands} hands of {len(runs)} calibration runs ({datetime.date.today().isoformat()}):",
-        *textwrap.wrap(", ".join(runs) + ".", 100),
-        *kept,
-        '"""',
-        "",
-        "MOON = {",
-        *(f'    "{name}": {values!r},' for name, values in moon.items()),
-        "}",
-        '"""Per group: (intercept, slope on the predicted chance\'s log-odds, slope on trick / 13, added',
-        "    when the predicted chance is 0, slope on the log-odds of the seat's predicted share of the",
-        '    points in the hands without a moon)."""',
-        "",
-        "QUIET = {",
-        *(f'    "{name}": {values!r},' for name, values in quiet.items()),
-        "}",
-        '"""Per kind, whose and, in play, whether a moon is still possible; hands without a moon:',
-        "    (intercept, slope on the log-odds, both again times the share of the points already taken,",
-        "    and a level for a seat in play that has taken none) of the share of the points still out",
-        '    that the seat takes."""',
-        "",
-        "DATA = (",
-        *(f'    "{path}",' for path in data_files),
-        ")",
-        '"""The files fitted on (kept runs or data files, from the repository\'s root): the map is',
-        '    fitted again from them alone."""',
-        "",
-        *_tuple_lines("FITTED_HANDS", seed_ranges(seeds)),
-        '"""The seeds of the hands fitted on, (first, last): figures of these hands are not a test."""',
-        "",
-    ]
-    MAP_FILE.write_text("\n".join(lines), encoding="utf-8")
+    given = {str(Path(run).resolve()) for run in runs_given}
+    options = [arg for arg in sys.argv[1:] if str(Path(arg).resolve()) not in given]
+    provenance = {
+        "date": datetime.date.today().isoformat(),
+        "hands": hands,
+        "runs": len(runs),
+        "fit": " ".join(["python -m benchmarks.fit_calibration", f"<{len(runs_given)} runs>", *options]),
+        "data_sha256": {
+            path: hashlib.sha256((ROOT / path).read_bytes()).hexdigest()
+            for path in data_files
+            if (ROOT / path).is_file()
+        },
+        "run_files": sorted(runs),
+    }
+    MAP_FILE.write_text(map_text(moon, quiet, data_files, set(seeds), provenance), encoding="utf-8")
 
 
 def kept_map(path: Path) -> tuple[dict, dict, list[str]]:
@@ -502,7 +548,11 @@ def main() -> None:
     parser.add_argument(
         "--no-hold-out", action="store_true", help="fit the map on every run only (no run held out in turn)"
     )
-    parser.add_argument("--save-data", metavar="PATH", help="keep the fitted runs' decisions (.json.gz)")
+    parser.add_argument(
+        "--save-data",
+        metavar="PATH",
+        help=f"keep the fitted runs' decisions ({ARCHIVE}: compact; .json.gz: rows)",
+    )
     parser.add_argument("--save-held-out", metavar="PATH", help="keep the held-out runs' decisions")
     parser.add_argument("--map", metavar="FIT.json", help="fit nothing: table the runs under this fit's map")
     parser.add_argument(
@@ -569,7 +619,7 @@ def main() -> None:
         seeds = {pair["row"]["hand"] for pair in everything}
         write_map(moon, quiet, results["runs"], hands, data or None, seeds, args.runs)
     if args.save_data:
-        save_data(everything, args.save_data)
+        (save_archive if args.save_data.endswith(ARCHIVE) else save_data)(everything, args.save_data)
     if args.json:
         write_results(results, args.json)
 

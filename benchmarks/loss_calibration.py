@@ -35,15 +35,11 @@ import json
 import math
 import pickle
 import random
-import sys
 import time
 from multiprocessing import Pool
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from coach_calibration import apply, play_to_end
-
+from benchmarks.coach_calibration import apply, play_to_end
 from engine.evaluator import MEASURES, evaluate_pass, evaluate_play
 
 LOSS_BUCKETS = (-100.0, 1.0, 2.5, 6.0, 100.0)

@@ -33,14 +33,10 @@ import itertools
 import json
 import math
 import pickle
-import sys
 from multiprocessing import Pool
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from coach_calibration import MOON_BUCKETS, _clustered_error, bucket_of
-
+from benchmarks.coach_calibration import MOON_BUCKETS, _clustered_error, bucket_of
 from engine.evaluator import EXACT_CARDS
 from engine.inference import BLOCKER_TREMBLE, GROWTH, STRENGTH, TREMBLE, loser_strength
 from engine.moon import BLOCKERS, moon_candidate, moon_cards, taken_masks

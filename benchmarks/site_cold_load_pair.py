@@ -15,17 +15,15 @@ import json
 import os
 import pathlib
 import statistics
-import sys
 import time
 from contextlib import ExitStack
 
 import psutil
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from trainer.site_build.build import serve_folder
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from trainer.site_build.build import serve_folder  # noqa: E402
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 TABLE = '[data-table="lesson"] .ht-hand .card'
 

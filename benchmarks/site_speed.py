@@ -32,11 +32,10 @@ import sys
 import tempfile
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from trainer.site_build.build import serve_folder
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from trainer.site_build.build import serve_folder  # noqa: E402
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 MIRROR = ROOT / ".cache" / "site-build" / "mirror"  # the checkout's own, made by scripts/setup.sh
 

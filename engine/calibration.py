@@ -6,12 +6,12 @@ from the true deal by Hard x4), the play-outs expect unlikely moons far too rare
 0.5%: 0.03% on average, where Hard x4 make 0.47%) and likely ones too often (given 35-65%: 47%,
 made 34%; 65-100%: 89%, made 77%; 456 hands, 2026-12-04). This module maps each seat's predicted moon chance
 and expected points onto the realised ones, with a map fitted on those hands
-(``benchmarks/fit_calibration.py`` writes ``engine/calibration_map.py``):
+(``benchmarks/fit_calibration.py`` writes it, with its provenance, to ``calibration_map.json``):
 
 - moon chance: a logistic curve in the log-odds of the predicted chance, the trick and the
   log-odds of the seat's share of the points in the hands without a moon (as the play-outs
   predict it: another seat that would take most of the points when nobody shoots is a shooter
-  more often than the play-outs' own moon chance says, ``benchmarks/points_mid_bucket.py``),
+  more often than the play-outs' own moon chance says, ``benchmarks/DECISIONS.md``),
   one per kind of decision (pass, play), whose moon (the deciding seat's or another's) and, in
   play, whether that seat is running (has taken every moon card so far). A seat that can no
   longer shoot (another has taken a moon card) keeps 0;
@@ -19,7 +19,7 @@ and expected points onto the realised ones, with a map fitted on those hands
   logistic curve in the log-odds of the share predicted whose intercept and slope move with the
   share of the points already taken, with a level of its own for a seat that has taken none, per
   kind, whose and, in play, whether a moon is still possible (once two seats have points, the
-  play-outs give the seats that have none too much of what is left, ``quiet_low_bucket.py``),
+  play-outs give the seats that have none too much of what is left, ``benchmarks/DECISIONS.md``),
   the seats' shares then scaled to add up to the whole (the forecast conserves the hand's points:
   every seat's points add up to 26 + 52 x the moon chances under standard scoring); so what is
   certain stays certain: points taken are kept, and none are added once every point card is
@@ -166,7 +166,7 @@ class Calibration:
         slope move with the share of the points already taken (late in a hand the play-outs
         read a seat that takes nothing about right, early they read it too low), plus a level
         for a seat in play that has taken no point yet (``quiet_terms``; other forms:
-        ``quiet_low_bucket.py``)."""
+        ``benchmarks/DECISIONS.md``)."""
         weights = self.quiet_map[_quiet_group(self.where, seat)]
         return sum(w * term for w, term in zip(weights, quiet_terms(self.where, seat, share), strict=True))
 

@@ -7,7 +7,7 @@ strength of the threat is how many moon cards it holds:
 - from the first one, the others block where it is cheap: take a point trick the runner is
   winning when it costs them little, and throw no points onto the runner's trick. The play-out
   policy (so Hard and the coach) blocks as strong players do, found by playing true deals on
-  with Hard and the policy mixed at the seats (``benchmarks/moon_blockers.py``): a low heart goes onto
+  with Hard and the policy mixed at the seats (``benchmarks/DECISIONS.md``): a low heart goes onto
   the runner's trick when a later seat may still take it (that invites the cheap block, and
   points split end the moon), and it keeps its high hearts under the runner's hearts (they stop
   it later). Normal, the lessons' careful player, does not: lesson 8 teaches them;

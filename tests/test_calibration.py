@@ -7,14 +7,16 @@ was not fitted for.
 """
 
 import dataclasses
+import hashlib
+import json
 import math
 import random
-import sys
 from pathlib import Path
 
 import pytest
 
 import engine.evaluator as evaluator
+from benchmarks import fit_calibration
 from engine import HandState, Rules
 from engine.calibration import (
     FLOOR,
@@ -27,13 +29,9 @@ from engine.calibration import (
     quiet_points,
     situation,
 )
-from engine.calibration_map import DATA, FITTED_HANDS, MOON, QUIET
+from engine.calibration_map import DATA, FITTED_HANDS, MOON, PROVENANCE, QUIET, read_map
 from engine.moon import IMPOSSIBLE, NOBODY, STRONG_BLOCKERS, moon_candidate, moon_cards, taken_masks
 from engine.rules import PRESETS
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-import fit_calibration
 
 
 def playing_until(condition, seeds=range(300)) -> HandState:
@@ -256,14 +254,13 @@ def test_the_fit_finds_a_known_map_and_writes_it_for_the_engine(tmp_path, monkey
             assert abs(d - -1.0) < 0.5, (group, fitted[group])
         if group.startswith("play"):  # at the pass the trick is always 0: no slope to find
             assert abs(c - 1.0) < 0.45, (group, fitted[group])
-    target = tmp_path / "calibration_map.py"
+    target = tmp_path / "calibration_map.json"
     monkeypatch.setattr(fit_calibration, "MAP_FILE", target)
     kept = str(fit_calibration.ROOT / "benchmarks" / "results" / "calibration" / "m" / "hands-1-3.json.gz")
     fit_calibration.write_map(
         fitted, QUIET, ["run.pickle"], 10, seeds={1, 2, 3, 7}, runs_given=[kept, "x.pickle"]
     )
-    written: dict = {}
-    exec(target.read_text(encoding="utf-8"), written)
+    written = read_map(target)
     assert written["MOON"] == fitted and written["QUIET"] == QUIET
     assert written["FITTED_HANDS"] == ((1, 3), (7, 7))
     assert written["DATA"] == ("benchmarks/results/calibration/m/hands-1-3.json.gz",)
@@ -294,6 +291,27 @@ def test_the_engine_s_map_is_the_one_fitted_on_the_kept_decisions():
     # the hands it names as fitted on are those hands: the calibration benchmark leaves them out
     seeds = {pair["row"]["hand"] for pair in pairs}
     assert fit_calibration.seed_ranges(seeds) == [tuple(pair) for pair in FITTED_HANDS]
+
+
+def test_the_map_names_the_data_it_was_fitted_on_by_its_sha256():
+    """The provenance is checkable: the decisions fitted on are the file whose sha256 the map and
+    the runs' manifest name, and the manifest's fitted runs are the map's."""
+    root = Path(__file__).resolve().parents[1]
+    (data,) = DATA
+    digest = hashlib.sha256((root / data).read_bytes()).hexdigest()
+    assert PROVENANCE["data_sha256"] == {data: digest}
+    manifest = json.loads((root / PROVENANCE["manifest"]).read_text(encoding="utf-8"))
+    assert manifest["archive"]["sha256"] == digest
+    fitted = sorted(Path(run["file"]).name for run in manifest["runs"] if run["fitted"])
+    assert fitted == PROVENANCE["run_files"] and len(fitted) == PROVENANCE["runs"]
+    assert sum(run["hands"] for run in manifest["runs"] if run["fitted"]) == PROVENANCE["hands"]
+
+
+def test_a_map_file_that_cannot_be_read_says_which_and_why(tmp_path):
+    broken = tmp_path / "calibration_map.json"
+    broken.write_text('{"moon": {"pass own": [1, 2]}}', encoding="utf-8")
+    with pytest.raises(RuntimeError, match=r"calibration_map\.json: unreadable calibration map"):
+        read_map(broken)
 
 
 def quiet_pairs(truth: dict, count: int, seed: int) -> list[dict]:
@@ -366,7 +384,7 @@ def test_a_seat_the_play_outs_give_a_larger_share_is_forecast_a_larger_one_howev
 
 
 def test_once_no_moon_is_possible_a_seat_with_no_point_yet_is_forecast_less_of_what_is_left():
-    """The map's level for a seat with no point (``quiet_low_bucket.py``): in the hands it was
+    """The map's level for a seat with no point (``benchmarks/DECISIONS.md``): in the hands it was
     fitted on, once two seats had points the play-outs gave the seats with none too much."""
     where = Situation("play", 0, 10, IMPOSSIBLE, (0, 5, 0, 8), 13)
     calibration = Calibration(where)

@@ -2,25 +2,16 @@
 into what others' moons add and the points of hands without a moon, exactly."""
 
 import gzip
-import importlib.util
 import json
-import sys
 from argparse import Namespace
-from pathlib import Path
 
 import pytest
 
+from benchmarks import coach_calibration as calibration
+from benchmarks import fit_calibration
 from engine.calibration import Calibration, Situation
-from engine.calibration_map import FITTED_HANDS, MOON
+from engine.calibration_map import FITTED_HANDS, MOON, read_map
 from engine.moon import BLOCKERS, NOBODY, Blocking
-
-_SPEC = importlib.util.spec_from_file_location(
-    "coach_calibration", Path(__file__).resolve().parent.parent / "benchmarks" / "coach_calibration.py"
-)
-calibration = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(calibration)
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-import fit_calibration  # noqa: E402  (beside the benchmark it reads)
 
 
 def row(hand: int, seat: int, moon: list[float], points: list[float], outcomes: list) -> dict:
@@ -341,7 +332,7 @@ def test_a_kept_map_is_shipped_as_tested_with_exactly_the_runs_it_was_fitted_on(
     fit.write_text(
         json.dumps({"runs": [first.name, second.name], "hands": 2, "moon_map": moon, "quiet_map": quiet})
     )
-    target = tmp_path / "calibration_map.py"
+    target = tmp_path / "calibration_map.json"
     monkeypatch.setattr(fit_calibration, "MAP_FILE", target)
     for runs, reason in (([first], "1 missing"), ([first, second, first], "given twice")):
         with pytest.raises(ValueError, match=reason):
@@ -352,15 +343,9 @@ def test_a_kept_map_is_shipped_as_tested_with_exactly_the_runs_it_was_fitted_on(
         fit_calibration.ship_kept_map([str(first), str(second), str(other)], fit)
     assert not target.exists()
     assert fit_calibration.ship_kept_map([str(first), str(second)], fit) == 2
-    written: dict = {}
-    exec(target.read_text(encoding="utf-8"), written)
+    written = read_map(target)
     assert written["MOON"] == moon and written["QUIET"] == quiet
     assert written["FITTED_HANDS"] == ((500, 500), (900, 900))
-    assert "Fitted on 2 hands of 2 calibration runs" in written["__doc__"]
-
-
-def test_a_kept_run_s_first_seed_is_read_from_its_name_and_anything_else_is_refused():
-    """``quiet_low_bucket.py --before SEED`` keeps later runs fresh by their names."""
-    assert fit_calibration.first_seed("results/calibration/m/hands-998264-998287.json.gz") == 998264
-    with pytest.raises(ValueError, match=r"cal991000\.pickle: not a kept run's name"):
-        fit_calibration.first_seed("cal991000.pickle")
+    assert written["PROVENANCE"]["hands"] == 2 and written["PROVENANCE"]["run_files"] == sorted(
+        [first.name, second.name]
+    )

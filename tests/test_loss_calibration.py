@@ -1,14 +1,10 @@
 """benchmarks/loss_calibration.py's tables: what they say about the coach's losses must be right."""
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-import loss_calibration
+from benchmarks import loss_calibration
 
 
 def results(scale: float, noise: float, seed: int = 3) -> list[dict]:

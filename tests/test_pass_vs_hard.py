@@ -1,13 +1,7 @@
 """benchmarks/pass_vs_hard.py plays both passes on the same deals, each consistent with the
 learner's view, with the same bots: otherwise its realised losses compare different luck."""
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-import pass_vs_hard
-
+from benchmarks import pass_vs_hard
 from engine import CardSet, Rules
 from engine.bots.hard import PassBudget
 from engine.game import deal_game_hand

@@ -1,14 +1,9 @@
 """benchmarks/coach_stability.py's reference: the deep look is never a shallower look than the
 coach's verdict it checks (both stop once the band is decided)."""
 
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-
-import coach_stability
-
+from benchmarks import coach_stability
 from trainer.coach.depth import COACH
 
 

@@ -37,6 +37,12 @@ def test_every_package_of_the_checkout_is_in_the_wheel(wheel) -> None:
     assert not missing
 
 
+def test_the_data_files_the_engine_reads_beside_its_modules_are_in_the_wheel(wheel) -> None:
+    data = sorted(path.relative_to(ROOT).as_posix() for path in (ROOT / "engine").rglob("*.json"))
+    assert any(name.endswith("calibration_map.json") for name in data)  # the forecast's map
+    assert not set(data) - set(wheel.namelist())
+
+
 def test_the_table_notebooks_and_puzzles_travel_inside_the_package(wheel) -> None:
     names = set(wheel.namelist())
     assert {"trainer/table/table.js", "trainer/table/table.css"} <= names

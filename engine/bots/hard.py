@@ -48,7 +48,7 @@ BROWSER_PASS = PassBudget(128, ((16, 12), (64, 4)), 3.0)
 """The static site's, as the coach has its own there (``trainer.coach.depth.BROWSER``): 5,856
 play-outs a pass, where the full budget took 20-25 s a pass in Pyodide (three Hard bots passing
 froze the page over a minute). Its time there: ``benchmarks/site_speed.py``; what it costs Hard
-against the full budget: ``benchmarks/hard_browser_pass.py`` (about half a point a hand)."""
+against the full budget: about half a point a hand (``benchmarks/DECISIONS.md``)."""
 
 
 def pass_budget() -> PassBudget:

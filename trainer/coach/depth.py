@@ -49,7 +49,7 @@ class Depth:
     (7 of them further from a band's limit than 0.7 of their interval's half-width). 1.6 times
     the deals narrow an interval by a fifth: 11 of the 300 stay "between" (all but one of their
     losses within 0.13 of a limit), and the deepest verdict took 1.04 s alone
-    (``benchmarks/results/coach_stability_plays_floor_*.json``)."""
+    (``benchmarks/DECISIONS.md``, the coach's depth)."""
     exact_samples: int = 2048
     """Most deals when a late play is solved exactly. When the view allows no more deals than
     this, every one is solved once and the verdict is exact (``evaluate_play``'s ``every_deal``).
@@ -83,21 +83,19 @@ class Depth:
     """Most fresh deals on which a pass's finalists and the learner's pass are valued. A pass's
     paired losses spread about 9 points a deal (moons), so at 65,536 deals a loss within 0.09 of
     a band's limit stayed undecided: 13% of pass verdicts; at 262,144 deals 16 of 150 stayed
-    undecided, every one within 0.10 of a limit (``coach_stability_passes_six_*.json``). Twice
+    undecided, every one within 0.10 of a limit. Twice
     that, paid for by play-outs about 1.6 times faster (``engine.compiled``'s bit helpers as
     machine instructions) and deals dealt on both cores, leaves 10 of those 150 undecided
-    (``coach_stability_passes_ctpop_*.json``)."""
+    (``benchmarks/DECISIONS.md``, the coach's depth)."""
     pass_playouts: int | None = 1310720
     """Most play-outs on those fresh deals (deals times the passes still in the race), two and a
     half times the deals' budget. A verdict's time is its play-outs' (alone on this machine under
     1.5 microseconds each, 2.5-3.3 before; the screening's 171,520 come first), and finals where
     three to six passes stay close to the best play each deal that many times: with deals alone
-    as the budget 5 of 150 pass verdicts took 3.0-3.9 s (``coach_stability_passes_floor_*.json``,
-    when a play-out took twice as long). At two and a half times the deals' budget, of those 150
-    verdicts one was left undecided that the deals alone decided
-    (``coach_stability_passes_cap655k_*.json``); capping the deals instead left 4
-    (``coach_stability_passes_cap_*.json``). At this budget the slowest of 150 took 2.37 s
-    alone."""
+    as the budget 5 of 150 pass verdicts took 3.0-3.9 s (when a play-out took twice as long). At
+    two and a half times the deals' budget, of those 150 verdicts one was left undecided that the
+    deals alone decided; capping the deals instead left 4 (``benchmarks/DECISIONS.md``). At this
+    budget the slowest of 150 took 2.37 s alone."""
     pass_stages: tuple[tuple[int, int], ...] = ((256, 64), (1024, 16), (2048, 5))
     """The screening of all passes that picks the finalists: deeper than Hard's
     (``engine.evaluator.PASS_STAGES``), because a pass screened out on 128 deals can be the best
@@ -111,7 +109,7 @@ class Depth:
     mistake, 2.61, at any depth; 1 seed in 24 did that), against 2 of 68 decided on more.
     With this minimum no play verdict of those 300 is wrong (was 1); 2 that were called best
     early (0.44 and 0.48 at the deep look) are now "between best and good"
-    (``benchmarks/results/coach_stability_plays_min_*.json``)."""
+    (``benchmarks/DECISIONS.md``, the coach's depth)."""
     exact_min_samples: int = 2 * ROUND
     """Deals before a play solved exactly may be called decided (each deal costs milliseconds)."""
     first_look: int = 2 * ROUND
@@ -129,7 +127,7 @@ class Depth:
     """What a verdict is measured in (``engine.evaluator.MEASURES``): the forecast, the points
     to expect against strong players, where it applies. The play-outs' own losses read about
     1.6 times what Hard x4 realise on the true deal; the verdicts' losses in the forecast 1.02
-    times it (``benchmarks/results/loss_calibration.json``, ``loss_calibration_forecast.json``)."""
+    times it (``benchmarks/DECISIONS.md``; ``benchmarks/loss_calibration.py``)."""
 
     def deeper(self, factor: int) -> Depth:
         """``factor`` times the deals everywhere (the stability benchmark's reference)."""

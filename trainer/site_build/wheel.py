@@ -20,7 +20,7 @@ __all__ = ["DISTRIBUTION", "REQUIRES", "build_site_wheel"]
 
 DISTRIBUTION = "hearts_trainer"
 REQUIRES = ("anywidget", "tomli-w")
-CARRIED = {".py", ".js", ".css"}
+CARRIED = {".py", ".js", ".css", ".json"}  # .json: data a module reads beside itself
 
 
 def _version() -> str:
