@@ -17,7 +17,7 @@ setup(
         "trainer.table": ["table.js", "table.css"],
         "trainer.site_build": ["save_guard.js"],
         "trainer.puzzle_files": ["*.toml", "index.json", "README.md"],
-        "": ["calibration_map.json"],  # any package: the forecast's fitted map, beside the module that reads it
+        "": ["calibration_map.json"],  # in any package: the fitted map, beside the module reading it
     },
     include_package_data=False,  # only what is named here, whatever else sits in the folders
 )
