@@ -30,9 +30,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from engine_speed import openspiel_rollout, positions_after_pass
 
 from engine import HandState, Phase, Rules
-from engine.batch import Batch
 from engine.bots import make_bot
-from engine.playout import heuristic_playout, random_playout
+from engine.search.batch import Batch
+from engine.search.playout import heuristic_playout, random_playout
 
 FIRST_SEED = 2_000_000
 

@@ -86,13 +86,14 @@ import time
 from multiprocessing import Pool
 from pathlib import Path
 
-from engine import CardSet, HandState, Phase, Rules, calibration_map
+from engine import CardSet, HandState, Phase, Rules
 from engine.bots.hard import HardBot
-from engine.calibration import Calibration, Situation, situation
-from engine.evaluator import EXACT_CARDS, evaluate_pass, evaluate_play
 from engine.moon import BLOCKERS, Blocking
 from engine.passing import rule_of_thumb_pass
-from engine.playout import playout_result
+from engine.search import calibration_map
+from engine.search.calibration import Calibration, Situation, situation
+from engine.search.evaluator import EXACT_CARDS, evaluate_pass, evaluate_play
+from engine.search.playout import playout_result
 
 FIRST_SEED = 910_000
 MOON_BUCKETS = (0.0, 0.005, 0.02, 0.05, 0.15, 0.35, 0.65, 1.0001)

@@ -38,7 +38,7 @@ import pyspiel
 
 from engine import CARDS, HandState, PassDirection, Rules
 from engine.deal import deal_from_seed
-from engine.playout import random_playout
+from engine.search.playout import random_playout
 
 RULES = Rules(queen_breaks_hearts=True)  # OpenSpiel's default rules
 # Index = OpenSpiel's pass-direction action: 0 no pass, 1 left, 2 across, 3 right.

@@ -57,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import coach_calibration as calibration
 
-from engine.calibration import (
+from engine.search.calibration import (
     FLOOR,
     MOON_VALUE,
     Calibration,
@@ -88,7 +88,7 @@ QUIET_GROUPS = (
 )
 RIDGE = 1.0
 ROOT = Path(__file__).resolve().parent.parent
-MAP_FILE = ROOT / "engine" / "calibration_map.py"
+MAP_FILE = ROOT / "engine" / "search" / "calibration_map.py"
 
 
 def todays_runs() -> tuple[str, list[str]]:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from engine import HandState, Rules
 from engine.bots.hard import BROWSER_PASS, FULL_PASS, HardBot
-from engine.evaluator import evaluate_pass
+from engine.search.evaluator import evaluate_pass
 
 OUT = Path(__file__).parent / "results" / "hard_browser_pass.json"
 

@@ -25,8 +25,8 @@ from engine.bots.hard import HardBot, moon_block
 from engine.bots.normal import NormalBot
 from engine.bots.table import play_hand_with_bots
 from engine.deal import deal_from_seed, hand_seed
-from engine.evaluator import evaluate_pass, evaluate_play
-from engine.threads import one_thread
+from engine.search.evaluator import evaluate_pass, evaluate_play
+from engine.search.threads import one_thread
 
 DEEP_PASS_STAGES = ((512, 64), (2048, 16), (8192, 8))
 """The deep pass look's screening: eight finalists valued on ``--deep`` fresh deals."""

@@ -19,8 +19,8 @@ from functools import partial
 
 from engine.bots import make_bot
 from engine.bots.hard import HardBot
-from engine.evaluator import MEASURES
 from engine.rules import PRESETS
+from engine.search.evaluator import MEASURES
 from engine.tournament import format_table, run_tournament, summarize
 
 LINEUP = ("hard", "normal", "normal", "normal")

@@ -30,7 +30,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from engine import Rules
-from engine.evaluator import evaluate_play
+from engine.search.evaluator import evaluate_play
 from trainer.coach.depth import COACH, judge_play
 from trainer.coach.grading import Band, band_of, grade
 from trainer.puzzles.mine import decisions

@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from coach_calibration import apply, play_to_end
 
-from engine.evaluator import MEASURES, evaluate_pass, evaluate_play
+from engine.search.evaluator import MEASURES, evaluate_pass, evaluate_play
 
 LOSS_BUCKETS = (-100.0, 1.0, 2.5, 6.0, 100.0)
 SEED = 4_400_000

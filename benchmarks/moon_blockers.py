@@ -35,8 +35,8 @@ from coach_calibration import apply
 from engine import Card, HandState, Phase, PlayerView
 from engine.bots import make_bot
 from engine.moon import NOBODY, moon_candidate, moon_cards, taken_masks
-from engine.playout import playout_result
-from engine.policy import view_card
+from engine.search.playout import playout_result
+from engine.search.policy import view_card
 
 
 class PolicyBot:

@@ -47,8 +47,8 @@ from engine import CardSet, HandState
 from engine.cards import SUIT_MASKS
 from engine.moon import losers
 from engine.passing import rule_of_thumb_pass
-from engine.playout import playout_result
 from engine.rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES
+from engine.search.playout import playout_result
 
 DECK = (1 << 52) - 1
 CAPABLE = 4

@@ -50,8 +50,8 @@ from engine.bots.hard import BROWSER_PASS, HardBot, PassBudget
 from engine.bots.normal import NormalBot
 from engine.game import deal_game_hand
 from engine.hand import Phase
-from engine.pass_worlds import deal_for_pass
-from engine.threads import one_thread
+from engine.search.pass_worlds import deal_for_pass
+from engine.search.threads import one_thread
 from engine.tournament import run_tournament, summarize
 from trainer.coach.depth import COACH, judge_pass
 from trainer.coach.grading import Band, grade

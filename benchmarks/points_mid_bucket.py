@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import fit_calibration as fit
 
-from engine.calibration import MOON_VALUE, Calibration, quiet_points
+from engine.search.calibration import MOON_VALUE, Calibration, quiet_points
 
 LOW, HIGH = 3.0, 6.0
 

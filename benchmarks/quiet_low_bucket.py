@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import coach_calibration as calibration
 import fit_calibration as fit
 
-from engine.calibration import FLOOR, MOON_VALUE, Calibration, _logit, _quiet_group, quiet_terms
+from engine.search.calibration import FLOOR, MOON_VALUE, Calibration, _logit, _quiet_group, quiet_terms
 
 FORMS = (
     "base",

@@ -41,10 +41,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from coach_calibration import MOON_BUCKETS, _clustered_error, bucket_of
 
-from engine.evaluator import EXACT_CARDS
-from engine.inference import BLOCKER_TREMBLE, GROWTH, STRENGTH, TREMBLE, loser_strength
 from engine.moon import BLOCKERS, moon_candidate, moon_cards, taken_masks
-from engine.outcomes import PlayWorlds, play_outcomes
+from engine.search.evaluator import EXACT_CARDS
+from engine.search.inference import BLOCKER_TREMBLE, GROWTH, STRENGTH, TREMBLE, loser_strength
+from engine.search.outcomes import PlayWorlds, play_outcomes
 
 FIRST_SEED = 4_400_000
 

@@ -33,7 +33,7 @@ from coach_calibration import pass_as_imagined
 from engine import HandState
 from engine.cards import HEARTS_MASK
 from engine.moon import losers
-from engine.playout import playout_result
+from engine.search.playout import playout_result
 
 LOSER_GROUPS = ((0, 0), (1, 1), (2, 2), (3, 4), (5, 7), (8, 13))
 

@@ -26,10 +26,10 @@ import time
 from pathlib import Path
 
 from engine import HandState, Rules
-from engine.solver import solve_options
+from engine.search.solver import solve_options
 
 try:
-    from engine.compiled_solver import solve_options_compiled
+    from engine.search.compiled_solver import solve_options_compiled
 except ImportError:  # no numba: the reference alone
     solve_options_compiled = None
 

@@ -44,7 +44,7 @@ from .cluster import (
 from .deal import deal_from_seed, hand_seed
 from .hand import HandState, Phase
 from .rules import PRESETS, Rules
-from .threads import one_thread
+from .search.threads import one_thread
 
 __all__ = ["SeatResult", "play_deal", "run_tournament", "summarize"]
 

@@ -132,7 +132,7 @@ def test_a_still_table_names_no_bot_thinking(loop: Loop) -> None:
 
 def count_playouts(monkeypatch) -> list[int]:
     """Every play-out a pass decision runs (passes times deals, screening and finals)."""
-    from engine import evaluator
+    from engine.search import evaluator
 
     counted: list[int] = []
     real = evaluator.pass_outcomes

@@ -9,8 +9,8 @@ from engine import HandState, Phase, PlayerView, Rules
 from engine.bots import LEVELS, Bot, bot_acts, make_bot, play_hand_with_bots
 from engine.bots.hard import HardBot
 from engine.bots.normal import choose_moon_by_totals
-from engine.evaluator import evaluate_play
 from engine.rules import PRESETS
+from engine.search.evaluator import evaluate_play
 from engine.tournament import run_tournament, summarize
 from trainer.coach.grading import TOLERANCE
 

@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
-import engine.evaluator as evaluator
+import engine.search.evaluator as evaluator
 from engine import HandState, Rules
-from engine.calibration import (
+from engine.moon import IMPOSSIBLE, NOBODY, STRONG_BLOCKERS, moon_candidate, moon_cards, taken_masks
+from engine.rules import PRESETS
+from engine.search.calibration import (
     FLOOR,
     MOON_VALUE,
     Calibration,
@@ -27,9 +29,7 @@ from engine.calibration import (
     quiet_points,
     situation,
 )
-from engine.calibration_map import DATA, FITTED_HANDS, MOON, QUIET
-from engine.moon import IMPOSSIBLE, NOBODY, STRONG_BLOCKERS, moon_candidate, moon_cards, taken_masks
-from engine.rules import PRESETS
+from engine.search.calibration_map import DATA, FITTED_HANDS, MOON, QUIET
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 

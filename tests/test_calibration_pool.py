@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.calibration import Calibration, Situation
-from engine.calibration_map import FITTED_HANDS, MOON
 from engine.moon import BLOCKERS, NOBODY, Blocking
+from engine.search.calibration import Calibration, Situation
+from engine.search.calibration_map import FITTED_HANDS, MOON
 
 _SPEC = importlib.util.spec_from_file_location(
     "coach_calibration", Path(__file__).resolve().parent.parent / "benchmarks" / "coach_calibration.py"

@@ -3,7 +3,7 @@
 import pytest
 
 from engine import CardSet, HandState, Rules
-from engine.evaluator import Evaluation, OptionValue, Z, evaluate_pass
+from engine.search.evaluator import Evaluation, OptionValue, Z, evaluate_pass
 from trainer.coach import Band, coach_pass, coach_play, grade
 from trainer.coach.grading import LIMITS, MAX_TOLERANCE, TOLERANCE
 from trainer.coach.heatmap import pass_pairs
@@ -94,7 +94,7 @@ def test_the_best_pass_is_praised_and_ranks_first():
 
 
 def test_not_dumping_the_queen_when_void_is_explained_from_the_position():
-    from engine.evaluator import evaluate_play
+    from engine.search.evaluator import evaluate_play
 
     explained = 0
     for seed in range(300):
@@ -126,7 +126,7 @@ def test_not_dumping_the_queen_when_void_is_explained_from_the_position():
 def test_winning_a_trick_that_could_be_ducked_is_explained():
     # Find positions where the evaluator's best card ducks under the winning card and another
     # card would win the trick clearly worse; the coach must say exactly that.
-    from engine.evaluator import evaluate_play
+    from engine.search.evaluator import evaluate_play
 
     explained = 0
     for seed in range(150):

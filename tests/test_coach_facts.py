@@ -20,8 +20,8 @@ import pytest
 
 from engine import Card, CardSet, HandState, Phase, PlayerView, Rules, parse_card, setup_position
 from engine.bots import make_bot
-from engine.evaluator import Evaluation, OptionValue, Z, evaluate_pass, evaluate_play
 from engine.rules import PRESETS
+from engine.search.evaluator import Evaluation, OptionValue, Z, evaluate_pass, evaluate_play
 from trainer.coach import coach_pass, coach_play
 from trainer.coach.explain import TEMPLATES, Stance, Verdict, _seat_name
 from trainer.coach.facts import (
@@ -512,7 +512,7 @@ def test_a_late_verdict_on_every_deal_says_so_and_is_the_same_for_any_seed():
     """Late in a hand with few deals left to imagine, the coach solves every one of them: the
     verdict is exact, so a second look (another seed) gives it word for word, and its figures
     say on how many deals, which are all the view allows."""
-    from engine.sampling import WorldSampler
+    from engine.search.sampling import WorldSampler
 
     checked = 0
     for seed in range(40):

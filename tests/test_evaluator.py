@@ -5,7 +5,7 @@ import math
 import pytest
 
 from engine import CardSet, HandState, Rules
-from engine.evaluator import evaluate_pass, evaluate_play
+from engine.search.evaluator import evaluate_pass, evaluate_play
 
 
 def queen_under_the_king() -> HandState:
@@ -299,8 +299,8 @@ def late_position(seed: int = 3, cards_left: int = 3) -> HandState:
 
 
 def test_late_hands_are_solved_exactly_in_every_imagined_deal():
-    from engine.outcomes import PlayWorlds, public_play
-    from engine.solver import solve_options
+    from engine.search.outcomes import PlayWorlds, public_play
+    from engine.search.solver import solve_options
 
     state = late_position()
     view = state.view(state.to_move)
@@ -319,7 +319,7 @@ def test_late_hands_are_solved_exactly_in_every_imagined_deal():
 
 
 def test_the_weighted_statistics_reduce_to_the_plain_ones_when_every_deal_counts_the_same():
-    from engine.evaluator import _weighted
+    from engine.search.evaluator import _weighted
 
     values = [1.0, 4.0, -2.0, 7.5, 3.0]
     mean, error = _weighted(values, [1.0] * 5)
@@ -343,8 +343,8 @@ import json, sys
 sys.modules["numpy"] = None
 sys.modules["numba"] = None
 from engine import HandState, Rules
-from engine.evaluator import evaluate_pass, evaluate_play
-from engine.outcomes import HAVE_COMPILED
+from engine.search.evaluator import evaluate_pass, evaluate_play
+from engine.search.outcomes import HAVE_COMPILED
 state = HandState.from_seed(21, Rules(), "hold")
 for _ in range(9):
     state.play(state.legal_cards()[-1])
@@ -375,8 +375,8 @@ def test_the_warm_up_compiles_every_compiled_function():
     import sys
 
     script = (
-        "import engine.compiled as c\n"
-        "from engine.warm_up import warm_up\n"
+        "import engine.search.compiled as c\n"
+        "from engine.search.warm_up import warm_up\n"
         "warm_up()\n"
         "functions = {n: getattr(c, n) for n in c.__all__}\n"
         "missing = [n for n, f in functions.items() if hasattr(f, 'signatures') and not f.signatures]\n"
@@ -408,7 +408,7 @@ def test_a_verdict_waits_until_the_weighted_deals_make_enough_effective_deals(mo
     too narrow to stop on. Here one deal in 64 weighs a thousand times the rest: the clear
     blunder that stops at 128 evenly weighted deals keeps sampling until the weights make 128
     effective deals, and is still a blunder."""
-    from engine import outcomes
+    from engine.search import outcomes
 
     state = duck_position()
     view = state.view(state.to_move)
@@ -430,9 +430,9 @@ def test_a_late_play_valued_on_every_deal_is_exact_whatever_the_seed():
     """With ``every_deal``, a position solved exactly with few enough deals is valued on each of
     them once: the values are their exact means, the intervals have no width, the band is
     decided, and no seed (or deeper look) changes a figure."""
-    from engine.outcomes import public_play
-    from engine.sampling import WorldSampler
-    from engine.solver import solve_options
+    from engine.search.outcomes import public_play
+    from engine.search.sampling import WorldSampler
+    from engine.search.solver import solve_options
 
     state = late_position(seed=1)
     view = state.view(state.to_move)

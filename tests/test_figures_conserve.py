@@ -14,10 +14,10 @@ import pytest
 
 from engine import HandState, Rules
 from engine.bots import make_bot
-from engine.calibration import applies
-from engine.evaluator import evaluate_pass, evaluate_play
 from engine.rules import PRESETS, MoonRule
 from engine.scoring import hand_total
+from engine.search.calibration import applies
+from engine.search.evaluator import evaluate_pass, evaluate_play
 from trainer.coach.explain import coach_play
 from trainer.coach.figures import Loss, Measured, Points
 

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from test_calibration import playing_until
 
-import engine.forecast_value as forecast_value
+import engine.search.forecast_value as forecast_value
 from engine import HandState, Rules
-from engine.calibration import Calibration, situation
-from engine.evaluator import band_index, evaluate_pass, evaluate_play
-from engine.forecast_value import ForecastValue, Rows
+from engine.search.calibration import Calibration, situation
+from engine.search.evaluator import band_index, evaluate_pass, evaluate_play
+from engine.search.forecast_value import ForecastValue, Rows
 
 
 def test_a_forecast_loss_is_the_forecasts_difference_against_the_best():
@@ -150,7 +150,7 @@ def test_a_forecast_verdict_is_the_same_without_numpy(monkeypatch):
     card = view.legal_cards[0]
     settings = dict(samples=1024, seed=4, vectorized=False, judge=card, limits=(0.5, 1.0, 2.5, 6.0))
     fast = evaluate_play(view, measure="forecast", **settings)
-    monkeypatch.setattr("engine.evaluator.np", None)
+    monkeypatch.setattr("engine.search.evaluator.np", None)
     monkeypatch.setattr(forecast_value, "np", None)
     slow = evaluate_play(view, measure="forecast", **settings)
     assert fast.measure == slow.measure == "forecast"

@@ -10,7 +10,7 @@ import altair
 import jsonschema
 
 from engine import CardSet, HandState, Rules
-from engine.evaluator import evaluate_pass
+from engine.search.evaluator import evaluate_pass
 from trainer.coach.heatmap import pass_heatmap
 from trainer.vega import MIME
 

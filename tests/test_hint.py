@@ -111,7 +111,7 @@ def test_a_hint_that_is_not_the_best_gives_the_best_ones_reason_as_the_best_ones
     diamonds (2♦ 5♦ K♦) leaves you void...", as if that were the hinted pass's reason). A fact
     about the hinted pass itself (praise the coach checks) is said as its own."""
     from engine import HandState
-    from engine.evaluator import evaluate_pass
+    from engine.search.evaluator import evaluate_pass
     from trainer.coach import coach_pass
     from trainer.coach.explain import Stance
     from trainer.coach.grading import TOLERANCE

@@ -9,7 +9,7 @@ import pytest
 
 from engine import HandState, Rules, parse_cards
 from engine.cards import card_mask
-from engine.evaluator import evaluate_play
+from engine.search.evaluator import evaluate_play
 from trainer.coach import coach_play, grade
 from trainer.coach.depth import BROWSER, FULL, judge_play
 from trainer.coach.grading import REFUTED

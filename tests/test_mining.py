@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from engine import parse_card
-from engine.evaluator import Evaluation, OptionValue
 from engine.rules import PRESETS
+from engine.search.evaluator import Evaluation, OptionValue
 from trainer.puzzles.format import load_puzzle
 from trainer.puzzles.job import Journal, puzzle_id, run_job
 from trainer.puzzles.tasks import TABLES, Budget, Candidate, candidates, decide, doomed

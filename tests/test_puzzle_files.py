@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from engine import CardSet, Rules, Suit, parse_card
-from engine.calibration import applies
-from engine.evaluator import EXACT_CARDS, Z
-from engine.sampling import WorldSampler
+from engine.search.calibration import applies
+from engine.search.evaluator import EXACT_CARDS, Z
+from engine.search.sampling import WorldSampler
 from trainer.coach.grading import TOLERANCE
 from trainer.puzzles import load_puzzles
 from trainer.puzzles.entry import rules_label

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from engine import CardSet, HandState, Rules
-from engine.evaluator import evaluate_pass, evaluate_play
+from engine.search.evaluator import evaluate_pass, evaluate_play
 from trainer.puzzles import PuzzleError, load_library, load_puzzle
 from trainer.puzzles.board import PuzzleBoard
 from trainer.puzzles.format import answer_from_evaluation, save_puzzle

@@ -6,11 +6,12 @@ import random
 
 import pytest
 
-from engine import HandState, MoonChoice, MoonRule, Phase, Rules, parse_cards, solver
+from engine import HandState, MoonChoice, MoonRule, Phase, Rules, parse_cards
 from engine.cards import card_mask
 from engine.rules import PRESETS, STANDARD
 from engine.scoring import score_hand
-from engine.solver import solve_options, solve_value
+from engine.search import solver
+from engine.search.solver import solve_options, solve_value
 
 # ----- the reference: plain max^n over HandState, no memo, no pruning -----
 

@@ -7,9 +7,10 @@ import random
 import numpy as np
 import pytest
 
-from engine import Rules, threads
-from engine.batch import Batch
-from engine.evaluator import _VECTOR_FROM, _weighted
+from engine import Rules
+from engine.search import threads
+from engine.search.batch import Batch
+from engine.search.evaluator import _VECTOR_FROM, _weighted
 from tests.test_batch import moon_positions, play_by_policy, positions
 
 
@@ -62,7 +63,7 @@ def test_numpy_sums_agree_with_the_pure_python_ones(monkeypatch):
     values = [rng.choice([0.0, 1.0, 13.0, -26.0, 4.0]) for _ in range(_VECTOR_FROM * 3)]
     weights = [rng.uniform(0.2, 1.0) for _ in values]
     fast = _weighted(values, weights)
-    monkeypatch.setattr("engine.evaluator.np", None)
+    monkeypatch.setattr("engine.search.evaluator.np", None)
     slow = _weighted(values, weights)
     assert fast[0] == pytest.approx(slow[0], abs=1e-12)
     assert fast[1] == pytest.approx(slow[1], rel=1e-9)
@@ -74,7 +75,7 @@ def test_a_judged_play_gets_the_same_losses_with_or_without_numpy_sums(monkeypat
     here: the judged card's band is left undecided (a limit at its loss), so rounds of 512 deals
     are summed."""
     from engine import HandState
-    from engine.evaluator import evaluate_play
+    from engine.search.evaluator import evaluate_play
 
     state = HandState.from_seed(11, Rules(), "hold")
     for _ in range(6):
@@ -85,7 +86,7 @@ def test_a_judged_play_gets_the_same_losses_with_or_without_numpy_sums(monkeypat
     loss = evaluate_play(view, **budget).value_of(card).loss
     settings = dict(budget, judge=card, limits=(loss,), min_samples=2 * _VECTOR_FROM)
     fast = evaluate_play(view, **settings)
-    monkeypatch.setattr("engine.evaluator.np", None)
+    monkeypatch.setattr("engine.search.evaluator.np", None)
     slow = evaluate_play(view, **settings)
     assert fast.samples == slow.samples == 4 * _VECTOR_FROM
     assert not fast.decided and not slow.decided

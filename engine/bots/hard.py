@@ -8,10 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..cards import Card, CardSet
-from ..evaluator import PASS_STAGES, Evaluation, evaluate_pass, evaluate_play
 from ..moon import BLOCKERS, NOBODY, Blocking, moon_candidate, moon_cards, moon_threat, taken_masks
-from ..policy import view_card
 from ..scoring import MoonChoice
+from ..search.evaluator import PASS_STAGES, Evaluation, evaluate_pass, evaluate_play
+from ..search.policy import view_card
 from ..view import PlayerView
 from .base import Steps, finish
 from .normal import choose_moon_by_totals

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine import CardSet, PlayerView
-from engine.evaluator import ROUND, Evaluation, evaluate_pass, evaluate_play
 from engine.moon import STRONG_BLOCKERS
+from engine.search.evaluator import ROUND, Evaluation, evaluate_pass, evaluate_play
 
 from .grading import LIMITS, Band, grade, moon_dependent
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from engine import Card, CardSet, PlayerView, Suit, parse_card
-from engine.evaluator import Evaluation, OptionValue
+from engine.search.evaluator import Evaluation, OptionValue
 
 from .depth import IN_BROWSER, SHALLOWER_NOTE, judge_pass, judge_play, looked_shallower
 from .facts import (

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Card, CardSet
-from engine.evaluator import Evaluation, OptionValue
+from engine.search.evaluator import Evaluation, OptionValue
 
 __all__ = [
     "LEARNER",

@@ -41,7 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.evaluator import Evaluation, OptionValue, band_index
+from engine.search.evaluator import Evaluation, OptionValue, band_index
 
 __all__ = [
     "BANDS",

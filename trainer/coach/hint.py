@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine import Card, Phase, PlayerView
-from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
+from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from .depth import COACH, Depth, judge, measure_for
 from .explain import Stance, coach_pass, coach_play, lower_first, moon_line_words

@@ -25,7 +25,7 @@ from typing import Any
 
 from engine import CARDS, CardSet, HandState, Rules, parse_card, to_card
 from engine.cards import card_mask
-from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
+from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from ..coach.depth import COACH, judge
 from .facts import FACT_KINDS

@@ -28,8 +28,8 @@ from engine import (
     RulesError,
     setup_position,
 )
-from engine.evaluator import MEASURES, Evaluation, OptionValue, Z
 from engine.excerpt import clip, excerpt
+from engine.search.evaluator import MEASURES, Evaluation, OptionValue, Z
 
 from ..data_files import PUZZLES_DIR
 from .choices import check_options, read_choice

@@ -31,8 +31,8 @@ from statistics import NormalDist
 
 from engine import CardSet, HandState, Phase, PlayerView, Rules, deal_game_hand, parse_card
 from engine.bots import make_bot
-from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 from engine.rules import PRESETS
+from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from ..coach import coach_pass, coach_play
 from ..coach.grading import TOLERANCE

@@ -37,8 +37,8 @@ from pathlib import Path
 from engine import CardSet, PlayerView
 from engine.bots import make_bot
 from engine.cluster import ClusterUnavailable, DaskMissing, add_cluster_options
-from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 from engine.moon import BLOCKERS, STRONG_BLOCKERS, Blocking
+from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from ..coach.depth import COACH
 from ..coach.grading import MOON_LINE, TOLERANCE

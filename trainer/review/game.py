@@ -30,8 +30,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from engine import HandState, MoonAction, PassAction, Phase, PlayAction
-from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
-from engine.threads import one_thread
+from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
+from engine.search.threads import one_thread
 
 from ..coach.depth import Depth, judge, measure_for
 from ..coach.hint import decision_seed as coach_seed

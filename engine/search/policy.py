@@ -38,12 +38,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import HEARTS_MASK, SUIT_MASKS, Suit
-from .moon import BLOCKERS, NOBODY, Blocking, has_loser, moon_cards
-from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES
+from ..cards import HEARTS_MASK, SUIT_MASKS, Suit
+from ..moon import BLOCKERS, NOBODY, Blocking, has_loser, moon_cards
+from ..rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES
 
 if TYPE_CHECKING:
-    from .view import PlayerView
+    from ..view import PlayerView
 
 __all__ = ["choose_card", "discard", "highest_by_rank", "lowest_by_rank", "view_card"]
 

@@ -36,10 +36,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from ..moon import IMPOSSIBLE, NOBODY, moon_candidate, moon_cards, taken_masks
+from ..rules import Rules
+from ..view import PlayerView
 from .calibration_map import MOON, QUIET
-from .moon import IMPOSSIBLE, NOBODY, moon_candidate, moon_cards, taken_masks
-from .rules import Rules
-from .view import PlayerView
 
 __all__ = ["FLOOR", "Calibration", "applies", "calibration_for", "situation"]
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..moon import NOBODY
 from .calibration import FLOOR, MOON_VALUE, QUIET_UNKNOWN, Calibration, _moon_group, _quiet_group
 from .calibration import _logit as _logit_of
-from .moon import NOBODY
 
 __all__ = ["forecast_differences"]
 

@@ -19,9 +19,9 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .cards import HEARTS_MASK, SUIT_MASKS, Suit
-from .moon import BLOCKERS, IMPOSSIBLE, NOBODY, Blocking, moon_cards
-from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, Rules
+from ..cards import HEARTS_MASK, SUIT_MASKS, Suit
+from ..moon import BLOCKERS, IMPOSSIBLE, NOBODY, Blocking, moon_cards
+from ..rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, Rules
 
 __all__ = [
     "RulesCode",

@@ -1,7 +1,7 @@
 """Compile the numba play-outs once and keep them in numba's cache (``engine/__pycache__``), so
 the first verdict a learner asks for does not wait half a minute for the compiler.
 
-    .venv/bin/python -m engine.warm_up      # scripts/setup.sh runs it; quick once cached
+    .venv/bin/python -m engine.search.warm_up      # scripts/setup.sh runs it; quick once cached
 
 It evaluates a pass, a play with a moon runner being read, a plain play and a late play solved
 exactly, with a few deals each: every compiled function runs at least once.
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import time
 
-from .bots import make_bot
+from ..bots import make_bot
+from ..hand import HandState, Phase
+from ..rules import Rules
 from .evaluator import evaluate_pass, evaluate_play
-from .hand import HandState, Phase
 from .inference import runner_plays
 from .outcomes import HAVE_COMPILED, PlayWorlds
-from .rules import Rules
 
 __all__ = ["warm_up"]
 

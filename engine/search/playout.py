@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import random
 
-from .cards import HEARTS_MASK, SUIT_MASKS, Suit, trick_taker
-from .hand import HandState, Phase
-from .moon import BLOCKERS, Blocking, moon_candidate, moon_cards
+from ..cards import HEARTS_MASK, SUIT_MASKS, Suit, trick_taker
+from ..hand import HandState, Phase
+from ..moon import BLOCKERS, Blocking, moon_candidate, moon_cards
+from ..rules import QUEEN_OF_SPADES
+from ..scoring import HandResult, MoonChoice, score_hand
 from .policy import choose_card
-from .rules import QUEEN_OF_SPADES
-from .scoring import HandResult, MoonChoice, score_hand
 
 __all__ = ["heuristic_playout", "playout_result", "random_playout"]
 

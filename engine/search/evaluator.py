@@ -40,13 +40,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..cards import Card, CardSet, iter_mask, to_card
+from ..hand import Phase
+from ..moon import BLOCKERS, Blocking
+from ..view import PlayerView
 from .calibration import Calibration, calibration_for
-from .cards import Card, CardSet, iter_mask, to_card
 from .forecast_value import ForecastValue, Rows
-from .hand import Phase
-from .moon import BLOCKERS, Blocking
 from .outcomes import HAVE_COMPILED, Outcomes, PlayWorlds, pass_deals, pass_outcomes, play_outcomes
-from .view import PlayerView
 
 try:
     import numpy as np

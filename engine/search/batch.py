@@ -16,12 +16,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..cards import HEARTS_MASK, SUIT_MASKS, Suit
+from ..hand import HandState, Phase
+from ..moon import BLOCKERS, Blocking
+from ..rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, MoonRule, Rules
 from . import threads
-from .cards import HEARTS_MASK, SUIT_MASKS, Suit
 from .compiled import RulesCode, card_points, run_policy
-from .hand import HandState, Phase
-from .moon import BLOCKERS, Blocking
-from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, MoonRule, Rules
 
 __all__ = ["Batch"]
 

@@ -11,11 +11,11 @@ threads and still draws exactly these deals.
 
 from __future__ import annotations
 
-from .cards import iter_mask
-from .passing import rule_of_thumb_pass
-from .rng import SplitMix64
+from ..cards import iter_mask
+from ..passing import rule_of_thumb_pass
+from ..rng import SplitMix64
+from ..view import PlayerView
 from .sampling import world_seed
-from .view import PlayerView
 
 __all__ = ["PASS_DEAL_BLOCK", "deal_for_pass", "pass_room"]
 

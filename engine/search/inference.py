@@ -30,11 +30,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import HEARTS_MASK, SUIT_MASKS, Suit
-from .moon import losers, moon_candidate, moon_cards, moon_threat
+from ..cards import HEARTS_MASK, SUIT_MASKS, Suit
+from ..moon import losers, moon_candidate, moon_cards, moon_threat
+from ..rules import QUEEN_OF_SPADES, Rules
+from ..view import PlayerView
 from .policy import choose_card
-from .rules import QUEEN_OF_SPADES, Rules
-from .view import PlayerView
 
 __all__ = [
     "BLOCKER_TREMBLE",

@@ -18,9 +18,9 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from .cards import HEARTS_MASK, SUIT_MASKS, Suit
+from ..cards import HEARTS_MASK, SUIT_MASKS, Suit
+from ..rules import QUEEN_OF_SPADES, Rules
 from .compiled import _bottom, _top
-from .rules import QUEEN_OF_SPADES, Rules
 from .solver import _ANYONE, _NO_FLOOR, _NOBODY, _root, _tables
 
 __all__ = ["solve_options_compiled", "supports"]

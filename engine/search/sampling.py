@@ -15,9 +15,9 @@ from __future__ import annotations
 import functools
 import random
 
-from .cards import SUIT_MASKS, iter_mask
-from .rng import SplitMix64
-from .view import PlayerView
+from ..cards import SUIT_MASKS, iter_mask
+from ..rng import SplitMix64
+from ..view import PlayerView
 
 __all__ = ["ImpossibleView", "WorldSampler", "sample_world", "sample_worlds", "world_seed"]
 

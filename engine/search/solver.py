@@ -32,10 +32,10 @@ standard library only.
 
 from __future__ import annotations
 
-from .cards import CARDS, HEARTS_MASK, SUIT_MASKS, Card, Suit, trick_taker
-from .hand import HandState, Phase
-from .rules import QUEEN_OF_SPADES, MoonRule, Rules
-from .scoring import MoonChoice, score_hand
+from ..cards import CARDS, HEARTS_MASK, SUIT_MASKS, Card, Suit, trick_taker
+from ..hand import HandState, Phase
+from ..rules import QUEEN_OF_SPADES, MoonRule, Rules
+from ..scoring import MoonChoice, score_hand
 
 __all__ = ["solve_options", "solve_value"]
 

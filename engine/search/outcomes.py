@@ -15,8 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..hand import HandState
+from ..moon import BLOCKERS, Blocking
+from ..rng import SplitMix64
+from ..view import PlayerView
 from . import threads
-from .hand import HandState
 from .inference import (
     BLOCKER_TREMBLE,
     TREMBLE,
@@ -28,12 +31,9 @@ from .inference import (
     runner_plays,
     weight_of,
 )
-from .moon import BLOCKERS, Blocking
 from .pass_worlds import PASS_DEAL_BLOCK, deal_for_pass, pass_room
 from .playout import playout_result
-from .rng import SplitMix64
 from .sampling import RETRIES, WorldSampler, world_seed
-from .view import PlayerView
 
 try:
     import numpy as np
