@@ -13,7 +13,7 @@ from engine.search.policy import choose_card
 
 
 def play_by_policy(state: HandState) -> tuple[int, ...]:
-    """HandState itself, each seat playing engine.policy's card."""
+    """HandState itself, each seat playing engine.search.policy's card."""
     while state.phase is Phase.PLAYING:
         hand = state.hand(state.to_move).mask
         queen_out = any(state.hand(seat).mask >> QUEEN_OF_SPADES & 1 for seat in range(state.players))

@@ -113,7 +113,7 @@ def test_hard_does_not_throw_the_queen_to_a_runner():
     # every point so far: a moon runner, however early) and leads a diamond; seat 3 is void, so
     # whatever it throws feeds seat 1. The queen would be 13 points and a step towards the moon:
     # Hard throws a heart, the option the evaluator rates best. After one trick the runner has
-    # shown little (``engine.inference``), so the queen costs little, but clearly something.
+    # shown little (``engine.search.inference``), so the queen costs little, but clearly something.
     seats = [
         "2C 3C 4C 5C 6C 7C 8C 9C 10C 2D 3D 4D 5D",
         "JC QC KC AC 6D 7D 8D 9D 10D JD QD KD AD",

@@ -298,7 +298,7 @@ def test_the_engine_s_map_is_the_one_fitted_on_the_kept_decisions():
 
 def quiet_pairs(truth: dict, count: int, seed: int) -> list[dict]:
     """Pairs without moons whose seats take a share of the points still out drawn from ``truth``
-    (``engine.calibration.Calibration.quiet_log_odds``'s form)."""
+    (``engine.search.calibration.Calibration.quiet_log_odds``'s form)."""
     rng = random.Random(seed)
     pairs = []
     for number in range(count):

@@ -1,4 +1,4 @@
-"""The compiled solver (``engine.compiled_solver``) gives the pure-Python solver's outcome for
+"""The compiled solver (``engine.search.compiled_solver``) gives the pure-Python solver's outcome for
 every legal card, on thousands of positions and every rule variant it takes."""
 
 from __future__ import annotations

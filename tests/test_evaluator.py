@@ -369,7 +369,7 @@ print(json.dumps([HAVE_COMPILED, [[v.option.code, v.difference] for v in play.op
 
 
 def test_the_warm_up_compiles_every_compiled_function():
-    """In a fresh interpreter: after ``engine.warm_up`` every compiled function has a compiled
+    """In a fresh interpreter: after ``engine.search.warm_up`` every compiled function has a compiled
     signature, so a learner's first verdict loads them from the cache."""
     import subprocess
     import sys

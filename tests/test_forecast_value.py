@@ -1,4 +1,4 @@
-"""Options ranked and their losses measured by the forecast (``engine.forecast_value``)."""
+"""Options ranked and their losses measured by the forecast (``engine.search.forecast_value``)."""
 
 from __future__ import annotations
 

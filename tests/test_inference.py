@@ -20,7 +20,7 @@ from tests.test_batch import moon_positions
 
 
 def policy_card(state) -> int:
-    """The play-out policy's card for the seat to move (what ``engine.playout`` plays)."""
+    """The play-out policy's card for the seat to move (what ``engine.search.playout`` plays)."""
     seat = state.to_move
     hand = state.hand(seat).mask
     unplayed = 0

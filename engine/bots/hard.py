@@ -33,7 +33,7 @@ IN_BROWSER = sys.platform == "emscripten"
 
 @dataclass(frozen=True)
 class PassBudget:
-    """What Hard spends on a pass: the screening of all passes (``engine.evaluator``'s
+    """What Hard spends on a pass: the screening of all passes (``engine.search.evaluator``'s
     ``stages``), the finalists' fresh deals, and a safety clock for those finals."""
 
     samples: int
@@ -62,7 +62,7 @@ class HardBot:
     machine; the seconds are only a safety stop on a badly overloaded one.
 
     Against a seat far enough into a moon (``engine.moon``) it blocks by reflex, as the play-out
-    policy does (``engine.policy``): the evaluator assumes every seat blocks that way later in
+    policy does (``engine.search.policy``): the evaluator assumes every seat blocks that way later in
     the hand, so a search that put the block off would count on blocks nobody makes.
 
     It ranks options by the play-outs' own points (``measure``): ranked by the forecast, as the

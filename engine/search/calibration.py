@@ -6,7 +6,7 @@ from the true deal by Hard x4), the play-outs expect unlikely moons far too rare
 0.5%: 0.03% on average, where Hard x4 make 0.47%) and likely ones too often (given 35-65%: 47%,
 made 34%; 65-100%: 89%, made 77%; 456 hands, 2026-12-04). This module maps each seat's predicted moon chance
 and expected points onto the realised ones, with a map fitted on those hands
-(``benchmarks/fit_calibration.py`` writes ``engine/calibration_map.py``):
+(``benchmarks/fit_calibration.py`` writes ``engine/search/calibration_map.py``):
 
 - moon chance: a logistic curve in the log-odds of the predicted chance, the trick and the
   log-odds of the seat's share of the points in the hands without a moon (as the play-outs
@@ -121,7 +121,7 @@ def _moon_group(where: Situation, seat: int) -> str:
 class Calibration:
     where: Situation
     moon_map: dict = field(default_factory=lambda: MOON)
-    """``engine.calibration_map.MOON`` unless a fit under test gives its own."""
+    """``engine.search.calibration_map.MOON`` unless a fit under test gives its own."""
     quiet_map: dict = field(default_factory=lambda: QUIET)
 
     def moons(self, predicted: Sequence[float], points: Sequence[float]) -> tuple[float, ...]:

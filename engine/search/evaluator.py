@@ -1,7 +1,7 @@
 """The evaluator: every option of a pass or play decision, valued in expected points.
 
 For a seat's view it imagines many deals of the hidden cards that fit what the seat knows
-(``engine.sampling``), plays each option out in every one of them (``engine.outcomes``: the
+(``engine.search.sampling``), plays each option out in every one of them (``engine.search.outcomes``: the
 play-out policy, compiled where numba is there, or an exact solution late in the hand) and
 reports per option: every seat's expected points for the hand, the seat's own and the other
 seats' average, their difference (what wins games, and what makes a moon worth its risk: the
@@ -9,13 +9,13 @@ ranking key, lower is better), its standard error, each seat's chance of shootin
 the expected loss against the best option with its standard error and interval. Every option
 is played in the same imagined deals, so the losses are paired comparisons and much tighter
 than the values. Beside them, each option's *forecast* (``Forecast``): the moon chances and
-points to expect against strong players, the play-outs' mapped by ``engine.calibration``.
+points to expect against strong players, the play-outs' mapped by ``engine.search.calibration``.
 
 Options are ranked and their losses measured by the play-outs' own points, or (``measure=
 "forecast"``, what the coach uses) by the forecast where it applies and the play is not solved
 exactly (solved values are shown as they are, ``MEASURES``): a loss is then the
 forecasts' difference, its error paired deal by deal by the delta method
-(``engine.forecast_value``). The play-outs' own losses overstate what strong players lose on
+(``engine.search.forecast_value``). The play-outs' own losses overstate what strong players lose on
 the true deal (about 1.6 times, ``benchmarks/loss_calibration.py``); the forecasts' do not.
 
 A verdict is a function of the position, the seed and the budget in deals. Asked to *judge*
@@ -80,7 +80,7 @@ EXACT_CARDS = 5
 
 MEASURES = ("playout", "forecast")
 """What options are ranked and their losses measured by: the play-outs' own points, or the
-forecast (``engine.calibration``: the points to expect against strong players), where the
+forecast (``engine.search.calibration``: the points to expect against strong players), where the
 forecast applies; elsewhere the play-outs'. A play solved exactly is measured by its solved
 values whatever is asked: the map forecasts what strong players make of the policy's play-outs,
 and a solved value is no play-out to forecast (with one deal possible the map turned a certain
@@ -94,7 +94,7 @@ more, the best 12 on 1,024 more; the best 4 are the finalists, valued afresh."""
 @dataclass(frozen=True)
 class Forecast:
     """What an option is expected to give against strong players: the play-outs' moon chances and
-    points mapped onto what Hard x4 made of such positions (``engine.calibration``). The option's
+    points mapped onto what Hard x4 made of such positions (``engine.search.calibration``). The option's
     value and loss stay the play-outs' (paired on the same deals); this is the outcome to expect."""
 
     moon_by_seat: tuple[float, ...]
@@ -156,7 +156,7 @@ class OptionValue:
     each rival, widest. The judged option and the best are compared with every option valued
     on their deals, the others with the best only."""
     forecast: Forecast | None = None
-    """The outcome to expect against strong players, where ``engine.calibration`` applies."""
+    """The outcome to expect against strong players, where ``engine.search.calibration`` applies."""
     certain: bool = False
     """Every deal the view allows was solved and each gave every seat the same points: the
     figures are the outcome itself (whole points for each seat), not an average."""
@@ -174,7 +174,7 @@ class Evaluation:
     """Imagined deals behind the leading options' values."""
     seconds: float
     method: str = "policy"
-    """"policy" (play-outs by ``engine.policy``) or "exact" (every deal solved exactly)."""
+    """"policy" (play-outs by ``engine.search.policy``) or "exact" (every deal solved exactly)."""
     judged: Card | CardSet | None = None
     """The option the budget was spent on settling, if any."""
     decided: bool = True
@@ -218,7 +218,7 @@ def _as_option(kind: str, option: object) -> Card | CardSet:
 
 class _Tally:
     """Per option and per imagined deal: the seat's score minus the others' average, and the
-    deal's weight (1, unless a moon runner's plays are being read: ``engine.inference``); and
+    deal's weight (1, unless a moon runner's plays are being read: ``engine.search.inference``); and
     per option, every seat's points and moons, weighted and summed."""
 
     def __init__(
@@ -534,7 +534,7 @@ def _value(
 
 
 def _calibration(view: PlayerView, kind: str, blocking: Blocking) -> Calibration | None:
-    """The map onto Hard x4's outcomes (``engine.calibration``) where it was fitted: these rules,
+    """The map onto Hard x4's outcomes (``engine.search.calibration``) where it was fitted: these rules,
     and play-outs with the standard blockers."""
     return calibration_for(view, kind) if blocking == BLOCKERS else None
 

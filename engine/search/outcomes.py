@@ -1,14 +1,14 @@
 """Playing options out: every option of a decision, in every imagined deal, to the hand's end.
 
-The evaluator imagines deals (``engine.sampling``) and asks this module how each option ends in
+The evaluator imagines deals (``engine.search.sampling``) and asks this module how each option ends in
 each of them: the hand's score for every seat and who shot the moon. Three ways, one answer
 format (option-major rows: row ``o * deals + d`` is option ``o`` in deal ``d``):
 
-- compiled: ``engine.batch`` with ``engine.compiled`` (numpy and numba), the play-out policy;
-- pure Python: ``engine.playout``, the same policy card for card (Pyodide, or no numba);
-- exact: ``engine.solver`` solves each deal with every hand open (late in a hand, when every
+- compiled: ``engine.search.batch`` with ``engine.search.compiled`` (numpy and numba), the play-out policy;
+- pure Python: ``engine.search.playout``, the same policy card for card (Pyodide, or no numba);
+- exact: ``engine.search.solver`` solves each deal with every hand open (late in a hand, when every
   seat holds few cards), instead of trusting the policy; its compiled twin
-  (``engine.compiled_solver``) where numba is there.
+  (``engine.search.compiled_solver``) where numba is there.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ _THIN_SALT = 0x7A1D_5EED_0F_7E1A
 
 
 class PlayWorlds:
-    """Imagined deals for a play decision (``engine.sampling``), drawn compiled or in pure
+    """Imagined deals for a play decision (``engine.search.sampling``), drawn compiled or in pure
     Python: world ``k`` of a seed is the same either way."""
 
     def __init__(self, view: PlayerView, seed: int, how: str) -> None:
@@ -109,7 +109,7 @@ class PlayWorlds:
 
     def weights(self, worlds: Sequence[Sequence[int]]) -> list[float] | None:
         """Each world's weight from the moon runner's plays, or from the blockers' plays while
-        this seat is the runner (``engine.inference``); None when nothing is read (every world
+        this seat is the runner (``engine.search.inference``); None when nothing is read (every world
         counts the same)."""
         if not self.weighted:
             return None
@@ -200,7 +200,7 @@ class PlayWorlds:
 
 
 def _plays_arrays(plays: RunnerPlays, view: PlayerView) -> tuple:
-    """A seat's plays as the arrays ``engine.compiled.runner_mismatches`` reads."""
+    """A seat's plays as the arrays ``engine.search.compiled.runner_mismatches`` reads."""
     tricks = np.zeros((len(plays.cards), view.players), dtype=np.int64)
     for k, trick in enumerate(plays.tricks):
         tricks[k, : len(trick)] = trick
@@ -252,7 +252,7 @@ def play_outcomes(
 
 
 def _solve(state: HandState) -> list:
-    """``engine.solver.solve_options``, by its compiled twin where numba is there and the twin
+    """``engine.search.solver.solve_options``, by its compiled twin where numba is there and the twin
     holds the rules' scores (the same outcomes, card for card, several times faster)."""
     if solve_options_compiled is not None and supports(state.rules):
         return solve_options_compiled(state)
@@ -294,7 +294,7 @@ def _play_batch(
 
 
 def pass_deals(view: PlayerView, seed: int, deals: int, how: str) -> tuple:
-    """Imagined deals for a pass and the others' passes (``engine.pass_worlds``), as numpy
+    """Imagined deals for a pass and the others' passes (``engine.search.pass_worlds``), as numpy
     arrays for the compiled path, lists for pure Python: the same deals either way."""
     if how == "compiled":
         cards, room = pass_room(view)

@@ -30,7 +30,7 @@ And it plays the moon on both sides (``engine.moon`` says who is running and how
   long as the moon can still be made; once it must let a trick with points go, it plays the
   ordinary policy again.
 
-``choose_card`` is the reference; ``engine.batch`` applies the same rules to many hands at once
+``choose_card`` is the reference; ``engine.search.batch`` applies the same rules to many hands at once
 and is tested to agree card for card.
 """
 

@@ -22,7 +22,7 @@ __all__ = ["warm_up"]
 
 
 def _runner_position(seed: int) -> HandState | None:
-    """A play decision with a moon runner whose plays are read (``engine.inference``)."""
+    """A play decision with a moon runner whose plays are read (``engine.search.inference``)."""
     state = HandState.from_seed(seed, Rules(), "hold")
     bot = make_bot("easy", seed)
     while not state.is_over:
@@ -42,7 +42,7 @@ def warm_up() -> float:
     evaluate_pass(passing.view(0), samples=8, stages=((4, 2),), vectorized=True)
     playing = HandState.from_seed(1, Rules(), "hold")
     evaluate_play(playing.view(playing.to_move), samples=8, vectorized=True)
-    # The exact solver's twin (``engine.compiled_solver``): a late play solved on a few deals.
+    # The exact solver's twin (``engine.search.compiled_solver``): a late play solved on a few deals.
     late = HandState.from_seed(2, Rules(), "hold")
     while late.phase is Phase.PLAYING and len(late.hand(late.to_move)) > 3:
         late.play(late.legal_cards()[0])

@@ -56,13 +56,13 @@ class Depth:
     The compiled solver makes them cheap: at 512 deals 2 of 40 trick-9 verdicts stayed
     "between" bands the solved deals decide, at 2,048 none (p95 0.68 s on a busy machine)."""
     exact_cards: int = 5
-    """Solve each deal exactly once every seat holds at most this many cards, as the evaluator
-    does (``engine.evaluator.EXACT_CARDS``). With the compiled solver (``engine.compiled_solver``)
-    a deal of five cards a seat takes p95 1.4 ms at a trick's start (26 ms in pure Python,
-    ``solver_speed.json``); on 40 held-out trick-9 plays the verdicts took p95 0.92 s (median
-    0.05 s) on a machine loaded 4.5-7.9 (with four, five cards played out: p95 0.93 s), and their
-    band equals the solved deals' in 39 of 40 (played out: 26 of 40, four called best that
-    lose 1.0 points or more; ``late_exact.json``)."""
+    """Solve each deal exactly once every seat holds at most this many cards, as the evaluator does
+    (``engine.search.evaluator.EXACT_CARDS``). With the compiled solver (``engine.search.compiled_solver``) a
+    deal of five cards a seat takes p95 1.4 ms at a trick's start (26 ms in pure Python,
+    ``solver_speed.json``); on 40 held-out trick-9 plays the verdicts took p95 0.92 s (median 0.05 s) on a
+    machine loaded 4.5-7.9 (with four, five cards played out: p95 0.93 s), and their band equals the solved
+    deals' in 39 of 40 (played out: 26 of 40, four called best that lose 1.0 points or more;
+    ``late_exact.json``)."""
     exact_measure: str = "playout"
     """What a verdict solved exactly is measured in: the solved points themselves. The forecast
     (``measure``) maps play-outs onto what strong players make of them; applied to solutions
@@ -84,7 +84,7 @@ class Depth:
     paired losses spread about 9 points a deal (moons), so at 65,536 deals a loss within 0.09 of
     a band's limit stayed undecided: 13% of pass verdicts; at 262,144 deals 16 of 150 stayed
     undecided, every one within 0.10 of a limit (``coach_stability_passes_six_*.json``). Twice
-    that, paid for by play-outs about 1.6 times faster (``engine.compiled``'s bit helpers as
+    that, paid for by play-outs about 1.6 times faster (``engine.search.compiled``'s bit helpers as
     machine instructions) and deals dealt on both cores, leaves 10 of those 150 undecided
     (``coach_stability_passes_ctpop_*.json``)."""
     pass_playouts: int | None = 1310720
@@ -100,7 +100,7 @@ class Depth:
     alone."""
     pass_stages: tuple[tuple[int, int], ...] = ((256, 64), (1024, 16), (2048, 5))
     """The screening of all passes that picks the finalists: deeper than Hard's
-    (``engine.evaluator.PASS_STAGES``), because a pass screened out on 128 deals can be the best
+    (``engine.search.evaluator.PASS_STAGES``), because a pass screened out on 128 deals can be the best
     (a choice's loss is only as true as the best pass it is measured against)."""
     min_samples: int = 2048
     """Deals before a play verdict played out by the policy may be called decided. A play's
@@ -126,7 +126,7 @@ class Depth:
     play_seconds: float | None = 10.0
     pass_seconds: float | None = 20.0
     measure: str = "forecast"
-    """What a verdict is measured in (``engine.evaluator.MEASURES``): the forecast, the points
+    """What a verdict is measured in (``engine.search.evaluator.MEASURES``): the forecast, the points
     to expect against strong players, where it applies. The play-outs' own losses read about
     1.6 times what Hard x4 realise on the true deal; the verdicts' losses in the forecast 1.02
     times it (``benchmarks/results/loss_calibration.json``, ``loss_calibration_forecast.json``)."""

@@ -10,7 +10,7 @@ facts about the position that sentence asserts (``facts``: "your highest heart, 
 reason whose facts do not all hold is withheld (``Verdict.withheld``, which the tests keep
 empty). Numbers from the evaluation ("you shoot the moon in 40% of such hands between strong
 players") are facts about the evaluation, not the position, and are not declared. They say what
-they are (``among``): the forecast (``engine.calibration``: what strong players make of such
+they are (``among``): the forecast (``engine.search.calibration``: what strong players make of such
 hands), which the coach grades by, or the play-outs' share of the imagined deals; a play solved
 exactly says so, and an outcome every possible deal gives alike is said as whole points. The
 figures sentence and the headline declare their figures (``figures.Points``, ``Measured``,

@@ -12,7 +12,7 @@ Kinds of step (what the learner does):
 - ``game``: play on; ``answer`` is the table's ``TableSession``.
 
 A check is ``check(answer, context) -> Verdict``. Rule questions are answered from the
-engine's own ``Refusal`` (``refusal_verdict``); judgement from ``engine.evaluator``
+engine's own ``Refusal`` (``refusal_verdict``); judgement from ``engine.search.evaluator``
 (``evaluate``), with a small, seeded sample budget.
 """
 

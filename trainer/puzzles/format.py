@@ -81,7 +81,7 @@ THEMES = {
     "endgame": "The last tricks",
 }
 METHODS = ("policy", "exact")
-"""How a stored evaluation's deals were played out (``engine.evaluator.Evaluation.method``)."""
+"""How a stored evaluation's deals were played out (``engine.search.evaluator.Evaluation.method``)."""
 OPTION_COLUMNS = (
     "option",
     "points",
@@ -108,14 +108,14 @@ class Answer:
     verified: str
     options: tuple[OptionValue, ...]
     measure: str = "playout"
-    """What the options' figures are (``engine.evaluator.MEASURES``); files written before the
+    """What the options' figures are (``engine.search.evaluator.MEASURES``); files written before the
     forecast measure hold the play-outs' own."""
     method: str = "policy"
     """How the deals were played out: "policy" or "exact" (every deal solved exactly), so the
     stored evaluation says how deep it looked."""
     every_deal: bool = False
     """With "exact": the deals were every one the view allows, each solved once (the figures
-    are exact, ``engine.evaluator.Evaluation.every_deal``)."""
+    are exact, ``engine.search.evaluator.Evaluation.every_deal``)."""
 
 
 @dataclass(frozen=True)

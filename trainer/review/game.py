@@ -1,7 +1,7 @@
 """Game review: every pass and play the learner made in a finished game, judged by the evaluator.
 
 For each hand it replays the actions from the deal and, at each of the learner's decisions, values
-every option from the learner's view only (``engine.evaluator``), then grades the choice (the
+every option from the learner's view only (``engine.search.evaluator``), then grades the choice (the
 coach's bands). A play with one legal card is no decision and is not graded.
 
 Figures (all in the evaluator's unit: expected points minus the other players' average, per hand;
