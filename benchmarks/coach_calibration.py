@@ -5,7 +5,7 @@
 2. For each decision the evaluator, from the deciding seat's view only and with its own seed,
    predicts the outcome of the chosen option: every seat's chance of shooting the moon and every
    seat's expected points for the hand. The prediction is the option's forecast
-   (``engine.calibration``) where the evaluator gives one, and the play-outs' own figures are
+   (``engine.search.calibration``) where the evaluator gives one, and the play-outs' own figures are
    kept beside it (``raw_moon``, ``raw_points``: ``fit_calibration.py`` fits the map on them);
    positions to continue (3.) are chosen by the play-outs' figures.
 3. What happened: the game's own continuation, and for positions where some seat's predicted
@@ -44,7 +44,7 @@ of the model in use, each hand counted once. Runs kept under another model are l
 out: a change to what the engine plays or predicts starts the count again, a faster path to the
 same numbers does not. The map is not part of the model: each kept row holds the play-outs' own
 figures and its position as the map reads it (``where``), and ``--pool`` forecasts them again
-with today's map, leaving out the hands it was fitted on (``engine.calibration_map.FITTED_HANDS``):
+with today's map, leaving out the hands it was fitted on (``engine.search.calibration_map.FITTED_HANDS``):
 a map fitted again keeps the count going, and its test is the hands kept after it. (Folders named
 by 16 hex digits were fingerprinted by the engine's code, before 2026-12-04; those starting with
 "b", by a probe that held the forecasts too; with "r", by today's probe.)
@@ -421,7 +421,7 @@ def model_fingerprint(blocking: Blocking) -> str:
     play-out blockers. A change that leaves every one of these the same (a faster path to the
     same numbers) keeps the fingerprint, so runs kept before it still add up; a change to what
     Hard plays or the play-outs predict starts a new count. Hard's budgets are in deals, so the
-    probe is the same on any machine. The map (``engine.calibration_map``) is not in it: Hard
+    probe is the same on any machine. The map (``engine.search.calibration_map``) is not in it: Hard
     ranks by the play-outs' own points, and kept rows are forecast again by today's map
     (``reforecast``), so a map fitted again on them keeps the count going."""
     digest = hashlib.sha256(json.dumps([PREDICTION, thresholds(blocking)]).encode())
@@ -437,7 +437,7 @@ def model_fingerprint(blocking: Blocking) -> str:
 
 
 def map_fingerprint() -> str:
-    """The map in use (``engine.calibration_map``): kept runs note it beside their forecasts."""
+    """The map in use (``engine.search.calibration_map``): kept runs note it beside their forecasts."""
     return hashlib.sha256(repr((calibration_map.MOON, calibration_map.QUIET)).encode()).hexdigest()[:12]
 
 
@@ -466,7 +466,7 @@ def compact(row: dict) -> dict:
 
 
 def where_of(row: dict) -> dict:
-    """What the map reads of a decision's position (``engine.calibration.Situation``), kept so
+    """What the map reads of a decision's position (``engine.search.calibration.Situation``), kept so
     that the rows can be forecast again, and the map fitted again, without the positions."""
     return dataclasses.asdict(situation(row["state"].view(row["seat"]), row["kind"]))
 

@@ -10,7 +10,7 @@ Two measurements, on the same seeds for every engine:
 
 Ours is measured three ways through its public API: card by card, choosing from
 ``legal_cards()`` (a CardSet) or from the ``legal_mask`` int property; and with
-``engine.playout.random_playout``, the flat-loop play-out that search and evaluation use. The
+``engine.search.playout.random_playout``, the flat-loop play-out that search and evaluation use. The
 card-by-card ways pick the same card for the same random number, so they play the same games.
 OpenSpiel chooses with the same ``random.Random`` calls among ``legal_actions()``; it lists
 cards in another order, so its games are different ones drawn from the same distribution.

@@ -1,6 +1,6 @@
 """Hard ranking its options by the forecast instead of the play-outs' points, against Normal.
 
-The coach measures losses by the forecast (``engine.calibration``: what strong players make of
+The coach measures losses by the forecast (``engine.search.calibration``: what strong players make of
 such hands); this asks whether Hard should too. The same duplicate tournament as
 ``python -m engine.tournament hard normal normal normal``, with Hard built with ``--measure``:
 

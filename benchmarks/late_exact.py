@@ -5,7 +5,7 @@ tricks 8-12 (six cards a seat down to two), spread over the hands: at most one p
 hand. Each is judged by the coach (``trainer.coach.depth.judge_play`` at ``COACH`` depth, timed
 on one process) and by the reference: the view's deals solved exactly, every deal the view
 allows when there are at most ``--deals`` of them, else ``--deals`` sampled deals, each solved
-(``engine.solver``'s max^n, every hand open), the card's loss read in the solved points
+(``engine.search.solver``'s max^n, every hand open), the card's loss read in the solved points
 themselves (no forecast map). Per trick it reports how often the coach's verdict names the
 reference's band (decided and the same band), how often an undecided verdict ("between A and
 B") spans it, the "best" verdicts whose solved loss is 1.0 or more, and the verdicts' seconds

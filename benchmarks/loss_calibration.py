@@ -14,7 +14,7 @@ games (the ``--save`` pickles of ``coach_calibration.py``, or its ``--replay`` o
    the play-outs is shared and the difference is sharp);
 3. realised loss = the deciding seat's score less the others' average after the option, minus
    the same after the best; against it, the predicted loss (the play-outs', paired on the same
-   imagined deals: the verdict's) and the forecasts' difference (``engine.calibration``).
+   imagined deals: the verdict's) and the forecasts' difference (``engine.search.calibration``).
    With ``--measure forecast`` the evaluator ranks options and measures the verdict's loss by
    the forecast, as the coach does (``trainer.coach.depth.Depth.measure``).
 

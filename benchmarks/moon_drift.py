@@ -10,7 +10,7 @@ so a new model the fingerprint missed) or the draw did. This reads each kept han
 - along the seeds: did the rate change somewhere? (the largest gap between the running count of
   moons and its share of the hands so far, scaled as a Brownian bridge: the Kolmogorov tail gives
   the chance of a gap so large anywhere, so the change point is not chosen after looking);
-- the map's fitted hands against the rest (``engine.calibration_map.FITTED_HANDS``): two rates
+- the map's fitted hands against the rest (``engine.search.calibration_map.FITTED_HANDS``): two rates
   and the z of their difference.
 
 Replaying a run (``coach_calibration.py --replay``) says whether today's engine plays its hands

@@ -7,7 +7,7 @@ screening says lose ``--low``-``--high`` points is judged instead. Verdicts whos
 or blunder are checked:
 
 1. ``--deals`` deals consistent with the learner's view, dealt as the evaluator imagines them
-   (``engine.pass_worlds.deal_for_pass``: the unseen cards shuffled among the others);
+   (``engine.search.pass_worlds.deal_for_pass``: the unseen cards shuffled among the others);
 2. on each deal the three other seats pass as Hard does, once; then the learner's pass and the
    coach's best are each played to the hand's end by Hard at every seat, the same bots with the
    same seeds for both (paired: the luck of the deal and of the bots is shared);

@@ -1,11 +1,11 @@
 """Why the forecast's 3-6 points bucket reads low: where those seats' points come from.
 
 Every kept calibration run of today's model is forecast by the shipped map
-(``engine.calibration_map``). For each (decision, seat) the forecast gives 3-6 points, grouped by
+(``engine.search.calibration_map``). For each (decision, seat) the forecast gives 3-6 points, grouped by
 kind (pass, play), whose seat (the deciding seat's own or another's) and the moon runner when the
 decision was made (none yet, this seat, another seat), it compares forecast and made: the points,
 the chance that another seat shoots the moon, and the points of the hands without a moon (the
-forecast's quiet part, as ``engine.calibration.quiet_points`` splits it off).
+forecast's quiet part, as ``engine.search.calibration.quiet_points`` splits it off).
 
     PYTHONPATH=. .venv/bin/python benchmarks/points_mid_bucket.py
         [--json benchmarks/results/points_mid_bucket.json]

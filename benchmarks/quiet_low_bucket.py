@@ -1,7 +1,7 @@
 """Why the forecast's lowest points bucket read high on fresh hands, and the forms tried for it.
 
 The kept calibration runs of today's model are split into those the map was fitted on
-(``engine.calibration_map.FITTED_HANDS``) and fresh ones. For seats the forecast gives under a
+(``engine.search.calibration_map.FITTED_HANDS``) and fresh ones. For seats the forecast gives under a
 point, it counts where their points came from (outcomes of 10 points or more, with and without a
 moon, and of 1-9 points) in both, and it fits other forms of the map's quiet part on the fitted
 runs and tables the points of the fresh ones under each (``base`` is the shipped form).
@@ -71,7 +71,7 @@ FORMS = (
     "moon_gone_zero",
     "clean_slope",
 )
-"""The shipped form (``engine.calibration.quiet_terms``, in the six groups of
+"""The shipped form (``engine.search.calibration.quiet_terms``, in the six groups of
 ``fit_calibration.QUIET_GROUPS``: in play, whether a moon is still possible); the form shipped
 before it (``gone``: a line whose intercept and slope move with the share of the points already
 taken, in four groups, kind and whose); the form before that (``linear``: a line in the
@@ -175,7 +175,7 @@ def fit_quiet(pairs: list[dict], form: str) -> dict[str, tuple[float, ...]]:
 
 
 def calibration_in(form: str) -> type[Calibration]:
-    """``engine.calibration.Calibration`` with the form's quiet part."""
+    """``engine.search.calibration.Calibration`` with the form's quiet part."""
     group_of = _quiet_group if in_six_groups(form) else _four_groups
 
     class InForm(Calibration):

@@ -2,7 +2,7 @@
 
 While another seat has taken every moon card so far, the evaluator weights each imagined deal by
 how well the runner's hand in it explains the runner's plays and by the losers left in it
-(``engine.inference``). How strongly is a question of fact: a runner with one heart at trick 3
+(``engine.search.inference``). How strongly is a question of fact: a runner with one heart at trick 3
 has shown little, a runner with seven moon cards at trick 9 has shown a hand that can shoot.
 
 ``--collect`` takes positions with a runner from replayed calibration runs (``--save`` pickles

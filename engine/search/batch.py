@@ -3,10 +3,10 @@
 Every game in a batch is at the same point of its hand (the same number of cards played), as
 the worlds a search imagines from one position are; seats to move, tricks taken and hands
 differ per game. One numpy operation advances every game by one card. The rules applied are
-those of ``HandState`` and the policies those of ``engine.policy`` (heuristic) or uniform
+those of ``HandState`` and the policies those of ``engine.search.policy`` (heuristic) or uniform
 random; the tests hold both to that card for card.
 
-numpy is optional for the engine: without it, search falls back to ``engine.playout``'s
+numpy is optional for the engine: without it, search falls back to ``engine.search.playout``'s
 pure-Python loop (slower, same answers for the heuristic policy).
 """
 
@@ -222,7 +222,7 @@ class Batch:
         return self.scores()
 
     def _run_heuristic(self, blocking: Blocking = BLOCKERS) -> None:
-        """Every game to its end with ``engine.policy``, compiled (``engine.compiled``)."""
+        """Every game to its end with ``engine.search.policy``, compiled (``engine.search.compiled``)."""
         if self.is_over:
             return
         rules = self.rules

@@ -1,4 +1,4 @@
-"""The fitted map of ``engine.calibration``, written by ``benchmarks/fit_calibration.py``.
+"""The fitted map of ``engine.search.calibration``, written by ``benchmarks/fit_calibration.py``.
 
 Fitted on 5976 hands of 249 calibration runs (2026-12-05):
 hands-992000-992023.json.gz, hands-992024-992047.json.gz, hands-992048-992071.json.gz,

@@ -1,6 +1,6 @@
 """The play-out policy compiled to machine code with numba: the search's fast path.
 
-``engine.policy`` and ``engine.playout`` are the reference (pure Python, and what runs where
+``engine.search.policy`` and ``engine.search.playout`` are the reference (pure Python, and what runs where
 numba cannot, such as Pyodide); this module applies the same rules and the same policy, card
 for card, to many games at once, one game after another in a compiled loop. The tests hold it
 to the reference on every rule preset.
@@ -196,7 +196,7 @@ def _choose(
     cheap_block: int,
     shooter: int,
 ) -> int:
-    """``engine.policy.choose_card``, line for line."""
+    """``engine.search.policy.choose_card``, line for line."""
     running = runner_cards >= moon_run
     guarding = runner_cards >= moon_guard
     led = suit_end = winning = position = trick_mask = 0
@@ -284,7 +284,7 @@ def _candidate(taken: np.ndarray, players: int, moon_mask: int) -> tuple[int, in
     return runner, cards
 
 
-@njit(cache=True, nogil=True)  # nogil: a batch's parts run in threads (``engine.threads``)
+@njit(cache=True, nogil=True)  # nogil: a batch's parts run in threads (``engine.search.threads``)
 def run_policy(
     hands: np.ndarray,
     trick: np.ndarray,
@@ -297,7 +297,7 @@ def run_policy(
     rules: tuple,
 ) -> None:
     """Play every game (row) to the end of the hand with the policy, updating ``hands``,
-    ``taken`` and ``won`` in place (``engine.playout.playout_result``'s loop)."""
+    ``taken`` and ``won`` in place (``engine.search.playout.playout_result``'s loop)."""
     (
         players,
         hand_size,
@@ -404,7 +404,7 @@ def run_policy(
         broken[game] = hearts_broken
 
 
-# ----- imagined deals for a pass (``engine.pass_worlds`` is the reference) -----
+# ----- imagined deals for a pass (``engine.search.pass_worlds`` is the reference) -----
 
 _GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -487,7 +487,7 @@ def _rule_of_thumb_pass(hand: int, count: int) -> int:
     return chosen
 
 
-@njit(cache=True, nogil=True)  # nogil: a call's blocks are dealt in threads (``engine.threads``)
+@njit(cache=True, nogil=True)  # nogil: a call's blocks are dealt in threads (``engine.search.threads``)
 def deal_pass_blocks(
     unseen: np.ndarray,
     room: np.ndarray,
@@ -501,7 +501,7 @@ def deal_pass_blocks(
     hands: np.ndarray,
     passes: np.ndarray,
 ) -> None:
-    """``engine.pass_worlds.deal_for_pass``, rows ``first`` to ``last``: the imagined deals
+    """``engine.search.pass_worlds.deal_for_pass``, rows ``first`` to ``last``: the imagined deals
     (every seat's hand) and the others' rule-of-thumb passes, written into ``hands`` and
     ``passes``. ``first`` starts a block (a multiple of ``block_size``, ``PASS_DEAL_BLOCK``
     there: an argument, as numba's cache would not see that constant change)."""
@@ -538,7 +538,7 @@ def deal_pass_blocks(
 def hands_after_passes(
     hands: np.ndarray, passes: np.ndarray, candidates: np.ndarray, seat: int, offset: int, lowest: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``engine.outcomes.hands_after_pass`` for each candidate pass in each deal, candidate-major
+    """``engine.search.outcomes.hands_after_pass`` for each candidate pass in each deal, candidate-major
     (row ``k * deals + d``): every seat's hand once the passes are made, and who leads."""
     deals, players = hands.shape
     after = np.empty((candidates.shape[0] * deals, players), dtype=np.int64)
@@ -572,12 +572,12 @@ def card_points(taken: np.ndarray, masks: np.ndarray, values: np.ndarray) -> np.
     return points
 
 
-# ----- imagined deals during play (``engine.sampling`` is the reference) -----
+# ----- imagined deals during play (``engine.search.sampling`` is the reference) -----
 
 
 @njit(cache=True)
 def _world_seed(seed: np.uint64, world: int) -> np.uint64:
-    """``engine.sampling.world_seed``."""
+    """``engine.search.sampling.world_seed``."""
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed + np.uint64(world) * _GOLDEN_GAMMA
     return _next_u64(state)
@@ -587,7 +587,7 @@ def _world_seed(seed: np.uint64, world: int) -> np.uint64:
 def _quick_deal(
     cards: np.ndarray, seats_of: np.ndarray, free: np.ndarray, state: np.ndarray, dealt: np.ndarray
 ) -> bool:
-    """``engine.sampling._quick_deal`` (cards in order, each with its mask of allowed seats)."""
+    """``engine.search.sampling._quick_deal`` (cards in order, each with its mask of allowed seats)."""
     players = free.shape[0]
     room = free.copy()
     dealt[:] = 0
@@ -624,7 +624,7 @@ def quick_worlds(
     count: int,
     retries: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``engine.sampling.WorldSampler.world`` for worlds ``first`` .. ``first + count - 1``:
+    """``engine.search.sampling.WorldSampler.world`` for worlds ``first`` .. ``first + count - 1``:
     (hands, whether the quick deal succeeded, each stream's state afterwards). ``sizes[k]`` is
     how many seats card k may go to (the key the cards are kept sorted by)."""
     players = free.shape[0]
@@ -661,7 +661,7 @@ def quick_worlds(
     return hands, done, states
 
 
-# ----- reading a moon runner's hand (``engine.inference`` is the reference) -----
+# ----- reading a moon runner's hand (``engine.search.inference`` is the reference) -----
 
 
 @njit(cache=True)
@@ -681,7 +681,7 @@ def runner_mismatches(
     later: np.ndarray,
     rules: tuple,
 ) -> np.ndarray:
-    """``engine.inference.mismatches`` for the runner's hand (``hands[w]``) of every world."""
+    """``engine.search.inference.mismatches`` for the runner's hand (``hands[w]``) of every world."""
     (
         players,
         _hand_size,

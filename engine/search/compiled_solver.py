@@ -1,4 +1,4 @@
-"""The exact late-hand solver compiled with numba: ``engine.solver`` is its reference.
+"""The exact late-hand solver compiled with numba: ``engine.search.solver`` is its reference.
 
 The same max^n search (every seat minimising its own score minus the others' average, the lowest
 card among equals), the same legality, the same equivalent cards and the same floor, so every
@@ -9,7 +9,7 @@ on the hands at trick boundaries (the reference's second, renamed memo saves lit
 An outcome travels packed in one int: each seat's points added from the node on in 13 bits
 (offset by 4,096), the moon's shooter plus one above them, so adding a trick's points is one
 addition. That fits four seats; other tables use the reference (``supports``). Where numba
-is missing (Pyodide) ``engine.outcomes`` solves with the reference.
+is missing (Pyodide) ``engine.search.outcomes`` solves with the reference.
 """
 
 from __future__ import annotations
@@ -197,7 +197,7 @@ def _enter(
     live,
     collect,
 ) -> int:
-    """Set up row ``d`` for the node at this position (``engine.solver``'s ``node`` up to its
+    """Set up row ``d`` for the node at this position (``engine.search.solver``'s ``node`` up to its
     loop over cards); or, where the node needs no search (nothing left to score, or the memo
     has it), its packed outcome (-1 otherwise: outcomes are never negative)."""
     n = params[P_N]
@@ -295,7 +295,7 @@ def _solve(
     live,
     collected,
 ) -> None:
-    """Every legal card's packed outcome into ``collected[card]``: ``engine.solver``'s search,
+    """Every legal card's packed outcome into ``collected[card]``: ``engine.search.solver``'s search,
     its recursion kept on an explicit stack (numba cannot cache a recursive function)."""
     n = params[P_N]
     bonus = params[P_BONUS]
@@ -508,7 +508,7 @@ def _arrays(rules: Rules) -> tuple:
 
 
 def solve_options_compiled(state) -> list[tuple[int, tuple[int, ...], int]]:
-    """``engine.solver.solve_options`` of ``state``, compiled (``supports(state.rules)``), as
+    """``engine.search.solver.solve_options`` of ``state``, compiled (``supports(state.rules)``), as
     ``(card number, final_scores, shooter)`` per legal card in card order."""
     _, args, taken_points = _root(state)
     (hands, leader, pos, win_card, win_seat, trick_mask, trick_points, broken, status, won, first, live) = (

@@ -12,7 +12,7 @@ went on to do from 2,374 runner positions of four kept calibration runs (each ru
 turn, the fitted law beat the old one on it every time). The fit also said that how well the
 play-out policy explains each of the runner's plays (``mismatches``, each one multiplying the
 weight by ``TREMBLE``) tells nothing against players who are not that policy, so ``TREMBLE``
-is 1: the count is kept, compiled in ``engine.compiled`` and held to the reference by the
+is 1: the count is kept, compiled in ``engine.search.compiled`` and held to the reference by the
 tests, for the benchmark to re-fit against another model of the players.
 
 The other way round, while the deciding seat is itself the runner, deals are drawn as if the

@@ -33,7 +33,7 @@ def random_playout(
 def heuristic_playout(
     state: HandState, moon_choice: MoonChoice = MoonChoice.ADD_TO_OTHERS
 ) -> tuple[int, ...]:
-    """Play ``state`` (left untouched) to the end with ``engine.policy`` for every seat."""
+    """Play ``state`` (left untouched) to the end with ``engine.search.policy`` for every seat."""
     return playout_result(state, None, moon_choice).scores
 
 

@@ -26,7 +26,7 @@ game is not zero-sum, so there is no alpha-beta; the search is made fast, and st
 
 Everything works on plain ints: a card is 0..51 (``card // 13`` is the suit: clubs,
 diamonds, spades, hearts; a higher number is a higher card of its suit), a hand is a bit mask.
-Legality mirrors ``HandState.legal_cards`` (and ``engine.playout``) exactly. Pure Python,
+Legality mirrors ``HandState.legal_cards`` (and ``engine.search.playout``) exactly. Pure Python,
 standard library only.
 """
 
@@ -92,7 +92,7 @@ class _Tables:
         self.values = rules.card_values
         self.moon_mask = 0 if rules.moon is MoonRule.OFF else rules.moon_mask
         self.moon_value = rules.moon_value
-        # Shooter's choice is scored as "add to the others", as engine.playout does by default.
+        # Shooter's choice is scored as "add to the others", as engine.search.playout does by default.
         self.moon_add = rules.moon is not MoonRule.SUBTRACT_FROM_SHOOTER
         self.bonus = rules.no_tricks_bonus
         self.first_lead = 1 << rules.lowest_club
