@@ -91,6 +91,7 @@ from engine.bots.hard import HardBot
 from engine.moon import BLOCKERS, Blocking
 from engine.passing import rule_of_thumb_pass
 from engine.search import calibration_map
+from engine.search.budget import PassBudget, PlayBudget
 from engine.search.calibration import Calibration, Situation, situation
 from engine.search.evaluator import EXACT_CARDS, evaluate_pass, evaluate_play
 from engine.search.playout import playout_result
@@ -184,10 +185,14 @@ def predict(job: tuple[int, dict, Blocking]) -> dict:
     seed = FIRST_SEED * 7 + number
     if decision["kind"] == "pass":
         evaluation = evaluate_pass(
-            view, samples=PREDICTION["pass"], seed=seed, only=[decision["choice"]], blocking=blocking
+            view,
+            PassBudget(samples=PREDICTION["pass"]),
+            seed=seed,
+            only=[decision["choice"]],
+            blocking=blocking,
         )
     else:
-        evaluation = evaluate_play(view, samples=PREDICTION["play"], seed=seed, blocking=blocking)
+        evaluation = evaluate_play(view, PlayBudget(samples=PREDICTION["play"]), seed=seed, blocking=blocking)
     value = evaluation.value_of(decision["choice"])
     after = apply(decision["state"], decision["kind"], decision["seat"], decision["choice"])
     pass_as_imagined(after)

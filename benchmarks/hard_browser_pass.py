@@ -20,6 +20,7 @@ from pathlib import Path
 
 from engine import HandState, Rules
 from engine.bots.hard import BROWSER_PASS, FULL_PASS, HardBot
+from engine.search.budget import PassBudget
 from engine.search.evaluator import evaluate_pass
 
 OUT = Path(__file__).parent / "results" / "hard_browser_pass.json"
@@ -50,7 +51,7 @@ def main() -> None:
                     extra.append(0.0)
                     continue
                 deep = evaluate_pass(
-                    view, only=[full, browser], samples=args.deep, seed=seed, measure="playout"
+                    view, PassBudget(samples=args.deep, measure="playout"), only=[full, browser], seed=seed
                 )
                 values = {value.option: value.difference for value in deep.options}
                 extra.append(values[browser] - values[full])

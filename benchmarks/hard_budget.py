@@ -25,6 +25,7 @@ from engine.bots.hard import HardBot, moon_block
 from engine.bots.normal import NormalBot
 from engine.bots.table import play_hand_with_bots
 from engine.deal import deal_from_seed, hand_seed
+from engine.search.budget import PassBudget, PlayBudget
 from engine.search.evaluator import evaluate_pass, evaluate_play
 from engine.search.threads import one_thread
 
@@ -62,19 +63,21 @@ def judge_hand(job: tuple) -> list[dict]:
     rows = []
     for kind, view in hard.searched:
         if kind == "pass":
-            deep = evaluate_pass(view, samples=deep_deals, seed=7 + hand, stages=DEEP_PASS_STAGES)
+            deep = evaluate_pass(view, PassBudget(samples=deep_deals, stages=DEEP_PASS_STAGES), seed=7 + hand)
         else:
-            deep = evaluate_play(view, samples=deep_deals, seed=7 + hand, exact_samples=deep_deals // 4)
+            deep = evaluate_play(
+                view, PlayBudget(samples=deep_deals, exact_samples=deep_deals // 4), seed=7 + hand
+            )
         losses = {str(value.option): value.loss for value in deep.options}
         finalists = {str(value.option) for value in deep.options[: DEEP_PASS_STAGES[-1][1]]}
         choices = {}
         for budget in budgets:
             budget_seed = 1000 + hand * 7 + budget
             if kind == "pass":
-                choice = evaluate_pass(view, samples=budget, seed=budget_seed).best.option
+                choice = evaluate_pass(view, PassBudget(samples=budget), seed=budget_seed).best.option
             else:
                 choice = evaluate_play(
-                    view, samples=budget, seed=budget_seed, exact_samples=budget // 4
+                    view, PlayBudget(samples=budget, exact_samples=budget // 4), seed=budget_seed
                 ).best.option
             # a pass the deep look screened out has no loss on its fresh deals
             known = kind == "play" or str(choice) in finalists

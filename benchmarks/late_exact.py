@@ -30,6 +30,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from engine import Rules
+from engine.search.budget import PlayBudget
 from engine.search.evaluator import evaluate_play
 from trainer.coach.depth import COACH, judge_play
 from trainer.coach.grading import Band, band_of, grade
@@ -65,12 +66,14 @@ def solved_loss(view, card, deals: int, seed: int) -> tuple[float, int, bool]:
     """The card's loss over the view's deals solved exactly: (loss, deals, every deal)."""
     reference = evaluate_play(
         view,
-        samples=deals,
+        PlayBudget(
+            samples=deals,
+            exact_cards=view.rules.hand_size,
+            exact_samples=deals,
+            exact_min_samples=deals,
+            every_deal=True,
+        ),
         seed=seed,
-        exact_cards=view.rules.hand_size,
-        exact_samples=deals,
-        exact_min_samples=deals,
-        every_deal=True,
     )
     return reference.loss_of(card), reference.samples, reference.every_deal
 

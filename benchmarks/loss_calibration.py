@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from coach_calibration import apply, play_to_end
 
+from engine.search.budget import PassBudget, PlayBudget
 from engine.search.evaluator import MEASURES, evaluate_pass, evaluate_play
 
 LOSS_BUCKETS = (-100.0, 1.0, 2.5, 6.0, 100.0)
@@ -63,9 +64,9 @@ def judge(job: tuple[int, dict, int, float, float, int, str]) -> dict | None:
     view = state.view(seat)
     seed = SEED + number
     if kind == "pass":
-        evaluation = evaluate_pass(view, samples=deals, seed=seed, measure=measure)
+        evaluation = evaluate_pass(view, PassBudget(samples=deals, measure=measure), seed=seed)
     else:
-        evaluation = evaluate_play(view, samples=deals, seed=seed, measure=measure)
+        evaluation = evaluate_play(view, PlayBudget(samples=deals, measure=measure), seed=seed)
     best = evaluation.best
     within = [value for value in evaluation.options[1:] if low <= value.loss <= high]
     if not within:
@@ -76,10 +77,13 @@ def judge(job: tuple[int, dict, int, float, float, int, str]) -> dict | None:
     # values the learner's option on fresh deals too.
     if kind == "pass":
         again = evaluate_pass(
-            view, samples=deals, seed=seed + FRESH, only=[best.option, other.option], measure=measure
+            view,
+            PassBudget(samples=deals, measure=measure),
+            seed=seed + FRESH,
+            only=[best.option, other.option],
         )
     else:
-        again = evaluate_play(view, samples=deals, seed=seed + FRESH, measure=measure)
+        again = evaluate_play(view, PlayBudget(samples=deals, measure=measure), seed=seed + FRESH)
     fresh_best, fresh_other = again.value_of(best.option), again.value_of(other.option)
     realised = []
     for k in range(continuations):

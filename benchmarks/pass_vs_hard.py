@@ -46,10 +46,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from engine import CardSet, HandState, PlayerView, Rules
-from engine.bots.hard import BROWSER_PASS, HardBot, PassBudget
+from engine.bots.hard import BROWSER_PASS, HardBot
 from engine.bots.normal import NormalBot
 from engine.game import deal_game_hand
 from engine.hand import Phase
+from engine.search.budget import PassBudget
 from engine.search.pass_worlds import deal_for_pass
 from engine.search.threads import one_thread
 from engine.tournament import run_tournament, summarize

@@ -21,6 +21,7 @@ import pytest
 from engine import Card, CardSet, HandState, Phase, PlayerView, Rules, parse_card, setup_position
 from engine.bots import make_bot
 from engine.rules import PRESETS
+from engine.search.budget import PassBudget, PlayBudget
 from engine.search.evaluator import Evaluation, OptionValue, Z, evaluate_pass, evaluate_play
 from trainer.coach import coach_pass, coach_play
 from trainer.coach.explain import TEMPLATES, Stance, Verdict, _seat_name
@@ -225,10 +226,12 @@ def test_every_fact_the_coach_states_holds_in_thousands_of_positions():
                     for view, choice in decisions(rules, direction, level, seed):
                         salt = rng.getrandbits(32)
                         if view.phase is Phase.PASSING:
-                            evaluation = evaluate_pass(view, samples=8, stages=((4, 6),), seed=salt)
+                            evaluation = evaluate_pass(
+                                view, PassBudget(samples=8, stages=((4, 6),)), seed=salt
+                            )
                             coach = coach_pass
                         else:
-                            evaluation = evaluate_play(view, samples=16, seed=salt, exact_cards=0)
+                            evaluation = evaluate_play(view, PlayBudget(samples=16, exact_cards=0), seed=salt)
                             coach = coach_play
                             tricks_seen.add(len(view.tricks) + 1)
                         options = [value.option for value in evaluation.options]

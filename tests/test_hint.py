@@ -7,6 +7,7 @@ import pytest
 
 from engine import Phase, Rules, deal_game_hand
 from engine.bots import bot_acts, make_bot
+from engine.search.budget import PassBudget
 from trainer.coach import coach_hint, grade
 from trainer.coach.depth import Depth, judge
 from trainer.coach.hint import decision_seed
@@ -120,7 +121,7 @@ def test_a_hint_that_is_not_the_best_gives_the_best_ones_reason_as_the_best_ones
     found = reasoned = 0
     for seed in range(40):
         view = HandState.from_seed(seed, Rules(), "left").view(0)
-        evaluation = evaluate_pass(view, samples=64, seed=1, stages=((16, 4),))
+        evaluation = evaluate_pass(view, PassBudget(samples=64, stages=((16, 4),)), seed=1)
         best, second = evaluation.options[0], evaluation.options[1]
         if second.difference - best.difference > TOLERANCE:
             continue

@@ -285,7 +285,9 @@ def test_hard_weighs_a_moon_plan_only_while_it_can_still_shoot(monkeypatch, play
     assert (state.to_move, moon_threat(view, include_self=True).seat) == (2 if not plays else 3, 2)
     looked = []
     monkeypatch.setattr(
-        hard, "evaluate_play", lambda view, **kw: looked.append(kw["blocking"]) or evaluate_play(view, **kw)
+        hard,
+        "evaluate_play",
+        lambda view, *a, **kw: looked.append(kw["blocking"]) or evaluate_play(view, *a, **kw),
     )
     HardBot(3, play_samples=64).choose_play(view)
     assert looked[0] == BLOCKERS and len(looked) == plans

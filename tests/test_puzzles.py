@@ -6,6 +6,7 @@ import random
 import pytest
 
 from engine import CardSet, HandState, Rules
+from engine.search.budget import PassBudget, PlayBudget
 from engine.search.evaluator import evaluate_pass, evaluate_play
 from trainer.puzzles import PuzzleError, load_library, load_puzzle
 from trainer.puzzles.board import PuzzleBoard
@@ -35,7 +36,7 @@ def puzzle_data(kind: str = "play") -> dict:
     if kind == "play":
         state, position = play_position()
         view = state.view(state.to_move)
-        evaluation = evaluate_play(view, samples=64, seed=1)
+        evaluation = evaluate_play(view, PlayBudget(samples=64), seed=1)
     else:
         state = HandState.from_seed(4, Rules(), "left")
         position = {
@@ -43,7 +44,7 @@ def puzzle_data(kind: str = "play") -> dict:
             "pass_direction": "left",
             "hands": [" ".join(state.hand(s).codes) for s in range(4)],
         }
-        evaluation = evaluate_pass(state.view(0), samples=64, seed=1, stages=((8, 12),))
+        evaluation = evaluate_pass(state.view(0), PassBudget(samples=64, stages=((8, 12),)), seed=1)
     best = evaluation.best.option
     best_text = " ".join(best.codes) if isinstance(best, CardSet) else best.code
     return {
@@ -214,7 +215,7 @@ def test_a_puzzle_valued_on_every_deal_keeps_saying_so_once_saved(tmp_path):
         view = state.view(state.to_move)
         if len(view.legal_cards) > 1:
             break
-    evaluation = evaluate_play(view, samples=512, seed=1, every_deal=True)
+    evaluation = evaluate_play(view, PlayBudget(samples=512, every_deal=True), seed=1)
     assert evaluation.every_deal
     best = evaluation.best.option.code
     data = {**puzzle_data("play"), "position": position}

@@ -3,6 +3,7 @@ and the evaluator's large sums taken by numpy agree with its pure-Python ones.""
 
 import math
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from engine import Rules
 from engine.search import threads
 from engine.search.batch import Batch
+from engine.search.budget import PlayBudget
 from engine.search.evaluator import _VECTOR_FROM, _weighted
 from tests.test_batch import moon_positions, play_by_policy, positions
 
@@ -82,12 +84,13 @@ def test_a_judged_play_gets_the_same_losses_with_or_without_numpy_sums(monkeypat
         state.play(state.legal_cards()[-1])
     view = state.view(state.to_move)
     card = view.legal_cards[0]
-    budget = dict(samples=4 * _VECTOR_FROM, seed=3, vectorized=False)
-    loss = evaluate_play(view, **budget).value_of(card).loss
-    settings = dict(budget, judge=card, limits=(loss,), min_samples=2 * _VECTOR_FROM)
-    fast = evaluate_play(view, **settings)
+    budget = PlayBudget(samples=4 * _VECTOR_FROM)
+    loss = evaluate_play(view, budget, seed=3, vectorized=False).value_of(card).loss
+    judged = replace(budget, min_samples=2 * _VECTOR_FROM)
+    settings = dict(seed=3, vectorized=False, judge=card, limits=(loss,))
+    fast = evaluate_play(view, judged, **settings)
     monkeypatch.setattr("engine.search.evaluator.np", None)
-    slow = evaluate_play(view, **settings)
+    slow = evaluate_play(view, judged, **settings)
     assert fast.samples == slow.samples == 4 * _VECTOR_FROM
     assert not fast.decided and not slow.decided
     for a, b in zip(fast.options, slow.options, strict=True):

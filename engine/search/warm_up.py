@@ -14,6 +14,7 @@ import time
 from ..bots import make_bot
 from ..hand import HandState, Phase
 from ..rules import Rules
+from .budget import PassBudget, PlayBudget
 from .evaluator import evaluate_pass, evaluate_play
 from .inference import runner_plays
 from .outcomes import HAVE_COMPILED, PlayWorlds
@@ -39,19 +40,19 @@ def warm_up() -> float:
     if not HAVE_COMPILED:
         return 0.0
     passing = HandState.from_seed(1, Rules(), "left")
-    evaluate_pass(passing.view(0), samples=8, stages=((4, 2),), vectorized=True)
+    evaluate_pass(passing.view(0), PassBudget(samples=8, stages=((4, 2),)), vectorized=True)
     playing = HandState.from_seed(1, Rules(), "hold")
-    evaluate_play(playing.view(playing.to_move), samples=8, vectorized=True)
+    evaluate_play(playing.view(playing.to_move), PlayBudget(samples=8), vectorized=True)
     # The exact solver's twin (``engine.search.compiled_solver``): a late play solved on a few deals.
     late = HandState.from_seed(2, Rules(), "hold")
     while late.phase is Phase.PLAYING and len(late.hand(late.to_move)) > 3:
         late.play(late.legal_cards()[0])
-    evaluate_play(late.view(late.to_move), samples=4, exact_cards=3)
+    evaluate_play(late.view(late.to_move), PlayBudget(samples=4, exact_cards=3))
     for seed in range(200):
         state = _runner_position(seed)
         if state is not None and state.phase is Phase.PLAYING:
             view = state.view(state.to_move)
-            evaluate_play(view, samples=8, vectorized=True, exact_cards=0)
+            evaluate_play(view, PlayBudget(samples=8, exact_cards=0), vectorized=True)
             source = PlayWorlds(view, seed, "compiled")
             source.evidence(source.next(2))  # the mismatch count (benchmarks/runner_read.py)
             break

@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 
 from engine import CardSet, PlayerView
 from engine.moon import STRONG_BLOCKERS
-from engine.search.evaluator import ROUND, Evaluation, evaluate_pass, evaluate_play
+from engine.search.budget import ROUND, PassBudget, PlayBudget
+from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from .grading import LIMITS, Band, grade, moon_dependent
 
@@ -29,6 +30,7 @@ __all__ = [
     "COACH",
     "FULL",
     "IN_BROWSER",
+    "LOOKS",
     "SHALLOWER_NOTE",
     "Depth",
     "judge",
@@ -38,6 +40,13 @@ __all__ = [
     "measure_for",
     "needs_check",
 ]
+
+
+LOOKS = ("verdict", "full", "first", "check")
+"""The looks a ``Depth`` budgets: a ``verdict`` (``judge``: until the learner's choice's band is
+decided), the ``full`` depth with no choice to judge (the review's look at a decision not yet
+made), a hint's ``first`` look (which only picks the option the verdict then judges), and the
+``check`` of a play graded best on deals solved exactly (``needs_check``)."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +140,58 @@ class Depth:
     1.6 times what Hard x4 realise on the true deal; the verdicts' losses in the forecast 1.02
     times it (``benchmarks/results/loss_calibration.json``, ``loss_calibration_forecast.json``)."""
 
+    def for_play(self, view: PlayerView, look: str = "verdict") -> PlayBudget:
+        """What ``evaluate_play`` may spend on ``look`` (``LOOKS``) at ``view``: the one place a
+        depth becomes the evaluator's budget for a play."""
+        if look == "check":
+            cards, deals = view.rules.hand_size, self.check_samples
+            return PlayBudget(
+                samples=deals,
+                exact_cards=cards,
+                exact_samples=deals,
+                exact_min_samples=deals,
+                every_deal=True,
+            )
+        if look == "first":
+            deals = self.first_look
+            return PlayBudget(
+                samples=deals,
+                exact_samples=deals,
+                exact_cards=self.exact_cards,
+                measure=measure_for(view, self),
+            )
+        full = PlayBudget(
+            samples=self.play_samples,
+            seconds=self.play_seconds,
+            exact_samples=self.exact_samples,
+            exact_cards=self.exact_cards,
+            measure=measure_for(view, self),
+            every_deal=True,  # a late position has one value, whichever way it is asked
+        )
+        if look == "full":
+            return full
+        _known(look)
+        return replace(full, min_samples=self.min_samples, exact_min_samples=self.exact_min_samples)
+
+    def for_pass(self, look: str = "verdict") -> PassBudget:
+        """What ``evaluate_pass`` may spend on ``look`` (``LOOKS``; a pass has no ``check``): the
+        one place a depth becomes the evaluator's budget for a pass."""
+        if look == "first":
+            return PassBudget(samples=self.first_look, stages=self.pass_stages, measure=self.measure)
+        full = PassBudget(
+            samples=self.pass_samples,
+            stages=self.pass_stages,
+            seconds=self.pass_seconds,
+            playouts=self.pass_playouts,
+            measure=self.measure,
+        )
+        if look == "full":
+            return full
+        if look == "check":
+            raise ValueError("a pass has no check on solved deals (LOOKS)")
+        _known(look)
+        return replace(full, min_samples=min(self.pass_min_samples, self.pass_samples))
+
     def deeper(self, factor: int) -> Depth:
         """``factor`` times the deals everywhere (the stability benchmark's reference)."""
         return replace(
@@ -147,6 +208,11 @@ class Depth:
             play_seconds=None,
             pass_seconds=None,
         )
+
+
+def _known(look: str) -> None:
+    if look not in LOOKS:
+        raise ValueError(f"look must be one of {', '.join(LOOKS)}, not {look!r}")
 
 
 FULL = Depth()
@@ -202,34 +268,13 @@ def looked_shallower(evaluation: Evaluation) -> bool:
 
 def judge_play(view: PlayerView, card: object, seed: int = 0, depth: Depth = COACH) -> Evaluation:
     """Every card valued, sampling until ``card``'s band is decided."""
-    settings = dict(
-        samples=depth.play_samples,
-        seconds=depth.play_seconds,
-        seed=seed,
-        judge=card,
-        limits=LIMITS,
-        min_samples=depth.min_samples,
-        exact_min_samples=depth.exact_min_samples,
-        exact_samples=depth.exact_samples,
-        exact_cards=depth.exact_cards,
-        measure=measure_for(view, depth),
-        every_deal=True,
-    )
-    evaluation = evaluate_play(view, **settings)
+    budget = depth.for_play(view)
+    evaluation = evaluate_play(view, budget, seed=seed, judge=card, limits=LIMITS)
     if moon_dependent(evaluation, card):
-        evaluation = replace(
-            evaluation, strong_blockers=evaluate_play(view, **settings, blocking=STRONG_BLOCKERS)
-        )
+        strong = evaluate_play(view, budget, seed=seed, judge=card, limits=LIMITS, blocking=STRONG_BLOCKERS)
+        evaluation = replace(evaluation, strong_blockers=strong)
     if needs_check(evaluation, view, card, depth):
-        solved = evaluate_play(
-            view,
-            samples=depth.check_samples,
-            seed=seed,
-            exact_cards=view.rules.hand_size,
-            exact_samples=depth.check_samples,
-            exact_min_samples=depth.check_samples,
-            every_deal=True,
-        )
+        solved = evaluate_play(view, depth.for_play(view, "check"), seed=seed)
         evaluation = replace(evaluation, solved_check=solved)
     return evaluation
 
@@ -257,25 +302,18 @@ def judge_pass(
 ) -> Evaluation:
     """Every pass valued, the finalists and ``cards`` on fresh deals until its band is decided."""
     chosen = cards if isinstance(cards, CardSet) else CardSet(cards)
-    settings = dict(
-        samples=depth.pass_samples,
-        playouts=depth.pass_playouts,
-        seconds=depth.pass_seconds,
-        seed=seed,
-        judge=chosen,
-        limits=LIMITS,
-        min_samples=min(depth.pass_min_samples, depth.pass_samples),
-        measure=depth.measure,
-    )
-    evaluation = evaluate_pass(view, **settings, stages=depth.pass_stages, include=include)
+    budget = depth.for_pass()
+    evaluation = evaluate_pass(view, budget, seed=seed, judge=chosen, limits=LIMITS, include=include)
     if not moon_dependent(evaluation, chosen):
         return evaluation
     # Every pass screened again against strong blockers (the best there need not be the model's
     # moon line, nor one of its finalists), the model's finalists kept in the finals beside it.
     strong = evaluate_pass(
         view,
-        **settings,
-        stages=depth.pass_stages,
+        budget,
+        seed=seed,
+        judge=chosen,
+        limits=LIMITS,
         include=_finalists(evaluation, depth),
         blocking=STRONG_BLOCKERS,
     )

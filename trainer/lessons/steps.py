@@ -25,6 +25,7 @@ from typing import Any
 
 from engine import CARDS, CardSet, HandState, Rules, parse_card, to_card
 from engine.cards import card_mask
+from engine.search.budget import PassBudget, PlayBudget
 from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from ..coach.depth import COACH, judge
@@ -243,10 +244,9 @@ def _evaluate_cached(
     if choice is not None:
         return judge(view, " ".join(choice), seed)  # the coach's own verdict, at the coach's depth
     if kind == "pass":
-        return evaluate_pass(
-            view, samples=SAMPLES, seed=seed, include=[CardSet(c) for c in include], measure=COACH.measure
-        )
-    return evaluate_play(view, samples=SAMPLES, seed=seed, measure=COACH.measure)
+        budget = PassBudget(samples=SAMPLES, measure=COACH.measure)
+        return evaluate_pass(view, budget, seed=seed, include=[CardSet(c) for c in include])
+    return evaluate_play(view, PlayBudget(samples=SAMPLES, measure=COACH.measure), seed=seed)
 
 
 _STATES: dict[tuple, HandState] = {}

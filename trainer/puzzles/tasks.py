@@ -32,6 +32,7 @@ from statistics import NormalDist
 from engine import CardSet, HandState, Phase, PlayerView, Rules, deal_game_hand, parse_card
 from engine.bots import make_bot
 from engine.rules import PRESETS
+from engine.search.budget import PassBudget, PlayBudget
 from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from ..coach import coach_pass, coach_play
@@ -199,8 +200,8 @@ def decide(candidate: Candidate | dict, budget: Budget | None = None) -> dict:
 
 def _screen(kind: str, view: PlayerView, seed: int, natural: object, deals: int) -> Evaluation:
     if kind == "pass":
-        return evaluate_pass(view, samples=deals, seed=seed, include=[natural], measure=MEASURE)
-    return evaluate_play(view, samples=deals, seed=seed, measure=MEASURE)
+        return evaluate_pass(view, PassBudget(samples=deals, measure=MEASURE), seed=seed, include=[natural])
+    return evaluate_play(view, PlayBudget(samples=deals, measure=MEASURE), seed=seed)
 
 
 def doomed(evaluation: Evaluation, natural: object, final_deals: int | None = None) -> str:

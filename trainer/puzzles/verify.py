@@ -38,6 +38,7 @@ from engine import CardSet, PlayerView
 from engine.bots import make_bot
 from engine.cluster import ClusterUnavailable, DaskMissing, add_cluster_options
 from engine.moon import BLOCKERS, STRONG_BLOCKERS, Blocking
+from engine.search.budget import PassBudget, PlayBudget
 from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from ..coach.depth import COACH
@@ -91,24 +92,10 @@ def evaluate_all(
     them when a late play is solved exactly, or every deal the view allows when there are no
     more than that: then the values are exact)."""
     if kind == "pass":
-        return evaluate_pass(
-            view,
-            samples=deals or DEALS["pass"],
-            seed=seed,
-            stages=(),
-            only=only,
-            blocking=blocking,
-            measure=measure,
-        )
-    return evaluate_play(
-        view,
-        samples=deals or DEALS["play"],
-        seed=seed,
-        exact_samples=exact,
-        blocking=blocking,
-        measure=measure,
-        every_deal=True,
-    )
+        budget = PassBudget(samples=deals or DEALS["pass"], stages=(), measure=measure)
+        return evaluate_pass(view, budget, seed=seed, only=only, blocking=blocking)
+    budget = PlayBudget(samples=deals or DEALS["play"], exact_samples=exact, measure=measure, every_deal=True)
+    return evaluate_play(view, budget, seed=seed, blocking=blocking)
 
 
 def moon_line_check(

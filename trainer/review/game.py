@@ -33,7 +33,7 @@ from engine import HandState, MoonAction, PassAction, Phase, PlayAction
 from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
 from engine.search.threads import one_thread
 
-from ..coach.depth import Depth, judge, measure_for
+from ..coach.depth import Depth, judge
 from ..coach.hint import decision_seed as coach_seed
 from ..progress.decisions import Decision, graded_decision, insert, now, option_symbols
 from ..progress.games import SavedGame
@@ -254,25 +254,8 @@ def evaluate_decision(
     if choice is not None:
         return judge(view, choice, seed, budget)
     if state.phase is Phase.PASSING:
-        return evaluate_pass(
-            view,
-            samples=budget.pass_samples,
-            playouts=budget.pass_playouts,
-            seconds=budget.pass_seconds,
-            seed=seed,
-            stages=budget.pass_stages,
-            measure=budget.measure,
-        )
-    return evaluate_play(
-        view,
-        samples=budget.play_samples,
-        seconds=budget.play_seconds,
-        seed=seed,
-        exact_samples=budget.exact_samples,
-        exact_cards=budget.exact_cards,
-        measure=measure_for(view, budget),
-        every_deal=True,  # as ``judge`` does: a late position has one value, whichever way it is asked
-    )
+        return evaluate_pass(view, budget.for_pass("full"), seed=seed)
+    return evaluate_play(view, budget.for_play(view, "full"), seed=seed)
 
 
 def _evaluate_job(job: tuple) -> Evaluation:
