@@ -1,4 +1,4 @@
-"""Compile the numba play-outs once and keep them in numba's cache (``engine/__pycache__``), so
+"""Compile the numba play-outs once and keep them in numba's cache (``engine/search/__pycache__``), so
 the first verdict a learner asks for does not wait half a minute for the compiler.
 
     .venv/bin/python -m engine.search.warm_up      # scripts/setup.sh runs it; quick once cached
@@ -9,9 +9,9 @@ exactly, with a few deals each: every compiled function runs at least once.
 
 from __future__ import annotations
 
+import random
 import time
 
-from ..bots import make_bot
 from ..hand import HandState, Phase
 from ..rules import Rules
 from .budget import PassBudget, PlayBudget
@@ -25,12 +25,13 @@ __all__ = ["warm_up"]
 def _runner_position(seed: int) -> HandState | None:
     """A play decision with a moon runner whose plays are read (``engine.search.inference``)."""
     state = HandState.from_seed(seed, Rules(), "hold")
-    bot = make_bot("easy", seed)
+    rng = random.Random(seed)  # random legal cards, as the easy bot plays (search imports no bot)
     while not state.is_over:
         view = state.view(state.to_move)
-        if len(view.legal_cards) > 1 and runner_plays(view) is not None:
+        legal = view.legal_cards
+        if len(legal) > 1 and runner_plays(view) is not None:
             return state
-        state.play(bot.choose_play(view))
+        state.play(legal[rng.randrange(len(legal))])
     return None
 
 
