@@ -242,7 +242,8 @@ def format_table(summary: dict) -> str:
     return "\n".join(lines)
 
 
-def _progress_bar(done: int, total: int, started: float = time.perf_counter()) -> None:
+def _progress_bar(done: int, total: int, started: float) -> None:
+    """``started``: the run's ``time.perf_counter()`` (a default would be the module's import time)."""
     width = 30
     filled = int(width * done / total)
     elapsed = time.perf_counter() - started

@@ -397,11 +397,11 @@ def test_a_loss_above_a_hands_26_points_is_explained_as_a_moon_swing_and_names_t
 
 
 def test_a_false_reason_is_withheld_and_never_shown():
-    from trainer.coach.explain import Reason, _checked
+    from trainer.coach.explain import CoachReason, _checked
 
     view = five_eight_jack_queen()
-    true = Reason("Your highest heart is the Q♥.", (HighestInSuit(parse_card("QH")),), "take_last")
-    false = Reason("Your highest heart is the J♥.", (HighestInSuit(parse_card("JH")),), "take_last")
+    true = CoachReason("Your highest heart is the Q♥.", (HighestInSuit(parse_card("QH")),), "take_last")
+    false = CoachReason("Your highest heart is the J♥.", (HighestInSuit(parse_card("JH")),), "take_last")
     assert _checked(view, [true, false]) == ((true,), (false,))
 
 
@@ -679,12 +679,12 @@ def test_a_reason_against_the_best_card_is_said_as_its_risk():
 
 
 def test_no_sentence_can_be_made_without_a_checked_fact_or_from_an_unknown_template():
-    from trainer.coach.explain import Reason
+    from trainer.coach.explain import CoachReason
 
     with pytest.raises(ValueError, match="declares no fact"):
-        Reason("A lead that is unlikely to come back with points.", (), "praise_lead_under")
+        CoachReason("A lead that is unlikely to come back with points.", (), "praise_lead_under")
     with pytest.raises(ValueError, match="not in TEMPLATES"):
-        Reason("It keeps your hand safest.", (Leading(),), "praise")
+        CoachReason("It keeps your hand safest.", (Leading(),), "praise")
 
 
 def test_every_moon_figure_names_whose_moon_it_is():

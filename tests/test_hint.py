@@ -13,9 +13,9 @@ from trainer.coach.depth import Depth, judge
 from trainer.coach.hint import decision_seed
 from trainer.puzzles import load_puzzles
 from trainer.puzzles.board import PUZZLES_DIR
-from trainer.puzzles.schedule import Progress
+from trainer.puzzles.schedule import PuzzleProgress
 from trainer.puzzles.trainer import PuzzleTrainer
-from trainer.review.game import Budget, review_hands
+from trainer.review.game import ReviewDepth, review_hands
 from trainer.table import TableWidget
 
 SMALL = dict(
@@ -51,7 +51,7 @@ def test_a_learner_who_follows_every_hint_is_graded_correct_on_every_decision_of
     widget.wait_for_bots()
     finished = session.game_hands[hand_index] if session.game_hands else session.hand
     assert finished.is_over
-    review = review_hands([finished], session.seat, Budget(**SMALL))
+    review = review_hands([finished], session.seat, ReviewDepth(**SMALL))
     assert review.moments, "the hand had real decisions"
     for moment in review.moments:
         assert moment.decision.band == "best", moment.label
@@ -90,7 +90,7 @@ def test_the_hint_says_why_with_the_next_best_option_and_its_cost() -> None:
 
 def test_a_hinted_puzzle_is_not_solved_even_with_the_right_answer() -> None:
     puzzles = load_puzzles(PUZZLES_DIR)
-    trainer = PuzzleTrainer(puzzles, Progress(), seed=1)
+    trainer = PuzzleTrainer(puzzles, PuzzleProgress(), seed=1)
     puzzle = trainer.next()
     hint = trainer.hint()
     assert puzzle.is_accepted(" ".join(hint.codes))

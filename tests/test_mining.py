@@ -1,7 +1,7 @@
 """The puzzle miner's tasks and its Dask job: decided the same way anywhere, resumable, atomic.
 
 The job runs on a real ``LocalCluster`` of two worker processes, on a small budget in deals (the
-depth of the library's own verification is in ``trainer.puzzles.tasks.Budget``'s defaults)."""
+depth of the library's own verification is in ``trainer.puzzles.tasks.MiningBudget``'s defaults)."""
 
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ from engine.rules import PRESETS
 from engine.search.evaluator import Evaluation, OptionValue
 from trainer.puzzles.format import load_puzzle
 from trainer.puzzles.job import Journal, puzzle_id, run_job
-from trainer.puzzles.tasks import TABLES, Budget, Candidate, candidates, decide, doomed
+from trainer.puzzles.tasks import TABLES, Candidate, MiningBudget, candidates, decide, doomed
 from trainer.puzzles.verify import MIN_LOSS, TOLERANCE
 
-SMALL = Budget(
+SMALL = MiningBudget(
     screen=96, pre_verify={"play": 128, "pass": 128}, verify={"play": 384, "pass": 256}, exact=48, bot_tries=1
 )
 

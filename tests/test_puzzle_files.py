@@ -202,10 +202,10 @@ def test_a_moon_answer_is_checked_against_strong_blockers_and_holds_there(monkey
 
     monkeypatch.setattr(verify, "evaluate_all", counting)
 
-    def checked(puzzle_id: str) -> verify.Check:
+    def checked(puzzle_id: str) -> verify.Acceptance:
         puzzle = load_puzzle(PUZZLES_DIR / f"{puzzle_id}.toml")
         natural = natural_choice(puzzle.kind, puzzle.view)
-        found = verify.Check(puzzle.evaluation, puzzle.answer.accepted, text_of(natural), True, "", 3.0)
+        found = verify.Acceptance(puzzle.evaluation, puzzle.answer.accepted, text_of(natural), True, "", 3.0)
         return verify.moon_line_check(puzzle.kind, puzzle.view, RUN_SEED, found, natural)
 
     moon = checked(SHOOT_PUZZLE)

@@ -11,7 +11,7 @@ from engine.search.evaluator import evaluate_pass, evaluate_play
 from trainer.puzzles import PuzzleError, load_library, load_puzzle
 from trainer.puzzles.board import PuzzleBoard
 from trainer.puzzles.format import answer_from_evaluation, save_puzzle
-from trainer.puzzles.schedule import GAPS, Progress, choose_next, record_attempt
+from trainer.puzzles.schedule import GAPS, PuzzleProgress, choose_next, record_attempt
 from trainer.puzzles.trainer import PuzzleTrainer
 
 
@@ -130,7 +130,7 @@ def library(tmp_path, count: int = 6) -> list:
 
 def test_the_next_puzzle_is_near_the_learners_level_and_filters_apply(tmp_path):
     puzzles = library(tmp_path)
-    progress = Progress()
+    progress = PuzzleProgress()
     assert choose_next(puzzles, progress, rng=random.Random(1)).difficulty == 1500
     assert choose_next(puzzles, progress, themes=["ducking"]).themes == ("ducking",)
     chosen = choose_next(puzzles, progress, difficulty=(1000, 1150))
@@ -140,7 +140,7 @@ def test_the_next_puzzle_is_near_the_learners_level_and_filters_apply(tmp_path):
 
 def test_a_failed_puzzle_comes_back_after_a_few_others(tmp_path):
     puzzles = library(tmp_path)
-    progress = Progress()
+    progress = PuzzleProgress()
     failed = puzzles[2]
     record_attempt(progress, failed, solved=False)
     seen = []
@@ -154,7 +154,7 @@ def test_a_failed_puzzle_comes_back_after_a_few_others(tmp_path):
 
 def test_ratings_move_with_results(tmp_path):
     puzzle = library(tmp_path, 1)[0]
-    progress = Progress()
+    progress = PuzzleProgress()
     record_attempt(progress, puzzle, solved=True)
     assert progress.learner.rating > 1500
     assert progress.records[puzzle.id].rating.rating < puzzle.difficulty

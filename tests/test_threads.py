@@ -47,6 +47,15 @@ def test_the_parts_cover_every_row_once(two_threads):
         assert len(ranges) == (2 if rows >= 16 else 1)
 
 
+def test_the_default_is_a_thread_for_each_core_unless_the_environment_says(monkeypatch):
+    monkeypatch.delenv("HEARTS_THREADS", raising=False)
+    for cores in (1, 2, 8):
+        monkeypatch.setattr(threads, "_cores", lambda cores=cores: cores)
+        assert threads._default() == cores
+    monkeypatch.setenv("HEARTS_THREADS", "3")
+    assert threads._default() == 3
+
+
 def test_a_wrong_thread_count_is_refused_with_its_reason(monkeypatch):
     monkeypatch.setenv("HEARTS_THREADS", "two")
     with pytest.raises(ValueError, match="HEARTS_THREADS must be a whole number of threads, not 'two'"):

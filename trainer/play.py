@@ -23,27 +23,21 @@ from engine import (
     parse_cards,
 )
 from engine.rules import PRESETS
+from trainer.seats import seat_name
 
 YOU = 0
-
-
-def seat_name(seat: int, players: int) -> str:
-    if seat == YOU:
-        return "You"
-    if players == 4:
-        return ("You", "Left", "Across", "Right")[seat]
-    return f"Seat {seat}"
 
 
 def describe_table(hand: HandState) -> str:
     players = hand.players
     lines = [
         f"Pass: {hand.pass_direction.value}   Hearts broken: {'yes' if hand.hearts_broken else 'no'}",
-        "Points taken: " + ", ".join(f"{seat_name(s, players)} {p}" for s, p in enumerate(hand.points_taken)),
+        "Points taken: "
+        + ", ".join(f"{seat_name(s, players, YOU)} {p}" for s, p in enumerate(hand.points_taken)),
     ]
     trick = hand.current_trick
     if trick.cards:
-        plays = ", ".join(f"{seat_name(s, players)} {c}" for s, c in trick.plays)
+        plays = ", ".join(f"{seat_name(s, players, YOU)} {c}" for s, c in trick.plays)
         lines.append(f"Trick {hand.trick_number + 1}: {plays}")
     lines.append(f"Your hand: {hand.hand(YOU)}")
     return "\n".join(lines)
@@ -120,10 +114,13 @@ def play_game(
                 continue
             say(your_turn(hand, text))
         for number, row in enumerate(game.score_table, start=1):
-            say(f"Hand {number}: " + "  ".join(f"{seat_name(s, players)} {p:>3}" for s, p in enumerate(row)))
-        say("Totals: " + "  ".join(f"{seat_name(s, players)} {t:>3}" for s, t in enumerate(game.totals)))
+            say(
+                f"Hand {number}: "
+                + "  ".join(f"{seat_name(s, players, YOU)} {p:>3}" for s, p in enumerate(row))
+            )
+        say("Totals: " + "  ".join(f"{seat_name(s, players, YOU)} {t:>3}" for s, t in enumerate(game.totals)))
         if game.is_over:
-            say("Winner: " + ", ".join(seat_name(s, players) for s in game.winners))
+            say("Winner: " + ", ".join(seat_name(s, players, YOU) for s in game.winners))
             return game.winners
         game.next_hand()
 

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .check import check
+from .check import check_files
 from .format import PUZZLES_DIR
 from .library import index_file, write_index
 from .retheme import retheme_folder
@@ -37,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.command == "check":
-        return check(args.files)
+        return check_files(args.files)
     if args.command == "themes":
         return themes(args.folder, args.write)
     return index(args.folder)

@@ -34,18 +34,18 @@ from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
 from engine.search.threads import one_thread
 
 from ..coach.depth import Depth, judge
-from ..coach.hint import decision_seed as coach_seed
+from ..coach.hint import decision_seed
 from ..progress.decisions import Decision, graded_decision, insert, now, option_symbols
 from ..progress.games import SavedGame
 from ..store import Store
 
 __all__ = [
-    "Budget",
     "GameReview",
     "HandReview",
     "Moment",
+    "ReviewDepth",
     "decision_points",
-    "decision_seed",
+    "decision_seed_at",
     "evaluate_decision",
     "moment_label",
     "review_game",
@@ -64,7 +64,7 @@ ProgressCallback = Callable[[int, int, str], None]
 
 
 @dataclass(frozen=True)
-class Budget(Depth):
+class ReviewDepth(Depth):
     """How hard the review looks at each decision: the coach's own depth (``COACH``), so a
     decision gets the same verdict here as in a lesson, a puzzle or a hint; and the seed."""
 
@@ -238,14 +238,14 @@ def decision_points(hand: HandState, seat: int) -> list[tuple[int, HandState, ob
     return points
 
 
-def decision_seed(budget: Budget, hand_index: int, state: HandState) -> int:
+def decision_seed_at(budget: ReviewDepth, hand_index: int, state: HandState) -> int:
     """The evaluator's seed for the decision at ``state``: the same decision is always valued
     alike, here and in the hint the learner could ask for (``trainer.coach.hint``)."""
-    return coach_seed(hand_index, state.cards_played, state.phase is Phase.PASSING, budget.seed)
+    return decision_seed(hand_index, state.cards_played, state.phase is Phase.PASSING, budget.seed)
 
 
 def evaluate_decision(
-    state: HandState, seat: int, choice: object, scores: tuple[int, ...], budget: Budget, seed: int
+    state: HandState, seat: int, choice: object, scores: tuple[int, ...], budget: ReviewDepth, seed: int
 ) -> Evaluation:
     """Value every option of ``seat``'s pass or play at ``state``, from its view only, until the
     band of ``choice`` is decided (the coach's verdict, ``trainer.coach.depth.judge``); with no
@@ -278,7 +278,7 @@ def _evaluations(jobs: list[tuple], workers: int) -> Iterator[Evaluation]:
 def review_hands(
     hands: Sequence[HandState],
     seat: int,
-    budget: Budget | None = None,
+    budget: ReviewDepth | None = None,
     progress: ProgressCallback | None = None,
     game_id: int | None = None,
     workers: int = 1,
@@ -286,7 +286,7 @@ def review_hands(
     """Review finished hands (a game's, in order) from ``seat``. ``progress(done, total, label)``
     is called after each evaluation. ``workers`` processes share the evaluations; the review is
     the same with any number."""
-    budget = budget or Budget()
+    budget = budget or ReviewDepth()
     if not all(hand.is_over for hand in hands):
         raise ValueError("only finished hands can be reviewed")
     plan = [decision_points(hand, seat) for hand in hands]
@@ -296,7 +296,7 @@ def review_hands(
     for hand_index, (hand, points) in enumerate(zip(hands, plan, strict=True)):
         for _action_index, state, choice, _real in points:
             jobs.append(
-                (state, seat, choice, tuple(totals), budget, decision_seed(budget, hand_index, state))
+                (state, seat, choice, tuple(totals), budget, decision_seed_at(budget, hand_index, state))
             )
         for s, points_taken in enumerate(hand.result.scores):
             totals[s] += points_taken
@@ -342,7 +342,7 @@ def review_hands(
 
 def review_game(
     game: SavedGame,
-    budget: Budget | None = None,
+    budget: ReviewDepth | None = None,
     progress: ProgressCallback | None = None,
     workers: int = WORKERS,
 ) -> GameReview:
