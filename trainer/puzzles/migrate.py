@@ -68,8 +68,8 @@ def _lost(old: Puzzle, new: Puzzle, data: dict, new_data: dict) -> str | None:
         return "answer"
     if repr(old.evaluation) != repr(new.evaluation):
         return "answer.options"
-    for key in sorted(set(data) | set(new_data) - {"answer", "version"}):
-        if key not in ("answer", "version") and data.get(key) != new_data.get(key):
+    for key in sorted((set(data) | set(new_data)) - {"answer", "version"}):
+        if data.get(key) != new_data.get(key):
             return key
     rest = {k: v for k, v in data["answer"].items() if k not in ("options", "option_columns")}
     if rest != {k: v for k, v in new_data["answer"].items() if k != "options"}:
