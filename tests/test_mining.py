@@ -130,6 +130,7 @@ def test_the_job_on_a_two_process_local_cluster_is_resumable_and_writes_whole_fi
     assert not list(out.glob(".*.tmp"))
     for path in files:
         puzzle = load_puzzle(path)  # every file whole and valid
+        assert tomllib.loads(path.read_text(encoding="utf-8"))["version"] == 2  # options packed
         key = next(k for k, e in journal.decided.items() if e.get("file") == path.name)
         assert puzzle.id == puzzle_id(puzzle.kind, key)
     # the same job again: nothing is decided twice, nothing rewritten
