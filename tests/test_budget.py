@@ -8,7 +8,7 @@ from engine.bots.hard import FULL_PASS
 from engine.search.budget import PassBudget, PlayBudget
 from tests.test_evaluator import late_position
 from trainer.coach.depth import BROWSER, COACH, LOOKS, judge_play
-from trainer.review.game import Budget, evaluate_decision
+from trainer.review.game import ReviewDepth, evaluate_decision
 
 
 def test_the_reviews_look_and_the_verdict_give_a_late_play_the_same_values():
@@ -18,7 +18,7 @@ def test_the_reviews_look_and_the_verdict_give_a_late_play_the_same_values():
     view = state.view(state.to_move)
     card = view.legal_cards[0]
     verdict = judge_play(view, card, seed=5)
-    looked = evaluate_decision(state, state.to_move, None, (0,) * state.players, Budget(), 5)
+    looked = evaluate_decision(state, state.to_move, None, (0,) * state.players, ReviewDepth(), 5)
     assert verdict.every_deal and looked.every_deal
     assert [(v.option, v.difference) for v in verdict.options] == [
         (v.option, v.difference) for v in looked.options
