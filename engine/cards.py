@@ -179,19 +179,18 @@ def card_mask(cards: str | Iterable[Card | int | str]) -> int:
     return mask
 
 
-def trick_taker(trick: list[int] | tuple[int, ...]) -> tuple[int, int]:
-    """(position in the trick of the card taking it, mask of the trick's cards). Within a suit a
-    higher card is a higher number, so the taker is the largest card of the led suit."""
-    high = trick[0]
-    suit_end = (high // 13 + 1) * 13
-    best = 0
-    mask = 0
-    for position, card in enumerate(trick):
-        mask |= 1 << card
-        if high < card < suit_end:
-            high = card
-            best = position
-    return best, mask
+_CARDS_OF: dict[int, tuple[Card, ...]] = {}
+_CARDS_OF_LIMIT = 1 << 14  # sets remembered (a hand's legal cards repeat); then it starts again
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask, lowest first, as a tuple (remembered: iterating a set is hot)."""
+    cards = _CARDS_OF.get(mask)
+    if cards is None:
+        if len(_CARDS_OF) >= _CARDS_OF_LIMIT:
+            _CARDS_OF.clear()
+        cards = _CARDS_OF[mask] = tuple(iter_mask(mask))
+    return cards
 
 
 def iter_mask(mask: int) -> Iterator[Card]:
@@ -234,7 +233,7 @@ class CardSet:
         return bool(self.mask >> index & 1)
 
     def __iter__(self) -> Iterator[Card]:
-        return iter_mask(self.mask)
+        return iter(cards_of(self.mask))
 
     def __len__(self) -> int:
         return self.mask.bit_count()
