@@ -179,17 +179,34 @@ def card_mask(cards: str | Iterable[Card | int | str]) -> int:
     return mask
 
 
-_CARDS_OF: dict[int, tuple[Card, ...]] = {}
-_CARDS_OF_LIMIT = 1 << 14  # sets remembered (a hand's legal cards repeat); then it starts again
+# The cards of each suit's 13-bit segment, filled in as segments are met (at most 4 x 8,192):
+# iterating a set of cards is hot (every legal_cards() a play-out lists), a generator is slow.
+_SEGMENTS: tuple[list[tuple[Card, ...] | None], ...] = tuple([None] * 8192 for _ in range(4))
+
+
+def _segment(suit: int, segment: int) -> tuple[Card, ...]:
+    cards = _SEGMENTS[suit][segment]
+    if cards is None:
+        base = suit * RANKS_PER_SUIT
+        cards = _SEGMENTS[suit][segment] = tuple(
+            CARDS[base + rank] for rank in range(RANKS_PER_SUIT) if segment >> rank & 1
+        )
+    return cards
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask, lowest first, as a tuple (remembered: iterating a set is hot)."""
-    cards = _CARDS_OF.get(mask)
-    if cards is None:
-        if len(_CARDS_OF) >= _CARDS_OF_LIMIT:
-            _CARDS_OF.clear()
-        cards = _CARDS_OF[mask] = tuple(iter_mask(mask))
+    """The cards of a mask, lowest first, as a tuple."""
+    if not mask:
+        return ()
+    first = ((mask & -mask).bit_length() - 1) // RANKS_PER_SUIT
+    last = (mask.bit_length() - 1) // RANKS_PER_SUIT
+    if first == last:
+        return _segment(first, mask >> (first * RANKS_PER_SUIT))
+    cards: tuple[Card, ...] = ()
+    for suit in range(first, last + 1):
+        segment = mask >> (suit * RANKS_PER_SUIT) & 8191
+        if segment:
+            cards += _segment(suit, segment)
     return cards
 
 

@@ -4,7 +4,9 @@ Each function here is registered with ``twin_of`` beside its reference in ``engi
 written the same way over the same ints (a trick is an int64 array and its length), so the
 compiled search applies the very rules of the hand. Where numba is missing the functions run as
 plain Python, the same answers more slowly. ``tests/test_kernel.py`` runs every twin against its
-reference, and fails when a module defines a twin it does not know.
+reference, and fails when a module defines a twin it does not know. numba's cache does not follow
+calls into another module: after changing a function here, delete ``engine/__pycache__/*.nb*`` so
+that ``engine.compiled`` and ``engine.compiled_solver`` compile against the new one.
 """
 
 from __future__ import annotations
