@@ -86,7 +86,8 @@ import time
 from multiprocessing import Pool
 from pathlib import Path
 
-from engine import CardSet, HandState, Phase, Rules
+from engine import CardSet, HandState, PassAction, Phase, PlayAction, Rules
+from engine.bots import bot_action
 from engine.bots.hard import HardBot
 from engine.moon import BLOCKERS, Blocking
 from engine.passing import rule_of_thumb_pass
@@ -120,33 +121,20 @@ def play_to_end(
     """Hard at every seat from ``state`` (changed in place) to the end of the hand; the scores
     and the shooter (-1 for none). ``record`` collects (kind, state before, seat, choice)."""
     bots = [strong_player(seed) for seed in seeds]
-    while not state.is_over:
-        if state.phase is Phase.PASSING:
-            seat = state.seats_to_pass[0]
-            choice = bots[seat].choose_pass(state.view(seat))
-            if record is not None:
-                record.append(("pass", state.copy(), seat, choice))
-            state.pass_cards(seat, choice)
-        elif state.phase is Phase.MOON_CHOICE:
-            seat = state.to_move
-            state.choose_moon(bots[seat].choose_moon(state.view(seat)), seat)
-        else:
-            seat = state.to_move
-            view = state.view(seat)
-            choice = bots[seat].choose_play(view)
-            if record is not None and len(view.legal_cards) > 1:
-                record.append(("play", state.copy(), seat, choice))
-            state.play(choice, seat)
+    while (seat := state.seat_to_act) is not None:
+        view = state.view(seat)
+        action = bot_action(bots[seat], view)
+        chosen = action.kind == "pass" or (action.kind == "play" and len(view.legal_cards) > 1)
+        if record is not None and chosen:
+            record.append((action.kind, state.copy(), seat, action.choice))
+        state.apply(action)
     result = state.result
     return result.scores, -1 if result.shooter is None else result.shooter
 
 
 def apply(state: HandState, kind: str, seat: int, choice: object) -> HandState:
     after = state.copy()
-    if kind == "pass":
-        after.pass_cards(seat, choice)
-    else:
-        after.play(choice, seat)
+    after.apply(PassAction(seat, choice) if kind == "pass" else PlayAction(seat, choice))
     return after
 
 
@@ -174,8 +162,9 @@ def play_hand(job: tuple[int, int]) -> list[dict]:
 def pass_as_imagined(state: HandState) -> None:
     """The seats yet to pass pass as the evaluator imagines them (``rule_of_thumb_pass``)."""
     while state.phase is Phase.PASSING:
-        seat = state.seats_to_pass[0]
-        state.pass_cards(seat, CardSet(rule_of_thumb_pass(state.hand(seat).mask, state.rules.pass_count)))
+        seat = state.seat_to_act
+        chosen = rule_of_thumb_pass(state.hand(seat).mask, state.rules.pass_count)
+        state.apply(PassAction(seat, CardSet(chosen)))
 
 
 def predict(job: tuple[int, dict, Blocking]) -> dict:

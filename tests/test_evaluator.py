@@ -326,7 +326,7 @@ def test_late_hands_are_solved_exactly_in_every_imagined_deal():
     tricks, trick, leader, broken = public_play(view)
     totals = {}
     for hands in worlds:
-        imagined = HandState._imagined(view.rules, hands, tricks, trick, leader, broken)
+        imagined = HandState.imagined(view.rules, hands, tricks, trick, leader, broken)
         for card, scores, _ in solve_options(imagined):
             totals[card] = totals.get(card, 0) + scores[view.seat]
     for value in evaluation.options:
@@ -460,7 +460,7 @@ def test_a_late_play_valued_on_every_deal_is_exact_whatever_the_seed():
     tricks, trick, leader, broken = public_play(view)
     totals: dict = {}
     for hands in deals:
-        imagined = HandState._imagined(view.rules, hands, tricks, trick, leader, broken)
+        imagined = HandState.imagined(view.rules, hands, tricks, trick, leader, broken)
         for card, scores, _ in solve_options(imagined):
             own = scores[view.seat]
             difference = own - (sum(scores) - own) / (view.players - 1)

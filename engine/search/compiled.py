@@ -20,6 +20,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from ..cards import HEARTS_MASK, SUIT_MASKS, Suit
+from ..kernel_compiled import breaks_hearts, exchange, first_leader, legal_mask, trick_winner
 from ..moon import BLOCKERS, IMPOSSIBLE, NOBODY, Blocking, moon_cards
 from ..rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, Rules
 
@@ -315,7 +316,9 @@ def run_policy(
         _deck_mask,
         shooter,
     ) = rules
-    safe_mask = ~point_mask
+    # ``engine.kernel.PlayRules``, by index: first lead, safe cards, hearts for the queen, must break
+    play_rules = (_CLUBS if lead_any_club else 1 << lowest_club, ~point_mask if no_points else -1,
+                  hearts_for_queen, must_break, queen_breaks)  # fmt: skip
     current = np.empty(players, dtype=np.int64)
     for game in range(hands.shape[0]):
         row_hands = hands[game]
@@ -337,22 +340,8 @@ def run_policy(
             unplayed |= row_hands[other]
         while done < hand_size:
             hand = row_hands[seat]
-            if length:
-                legal = hand & _SUIT_MASKS[current[0] // 13]
-                if not legal:
-                    legal = hand
-                    if not done and no_points:
-                        safe = hand & safe_mask
-                        if safe:
-                            legal = safe
-            elif not done:
-                legal = hand & _CLUBS if lead_any_club else 1 << lowest_club
-            elif hearts_broken:
-                legal = hand
-            else:
-                legal = hand & ~_HEARTS
-                if not legal or (legal == _QUEEN_BIT and hearts_for_queen):
-                    legal = hand
+            led = current[0] // 13 if length else -1
+            legal = legal_mask(hand, led, done == 0, hearts_broken, play_rules)
             card = _choose(
                 hand,
                 legal,
@@ -375,24 +364,14 @@ def run_policy(
                 queen_out = False
             row_hands[seat] = hand ^ (1 << card)
             unplayed ^= 1 << card
-            if card >= 39 or (card == _QUEEN and queen_breaks):
+            if not hearts_broken and breaks_hearts(1 << card, queen_breaks):
                 hearts_broken = True
             current[length] = card
             length += 1
             if length < players:
                 seat = seat + 1 if seat + 1 < players else 0
                 continue
-            high = current[0]
-            suit_end = (high // 13 + 1) * 13
-            best = 0
-            mask = 0
-            for index in range(players):
-                card = current[index]
-                mask |= 1 << card
-                if high < card < suit_end:
-                    high = card
-                    best = index
-            lead = (lead + best) % players
+            lead, mask = trick_winner(current, lead, players)
             seat = lead
             row_taken[seat] |= mask
             won[game, seat] += 1
@@ -549,13 +528,8 @@ def hands_after_passes(
             row = k * deals + deal
             for other in range(players):
                 given[other] = candidates[k] if other == seat else passes[deal, other]
-            found = False
-            for other in range(players):
-                hand = (hands[deal, other] & ~given[other]) | given[(other - offset) % players]
-                after[row, other] = hand
-                if not found and (hand >> lowest) & 1:
-                    leader[row] = other
-                    found = True
+            after[row] = exchange(hands[deal], given, offset)
+            leader[row] = first_leader(after[row], lowest)
     return after, leader
 
 
@@ -689,9 +663,9 @@ def runner_mismatches(
         lead_any_club,
         no_points,
         point_mask,
-        _must_break,
+        must_break,
         hearts_for_queen,
-        _queen_breaks,
+        queen_breaks,
         moon_mask,
         moon_run,
         moon_guard,
@@ -699,6 +673,9 @@ def runner_mismatches(
         deck_mask,
         shooter,
     ) = rules
+    # ``engine.kernel.PlayRules``, by index: first lead, safe cards, hearts for the queen, must break
+    play_rules = (_CLUBS if lead_any_club else 1 << lowest_club, ~point_mask if no_points else -1,
+                  hearts_for_queen, must_break, queen_breaks)  # fmt: skip
     counts = np.zeros(hands.shape[0], dtype=np.int64)
     trick = np.zeros(players, dtype=np.int64)
     for world in range(hands.shape[0]):
@@ -708,22 +685,8 @@ def runner_mismatches(
             length = lengths[k]
             for index in range(length):
                 trick[index] = tricks[k, index]
-            if length:
-                legal = held & _SUIT_MASKS[trick[0] // 13]
-                if not legal:
-                    legal = held
-                    if first[k] and no_points:
-                        safe = held & ~point_mask
-                        if safe:
-                            legal = safe
-            elif first[k]:
-                legal = held & _CLUBS if lead_any_club else held & (1 << lowest_club)
-            elif broken[k]:
-                legal = held
-            else:
-                legal = held & ~_HEARTS
-                if not legal or (legal == _QUEEN_BIT and hearts_for_queen):
-                    legal = held
+            led = trick[0] // 13 if length else -1
+            legal = legal_mask(held, led, first[k], broken[k], play_rules)
             if legal & (legal - 1) == 0:
                 continue
             card = _choose(

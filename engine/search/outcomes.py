@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..hand import HandState
+from ..kernel import exchange, first_leader
 from ..moon import BLOCKERS, Blocking
 from ..rng import SplitMix64
 from ..view import PlayerView
@@ -235,7 +236,7 @@ def play_outcomes(
         batch = _play_batch(view, worlds, tricks, trick, leader, broken).tile(len(cards))
         batch.play(np.repeat(np.array(cards, dtype=np.int64), len(worlds)))
         return batch.run("heuristic", blocking=blocking), batch.shooters()
-    states = [HandState._imagined(view.rules, hands, tricks, trick, leader, broken) for hands in worlds]
+    states = [HandState.imagined(view.rules, hands, tricks, trick, leader, broken) for hands in worlds]
     if how == "exact":
         by_card = [{int(card): (scores, shooter) for card, scores, shooter in _solve(s)} for s in states]
         rows = [by_card[world][card] for card in cards for world in range(len(states))]
@@ -323,14 +324,10 @@ def hands_after_pass(
 ) -> tuple[list[int], int]:
     """Every seat's hand once the passes are made (the seat's own pass is ``candidate``), and
     the seat holding the lowest club, who leads."""
-    players = view.players
-    offset = view.pass_direction.offset(players)
     passes = list(passes)
     passes[view.seat] = candidate
-    after = [(hands[s] & ~passes[s]) | passes[(s - offset) % players] for s in range(players)]
-    lowest = view.rules.lowest_club
-    leader = next(seat for seat, hand in enumerate(after) if hand >> lowest & 1)
-    return after, leader
+    after = exchange(hands, passes, view.pass_direction.offset(view.players))
+    return after, first_leader(after, view.rules.lowest_club)
 
 
 def pass_outcomes(
@@ -366,7 +363,7 @@ def pass_outcomes(
     for candidate in candidates:
         for hand_row, pass_row in zip(hands, passes, strict=True):
             after, leader = hands_after_pass(view, candidate, hand_row, pass_row)
-            state = HandState._imagined(view.rules, after, [], [], leader, False)
+            state = HandState.imagined(view.rules, after, [], [], leader, False)
             result = playout_result(state, None, blocking=blocking)
             scores.append(result.scores)
             shooters.append(-1 if result.shooter is None else result.shooter)

@@ -29,8 +29,8 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from statistics import NormalDist
 
-from engine import CardSet, HandState, Phase, PlayerView, Rules, deal_game_hand, parse_card
-from engine.bots import make_bot
+from engine import CardSet, HandState, PlayerView, Rules, deal_game_hand, parse_card
+from engine.bots import bot_action, make_bot
 from engine.rules import PRESETS
 from engine.search.budget import PassBudget, PlayBudget
 from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
@@ -94,25 +94,15 @@ def candidates(table: str, seed: int, hands: int, first_hand: int = 0) -> Iterat
     for hand in range(first_hand, first_hand + hands):
         state = deal_game_hand(rules, seed, hand)
         number = 0
-        while not state.is_over:
-            if state.phase is Phase.PASSING:
-                seat = state.seats_to_pass[0]
-                choice = bots[seat].choose_pass(state.view(seat))
-                yield _candidate(table, rules, f"{table}/{seed}/{hand}/{number}", "pass", state, seat, choice)
-                state.pass_cards(seat, choice)
-            elif state.phase is Phase.MOON_CHOICE:
-                state.choose_moon(bots[state.to_move].choose_moon(state.view(state.to_move)))
-                continue
-            else:
-                seat = state.to_move
-                view = state.view(seat)
-                choice = bots[seat].choose_play(view)
-                if len(view.legal_cards) > 1:
-                    yield _candidate(
-                        table, rules, f"{table}/{seed}/{hand}/{number}", "play", state, seat, choice
-                    )
-                state.play(choice)
-            number += 1
+        while (seat := state.seat_to_act) is not None:
+            view = state.view(seat)
+            action = bot_action(bots[seat], view)
+            if action.kind != "moon":
+                if action.kind == "pass" or len(view.legal_cards) > 1:
+                    key = f"{table}/{seed}/{hand}/{number}"
+                    yield _candidate(table, rules, key, action.kind, state, seat, action.choice)
+                number += 1
+            state.apply(action)
 
 
 def _candidate(

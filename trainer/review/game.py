@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from engine import HandState, MoonAction, PassAction, Phase, PlayAction
+from engine import HandState, MoonAction, PassAction, Phase
 from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
 from engine.search.threads import one_thread
 
@@ -211,15 +211,6 @@ def _fresh(hand: HandState) -> HandState:
     return HandState(hand.rules, hand.dealt, hand.pass_direction, seed=hand.seed)
 
 
-def _apply(state: HandState, action: PassAction | PlayAction | MoonAction) -> None:
-    if isinstance(action, PassAction):
-        state.pass_cards(action.seat, action.cards)
-    elif isinstance(action, PlayAction):
-        state.play(action.card, action.seat)
-    else:
-        state.choose_moon(action.choice, action.seat)
-
-
 def decision_points(hand: HandState, seat: int) -> list[tuple[int, HandState, object, bool]]:
     """The learner's decisions in a finished hand: (action index, the hand before it, the
     choice, whether it was a real choice). The first one is always listed (it values the
@@ -234,7 +225,7 @@ def decision_points(hand: HandState, seat: int) -> list[tuple[int, HandState, ob
                 real = len(state.legal_cards(seat)) > 1
                 if real or not points:
                     points.append((index, state.copy(), action.card, real))
-        _apply(state, action)
+        state.apply(action)
     return points
 
 
