@@ -1,9 +1,9 @@
 """How fast the search's play-outs are next to OpenSpiel's, and how long the Hard bot thinks.
 
 (a) Play-phase roll-outs per second from the same post-pass positions: OpenSpiel's Python API
-    (``clone`` and random ``apply_action``), our batch (``engine.batch``: random cards with
-    numpy, and the evaluator's heuristic policy compiled with numba, ``engine.compiled``) and
-    our pure-Python loops (``engine.playout``: random, and the same heuristic policy, the
+    (``clone`` and random ``apply_action``), our batch (``engine.search.batch``: random cards with
+    numpy, and the evaluator's heuristic policy compiled with numba, ``engine.search.compiled``) and
+    our pure-Python loops (``engine.search.playout``: random, and the same heuristic policy, the
     fallback where numba is missing). Rounds alternate between engines; medians and the median
     of per-round ratios to OpenSpiel's random roll-outs are reported.
 (b) The Hard bot's play decisions (the times ``choose_play`` takes, seated with three Normal
@@ -26,9 +26,9 @@ import pyspiel
 
 from benchmarks.engine_speed import openspiel_rollout, positions_after_pass
 from engine import HandState, Phase, Rules
-from engine.batch import Batch
 from engine.bots import make_bot
-from engine.playout import heuristic_playout, random_playout
+from engine.search.batch import Batch
+from engine.search.playout import heuristic_playout, random_playout
 
 FIRST_SEED = 2_000_000
 

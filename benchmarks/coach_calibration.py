@@ -5,7 +5,7 @@
 2. For each decision the evaluator, from the deciding seat's view only and with its own seed,
    predicts the outcome of the chosen option: every seat's chance of shooting the moon and every
    seat's expected points for the hand. The prediction is the option's forecast
-   (``engine.calibration``) where the evaluator gives one, and the play-outs' own figures are
+   (``engine.search.calibration``) where the evaluator gives one, and the play-outs' own figures are
    kept beside it (``raw_moon``, ``raw_points``: ``fit_calibration.py`` fits the map on them);
    positions to continue (3.) are chosen by the play-outs' figures.
 3. What happened: the game's own continuation, and for positions where some seat's predicted
@@ -44,7 +44,7 @@ of the model in use, each hand counted once. Runs kept under another model are l
 out: a change to what the engine plays or predicts starts the count again, a faster path to the
 same numbers does not. The map is not part of the model: each kept row holds the play-outs' own
 figures and its position as the map reads it (``where``), and ``--pool`` forecasts them again
-with today's map, leaving out the hands it was fitted on (``engine.calibration_map.FITTED_HANDS``):
+with today's map, leaving out the hands it was fitted on (``engine.search.calibration_map.FITTED_HANDS``):
 a map fitted again keeps the count going, and its test is the hands kept after it. (Folders named
 by 16 hex digits were fingerprinted by the engine's code, before 2026-12-04; those starting with
 "b", by a probe that held the forecasts too; with "r", by today's probe.)
@@ -86,13 +86,16 @@ import time
 from multiprocessing import Pool
 from pathlib import Path
 
-from engine import CardSet, HandState, Phase, Rules, calibration_map
+from engine import CardSet, HandState, PassAction, Phase, PlayAction, Rules
+from engine.bots import bot_action
 from engine.bots.hard import HardBot
-from engine.calibration import Calibration, Situation, situation
-from engine.evaluator import EXACT_CARDS, evaluate_pass, evaluate_play
 from engine.moon import BLOCKERS, Blocking
 from engine.passing import rule_of_thumb_pass
-from engine.playout import playout_result
+from engine.search import calibration_map
+from engine.search.budget import PassBudget, PlayBudget
+from engine.search.calibration import Calibration, Situation, situation
+from engine.search.evaluator import EXACT_CARDS, evaluate_pass, evaluate_play
+from engine.search.playout import playout_result
 
 FIRST_SEED = 910_000
 MOON_BUCKETS = (0.0, 0.005, 0.02, 0.05, 0.15, 0.35, 0.65, 1.0001)
@@ -118,33 +121,20 @@ def play_to_end(
     """Hard at every seat from ``state`` (changed in place) to the end of the hand; the scores
     and the shooter (-1 for none). ``record`` collects (kind, state before, seat, choice)."""
     bots = [strong_player(seed) for seed in seeds]
-    while not state.is_over:
-        if state.phase is Phase.PASSING:
-            seat = state.seats_to_pass[0]
-            choice = bots[seat].choose_pass(state.view(seat))
-            if record is not None:
-                record.append(("pass", state.copy(), seat, choice))
-            state.pass_cards(seat, choice)
-        elif state.phase is Phase.MOON_CHOICE:
-            seat = state.to_move
-            state.choose_moon(bots[seat].choose_moon(state.view(seat)), seat)
-        else:
-            seat = state.to_move
-            view = state.view(seat)
-            choice = bots[seat].choose_play(view)
-            if record is not None and len(view.legal_cards) > 1:
-                record.append(("play", state.copy(), seat, choice))
-            state.play(choice, seat)
+    while (seat := state.seat_to_act) is not None:
+        view = state.view(seat)
+        action = bot_action(bots[seat], view)
+        chosen = action.kind == "pass" or (action.kind == "play" and len(view.legal_cards) > 1)
+        if record is not None and chosen:
+            record.append((action.kind, state.copy(), seat, action.choice))
+        state.apply(action)
     result = state.result
     return result.scores, -1 if result.shooter is None else result.shooter
 
 
 def apply(state: HandState, kind: str, seat: int, choice: object) -> HandState:
     after = state.copy()
-    if kind == "pass":
-        after.pass_cards(seat, choice)
-    else:
-        after.play(choice, seat)
+    after.apply(PassAction(seat, choice) if kind == "pass" else PlayAction(seat, choice))
     return after
 
 
@@ -172,8 +162,9 @@ def play_hand(job: tuple[int, int]) -> list[dict]:
 def pass_as_imagined(state: HandState) -> None:
     """The seats yet to pass pass as the evaluator imagines them (``rule_of_thumb_pass``)."""
     while state.phase is Phase.PASSING:
-        seat = state.seats_to_pass[0]
-        state.pass_cards(seat, CardSet(rule_of_thumb_pass(state.hand(seat).mask, state.rules.pass_count)))
+        seat = state.seat_to_act
+        chosen = rule_of_thumb_pass(state.hand(seat).mask, state.rules.pass_count)
+        state.apply(PassAction(seat, CardSet(chosen)))
 
 
 def predict(job: tuple[int, dict, Blocking]) -> dict:
@@ -183,10 +174,14 @@ def predict(job: tuple[int, dict, Blocking]) -> dict:
     seed = FIRST_SEED * 7 + number
     if decision["kind"] == "pass":
         evaluation = evaluate_pass(
-            view, samples=PREDICTION["pass"], seed=seed, only=[decision["choice"]], blocking=blocking
+            view,
+            PassBudget(samples=PREDICTION["pass"]),
+            seed=seed,
+            only=[decision["choice"]],
+            blocking=blocking,
         )
     else:
-        evaluation = evaluate_play(view, samples=PREDICTION["play"], seed=seed, blocking=blocking)
+        evaluation = evaluate_play(view, PlayBudget(samples=PREDICTION["play"]), seed=seed, blocking=blocking)
     value = evaluation.value_of(decision["choice"])
     after = apply(decision["state"], decision["kind"], decision["seat"], decision["choice"])
     pass_as_imagined(after)
@@ -420,7 +415,7 @@ def model_fingerprint(blocking: Blocking) -> str:
     play-out blockers. A change that leaves every one of these the same (a faster path to the
     same numbers) keeps the fingerprint, so runs kept before it still add up; a change to what
     Hard plays or the play-outs predict starts a new count. Hard's budgets are in deals, so the
-    probe is the same on any machine. The map (``engine.calibration_map``) is not in it: Hard
+    probe is the same on any machine. The map (``engine.search.calibration_map``) is not in it: Hard
     ranks by the play-outs' own points, and kept rows are forecast again by today's map
     (``reforecast``), so a map fitted again on them keeps the count going."""
     digest = hashlib.sha256(json.dumps([PREDICTION, thresholds(blocking)]).encode())
@@ -436,7 +431,7 @@ def model_fingerprint(blocking: Blocking) -> str:
 
 
 def map_fingerprint() -> str:
-    """The map in use (``engine.calibration_map``): kept runs note it beside their forecasts."""
+    """The map in use (``engine.search.calibration_map``): kept runs note it beside their forecasts."""
     return hashlib.sha256(repr((calibration_map.MOON, calibration_map.QUIET)).encode()).hexdigest()[:12]
 
 
@@ -465,7 +460,7 @@ def compact(row: dict) -> dict:
 
 
 def where_of(row: dict) -> dict:
-    """What the map reads of a decision's position (``engine.calibration.Situation``), kept so
+    """What the map reads of a decision's position (``engine.search.calibration.Situation``), kept so
     that the rows can be forecast again, and the map fitted again, without the positions."""
     return dataclasses.asdict(situation(row["state"].view(row["seat"]), row["kind"]))
 

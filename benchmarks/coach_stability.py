@@ -35,9 +35,9 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from engine import PlayerView, Rules
-from engine.evaluator import Evaluation
-from engine.inference import blocker_plays
-from engine.threads import one_thread, playout_threads
+from engine.search.evaluator import Evaluation
+from engine.search.inference import blocker_plays
+from engine.search.threads import one_thread, playout_threads
 from trainer.coach.depth import COACH, Depth, judge
 from trainer.coach.grading import BANDS, Band, grade
 from trainer.puzzles.mine import decisions

@@ -10,7 +10,7 @@ Two measurements, on the same seeds for every engine:
 
 Ours is measured three ways through its public API: card by card, choosing from
 ``legal_cards()`` (a CardSet) or from the ``legal_mask`` int property; and with
-``engine.playout.random_playout``, the flat-loop play-out that search and evaluation use. The
+``engine.search.playout.random_playout``, the flat-loop play-out that search and evaluation use. The
 card-by-card ways pick the same card for the same random number, so they play the same games.
 OpenSpiel chooses with the same ``random.Random`` calls among ``legal_actions()``; it lists
 cards in another order, so its games are different ones drawn from the same distribution.
@@ -38,7 +38,7 @@ import pyspiel
 
 from engine import CARDS, HandState, PassDirection, Rules
 from engine.deal import deal_from_seed
-from engine.playout import random_playout
+from engine.search.playout import random_playout
 
 RULES = Rules(queen_breaks_hearts=True)  # OpenSpiel's default rules
 # Index = OpenSpiel's pass-direction action: 0 no pass, 1 left, 2 across, 3 right.

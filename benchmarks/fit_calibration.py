@@ -1,11 +1,11 @@
-"""Fit the map of ``engine.calibration`` on calibration runs, and say how well it holds out.
+"""Fit the map of ``engine.search.calibration`` on calibration runs, and say how well it holds out.
 
 Reads the ``--save`` pickles of ``coach_calibration.py`` runs (or of ``--replay`` of kept runs):
 every decision's position, the play-outs' prediction for the option Hard chose (each seat's moon
 chance and expected points, raw: the engine that made them must not have calibrated them) and
 Hard x4's outcomes. Fits
 
-- per moon group (``engine.calibration._moon_group``) a logistic regression of "this seat shot"
+- per moon group (``engine.search.calibration._moon_group``) a logistic regression of "this seat shot"
   on the log-odds of its predicted chance, the trick, whether the chance was 0 and the log-odds
   of the seat's predicted share of the points in the hands without a moon (Newton's
   method, a light ridge towards the identity), each (decision, seat) one observation, its
@@ -19,7 +19,7 @@ Hard x4's outcomes. Fits
 Then holds out each run in turn (fitted on the others) and prints the calibration tables of the
 held-out predictions, raw and calibrated, as ``coach_calibration.py`` does (``--no-hold-out``: not,
 only the map on every run is fitted; a fit a run, half an hour on 250 runs). ``--write`` writes the
-map fitted on every run to ``engine/calibration_map.json`` (with its provenance); ``--held-out``
+map fitted on every run to ``engine/search/calibration_map.json`` (with its provenance); ``--held-out``
 runs (fresh hands, never fitted on) are reported under that map. ``--map FIT.json`` fits nothing:
 the runs given are tables under the map an earlier ``--json`` kept (``moon_map``, ``quiet_map``), a
 map fixed before they were played tested on them (none of its fitted runs may be among them).
@@ -34,7 +34,7 @@ again).
     .venv/bin/python -m benchmarks.fit_calibration RUN ... --ship FIT.json
 
 The data files keep each decision's raw prediction, outcomes and what the map reads of the
-position (``engine.calibration.Situation``), without the position: the map can be fitted again
+position (``engine.search.calibration.Situation``), without the position: the map can be fitted again
 from them alone (``fit_calibration.py FIT.fit.xz --held-out TEST.json.gz``), whatever the engine.
 The shipped map's are in ``benchmarks/results/calibration/fitted_runs.fit.xz`` (sha256 in the map's
 provenance and in ``MANIFEST.json`` beside it, which lists every raw run kept until commit fafc352).
@@ -58,8 +58,8 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks import coach_calibration as calibration
-from engine import calibration_map
-from engine.calibration import (
+from engine.search import calibration_map
+from engine.search.calibration import (
     FLOOR,
     MOON_VALUE,
     Calibration,
@@ -321,7 +321,7 @@ def fit_quiet(
 ) -> dict[str, tuple[float, ...]]:
     """Per kind, whose and, in play, whether a moon is still possible (intercept, slope on the
     log-odds, both again times the share of the points already taken, and a level for a seat
-    that has taken none: ``engine.calibration.quiet_terms``): in hands without a moon, the share
+    that has taken none: ``engine.search.calibration.quiet_terms``): in hands without a moon, the share
     of the points still out that a seat takes, realised against predicted (a logistic
     regression on shares, each position weighted by the points still out, however many of its
     outcomes had no moon). ``terms``, ``weight`` and the groups try other forms
@@ -412,7 +412,7 @@ def seed_ranges(seeds: set[int]) -> list[tuple[int, int]]:
 
 
 def map_text(moon: dict, quiet: dict, data: list[str], seeds: set[int], provenance: dict) -> str:
-    """The data file of ``engine.calibration_map``: a group's terms on a line, then the files
+    """The data file of ``engine.search.calibration_map``: a group's terms on a line, then the files
     fitted on, the seeds of their hands and how the map was made."""
     fields = {"fitted_hands": [list(pair) for pair in seed_ranges(seeds)], "provenance": provenance}
     lines = ["{"]

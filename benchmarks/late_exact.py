@@ -5,7 +5,7 @@ tricks 8-12 (six cards a seat down to two), spread over the hands: at most one p
 hand. Each is judged by the coach (``trainer.coach.depth.judge_play`` at ``COACH`` depth, timed
 on one process) and by the reference: the view's deals solved exactly, every deal the view
 allows when there are at most ``--deals`` of them, else ``--deals`` sampled deals, each solved
-(``engine.solver``'s max^n, every hand open), the card's loss read in the solved points
+(``engine.search.solver``'s max^n, every hand open), the card's loss read in the solved points
 themselves (no forecast map). Per trick it reports how often the coach's verdict names the
 reference's band (decided and the same band), how often an undecided verdict ("between A and
 B") spans it, the "best" verdicts whose solved loss is 1.0 or more, and the verdicts' seconds
@@ -30,7 +30,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from engine import Rules
-from engine.evaluator import evaluate_play
+from engine.search.budget import PlayBudget
+from engine.search.evaluator import evaluate_play
 from trainer.coach.depth import COACH, judge_play
 from trainer.coach.grading import Band, band_of, grade
 from trainer.puzzles.mine import decisions
@@ -65,12 +66,14 @@ def solved_loss(view, card, deals: int, seed: int) -> tuple[float, int, bool]:
     """The card's loss over the view's deals solved exactly: (loss, deals, every deal)."""
     reference = evaluate_play(
         view,
-        samples=deals,
+        PlayBudget(
+            samples=deals,
+            exact_cards=view.rules.hand_size,
+            exact_samples=deals,
+            exact_min_samples=deals,
+            every_deal=True,
+        ),
         seed=seed,
-        exact_cards=view.rules.hand_size,
-        exact_samples=deals,
-        exact_min_samples=deals,
-        every_deal=True,
     )
     return reference.loss_of(card), reference.samples, reference.every_deal
 

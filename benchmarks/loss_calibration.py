@@ -14,7 +14,7 @@ games (the ``--save`` pickles of ``coach_calibration.py``, or its ``--replay`` o
    the play-outs is shared and the difference is sharp);
 3. realised loss = the deciding seat's score less the others' average after the option, minus
    the same after the best; against it, the predicted loss (the play-outs', paired on the same
-   imagined deals: the verdict's) and the forecasts' difference (``engine.calibration``).
+   imagined deals: the verdict's) and the forecasts' difference (``engine.search.calibration``).
    With ``--measure forecast`` the evaluator ranks options and measures the verdict's loss by
    the forecast, as the coach does (``trainer.coach.depth.Depth.measure``).
 
@@ -40,7 +40,8 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from benchmarks.coach_calibration import apply, play_to_end
-from engine.evaluator import MEASURES, evaluate_pass, evaluate_play
+from engine.search.budget import PassBudget, PlayBudget
+from engine.search.evaluator import MEASURES, evaluate_pass, evaluate_play
 
 LOSS_BUCKETS = (-100.0, 1.0, 2.5, 6.0, 100.0)
 SEED = 4_400_000
@@ -59,9 +60,9 @@ def judge(job: tuple[int, dict, int, float, float, int, str]) -> dict | None:
     view = state.view(seat)
     seed = SEED + number
     if kind == "pass":
-        evaluation = evaluate_pass(view, samples=deals, seed=seed, measure=measure)
+        evaluation = evaluate_pass(view, PassBudget(samples=deals, measure=measure), seed=seed)
     else:
-        evaluation = evaluate_play(view, samples=deals, seed=seed, measure=measure)
+        evaluation = evaluate_play(view, PlayBudget(samples=deals, measure=measure), seed=seed)
     best = evaluation.best
     within = [value for value in evaluation.options[1:] if low <= value.loss <= high]
     if not within:
@@ -72,10 +73,13 @@ def judge(job: tuple[int, dict, int, float, float, int, str]) -> dict | None:
     # values the learner's option on fresh deals too.
     if kind == "pass":
         again = evaluate_pass(
-            view, samples=deals, seed=seed + FRESH, only=[best.option, other.option], measure=measure
+            view,
+            PassBudget(samples=deals, measure=measure),
+            seed=seed + FRESH,
+            only=[best.option, other.option],
         )
     else:
-        again = evaluate_play(view, samples=deals, seed=seed + FRESH, measure=measure)
+        again = evaluate_play(view, PlayBudget(samples=deals, measure=measure), seed=seed + FRESH)
     fresh_best, fresh_other = again.value_of(best.option), again.value_of(other.option)
     realised = []
     for k in range(continuations):

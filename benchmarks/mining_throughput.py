@@ -21,7 +21,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from trainer.puzzles.job import Journal, run_job
-from trainer.puzzles.tasks import Budget, candidates
+from trainer.puzzles.tasks import MiningBudget, candidates
 
 
 def mix(plays: int, passes: int, seed: int) -> list:
@@ -62,7 +62,7 @@ def main() -> None:
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args()
     jobs = mix(args.plays, args.passes, args.seed)
-    shipped = [len(pickle.dumps((asdict(c), Budget()))) for c in jobs]
+    shipped = [len(pickle.dumps((asdict(c), MiningBudget()))) for c in jobs]
     runs = [measure(jobs, workers) for workers in (1, 2)]
     summary = {
         "candidates": len(jobs),

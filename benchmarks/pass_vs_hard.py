@@ -7,7 +7,7 @@ screening says lose ``--low``-``--high`` points is judged instead. Verdicts whos
 or blunder are checked:
 
 1. ``--deals`` deals consistent with the learner's view, dealt as the evaluator imagines them
-   (``engine.pass_worlds.deal_for_pass``: the unseen cards shuffled among the others);
+   (``engine.search.pass_worlds.deal_for_pass``: the unseen cards shuffled among the others);
 2. on each deal the three other seats pass as Hard does, once; then the learner's pass and the
    coach's best are each played to the hand's end by Hard at every seat, the same bots with the
    same seeds for both (paired: the luck of the deal and of the bots is shared);
@@ -46,12 +46,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from engine import CardSet, HandState, PlayerView, Rules
-from engine.bots.hard import BROWSER_PASS, HardBot, PassBudget
+from engine.bots.hard import BROWSER_PASS, HardBot
 from engine.bots.normal import NormalBot
 from engine.game import deal_game_hand
 from engine.hand import Phase
-from engine.pass_worlds import deal_for_pass
-from engine.threads import one_thread
+from engine.search.budget import PassBudget
+from engine.search.pass_worlds import deal_for_pass
+from engine.search.threads import one_thread
 from engine.tournament import run_tournament, summarize
 from trainer.coach.depth import COACH, judge_pass
 from trainer.coach.grading import Band, grade

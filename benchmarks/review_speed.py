@@ -20,7 +20,7 @@ from pathlib import Path
 
 from engine import Phase, Rules, deal_game_hand
 from engine.bots import make_bot
-from trainer.review.game import WORKERS, Budget, review_hands
+from trainer.review.game import WORKERS, ReviewDepth, review_hands
 
 
 def play_hands(hands: int, seed: int) -> list:
@@ -72,7 +72,7 @@ def main() -> None:
         last[0] = now
 
     start = time.perf_counter()
-    review = review_hands(hands, 0, Budget(), tick, workers=args.workers)
+    review = review_hands(hands, 0, ReviewDepth(), tick, workers=args.workers)
     seconds = time.perf_counter() - start
     report: dict = {
         "hands": args.hands,

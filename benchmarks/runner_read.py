@@ -2,7 +2,7 @@
 
 While another seat has taken every moon card so far, the evaluator weights each imagined deal by
 how well the runner's hand in it explains the runner's plays and by the losers left in it
-(``engine.inference``). How strongly is a question of fact: a runner with one heart at trick 3
+(``engine.search.inference``). How strongly is a question of fact: a runner with one heart at trick 3
 has shown little, a runner with seven moon cards at trick 9 has shown a hand that can shoot.
 
 ``--collect`` takes positions with a runner from replayed calibration runs (``--save`` pickles
@@ -37,10 +37,10 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from benchmarks.coach_calibration import MOON_BUCKETS, _clustered_error, bucket_of
-from engine.evaluator import EXACT_CARDS
-from engine.inference import BLOCKER_TREMBLE, GROWTH, STRENGTH, TREMBLE, loser_strength
 from engine.moon import BLOCKERS, moon_candidate, moon_cards, taken_masks
-from engine.outcomes import PlayWorlds, play_outcomes
+from engine.search.evaluator import EXACT_CARDS
+from engine.search.inference import BLOCKER_TREMBLE, GROWTH, STRENGTH, TREMBLE, loser_strength
+from engine.search.outcomes import PlayWorlds, play_outcomes
 
 FIRST_SEED = 4_400_000
 

@@ -70,7 +70,7 @@ while len(pass_ms) < PASSES:
                 timed = parts(hard.pass_steps(state.view(seat)))
                 pass_ms.append(sum(timed)); part_ms.extend(timed)
     seed += 1
-pass_budget = {"samples": hard.pass_samples, "stages": hard.pass_stages, "seconds": hard.pass_seconds}
+pass_budget = {"samples": hard.passes.samples, "stages": hard.passes.stages, "seconds": hard.passes.seconds}
 
 hard_ms, verdict_ms, samples, stopped = [], [], [], 0
 seed = 100

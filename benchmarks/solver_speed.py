@@ -1,6 +1,6 @@
 """How long the exact solver takes per imagined deal: the pure-Python reference
-(``engine.solver.solve_options``, what Pyodide runs) and its compiled twin
-(``engine.compiled_solver``, where numba is there) on the same positions, side by side.
+(``engine.search.solver.solve_options``, what Pyodide runs) and its compiled twin
+(``engine.search.compiled_solver``, where numba is there) on the same positions, side by side.
 
 Four players, standard rules. Positions are reached by random legal play from seeded deals
 until every seat holds N cards: at the trick boundary, and mid-trick (1 to 3 cards of the
@@ -26,10 +26,10 @@ import time
 from pathlib import Path
 
 from engine import HandState, Rules
-from engine.solver import solve_options
+from engine.search.solver import solve_options
 
 try:
-    from engine.compiled_solver import solve_options_compiled
+    from engine.search.compiled_solver import solve_options_compiled
 except ImportError:  # no numba: the reference alone
     solve_options_compiled = None
 

@@ -9,7 +9,7 @@
 from .cards import CARDS, Card, CardParseError, CardSet, Suit, parse_card, parse_cards, to_card
 from .deal import deal_from_seed, hand_seed, lowest_club, removed_cards
 from .game import Game, GameOverError, deal_game_hand, winners_if_over
-from .hand import DealError, HandState, MoonAction, PassAction, Phase, PlayAction, Trick
+from .hand import Action, ActionRecord, DealError, HandState, MoonAction, PassAction, Phase, PlayAction, Trick
 from .position import setup_position
 from .reasons import IllegalAction, Reason, Refusal
 from .records import RecordError, game_from_record, game_to_record, hand_from_record, hand_to_record
@@ -20,6 +20,8 @@ from .view import PlayerView
 __all__ = [
     "CARDS",
     "PRESETS",
+    "Action",
+    "ActionRecord",
     "Card",
     "CardParseError",
     "CardSet",

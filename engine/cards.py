@@ -179,19 +179,35 @@ def card_mask(cards: str | Iterable[Card | int | str]) -> int:
     return mask
 
 
-def trick_taker(trick: list[int] | tuple[int, ...]) -> tuple[int, int]:
-    """(position in the trick of the card taking it, mask of the trick's cards). Within a suit a
-    higher card is a higher number, so the taker is the largest card of the led suit."""
-    high = trick[0]
-    suit_end = (high // 13 + 1) * 13
-    best = 0
-    mask = 0
-    for position, card in enumerate(trick):
-        mask |= 1 << card
-        if high < card < suit_end:
-            high = card
-            best = position
-    return best, mask
+# The cards of each suit's 13-bit segment, filled in as segments are met (at most 4 x 8,192):
+# iterating a set of cards is hot (every legal_cards() a play-out lists), a generator is slow.
+_SEGMENTS: tuple[list[tuple[Card, ...] | None], ...] = tuple([None] * 8192 for _ in range(4))
+
+
+def _segment(suit: int, segment: int) -> tuple[Card, ...]:
+    cards = _SEGMENTS[suit][segment]
+    if cards is None:
+        base = suit * RANKS_PER_SUIT
+        cards = _SEGMENTS[suit][segment] = tuple(
+            CARDS[base + rank] for rank in range(RANKS_PER_SUIT) if segment >> rank & 1
+        )
+    return cards
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask, lowest first, as a tuple."""
+    if not mask:
+        return ()
+    first = ((mask & -mask).bit_length() - 1) // RANKS_PER_SUIT
+    last = (mask.bit_length() - 1) // RANKS_PER_SUIT
+    if first == last:
+        return _segment(first, mask >> (first * RANKS_PER_SUIT))
+    cards: tuple[Card, ...] = ()
+    for suit in range(first, last + 1):
+        segment = mask >> (suit * RANKS_PER_SUIT) & 8191
+        if segment:
+            cards += _segment(suit, segment)
+    return cards
 
 
 def iter_mask(mask: int) -> Iterator[Card]:
@@ -234,7 +250,7 @@ class CardSet:
         return bool(self.mask >> index & 1)
 
     def __iter__(self) -> Iterator[Card]:
-        return iter_mask(self.mask)
+        return iter(cards_of(self.mask))
 
     def __len__(self) -> int:
         return self.mask.bit_count()

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import combinations
+from typing import ClassVar, NamedTuple
 
 from .cards import (
     CARDS,
@@ -22,14 +24,16 @@ from .cards import (
     iter_mask,
     parse_cards,
     to_card,
-    trick_taker,
 )
-from .deal import deal_from_seed
+from .deal import MAX_PLAYERS, deal_from_seed
+from .kernel import breaks_hearts, exchange, first_leader, legal_mask, trick_winner
 from .reasons import IllegalAction, Reason, Refusal
 from .rules import QUEEN_OF_SPADES, STANDARD, PassDirection, Rules
 from .scoring import HandResult, MoonChoice, find_shooter, score_hand
 
 __all__ = [
+    "Action",
+    "ActionRecord",
     "DealError",
     "HandState",
     "MoonAction",
@@ -39,12 +43,7 @@ __all__ = [
     "Trick",
 ]
 
-_CLUBS = SUIT_MASKS[Suit.CLUBS]
 _QUEEN_BIT = 1 << QUEEN_OF_SPADES
-_FIRST_HEART = Suit.HEARTS * 13  # hearts are the highest-numbered suit
-
-# Internal history entries: (kind, seat, payload, hearts_broken_before)
-_PASS, _PLAY, _MOON = 0, 1, 2
 
 
 class Phase(StrEnum):
@@ -52,6 +51,10 @@ class Phase(StrEnum):
     PLAYING = "playing"
     MOON_CHOICE = "moon_choice"
     DONE = "done"
+
+
+# The phases as plain globals: an enum member read through its class is slower, on every card.
+_PASSING, _PLAYING, _MOON_CHOICE, _DONE = Phase.PASSING, Phase.PLAYING, Phase.MOON_CHOICE, Phase.DONE
 
 
 class DealError(ValueError):
@@ -84,7 +87,7 @@ class Trick:
         """The seat taking the trick so far (the highest card of the led suit)."""
         if not self.cards:
             return None
-        return (self.leader + trick_taker(self.cards)[0]) % self.players
+        return trick_winner(self.cards, self.leader, self.players)[0]
 
     def card_of(self, seat: int) -> Card | None:
         for player, card in self.plays:
@@ -97,18 +100,54 @@ class Trick:
 class PassAction:
     seat: int
     cards: CardSet
+    kind: ClassVar[str] = "pass"
+
+    @property
+    def choice(self) -> CardSet:
+        return self.cards
 
 
 @dataclass(frozen=True)
 class PlayAction:
     seat: int
     card: Card
+    kind: ClassVar[str] = "play"
+
+    @property
+    def choice(self) -> Card:
+        return self.card
 
 
 @dataclass(frozen=True)
 class MoonAction:
     seat: int
     choice: MoonChoice
+    kind: ClassVar[str] = "moon"
+
+
+Action = PassAction | PlayAction | MoonAction
+
+# Every play as one shared value (they are frozen): a play's record costs no new action.
+_PLAYS = tuple(tuple(PlayAction(seat, card) for card in CARDS) for seat in range(MAX_PLAYERS))
+_NO_POINTS = tuple((0,) * players for players in range(MAX_PLAYERS + 1))
+
+
+class ActionRecord(NamedTuple):
+    """One action as it was made (``HandState.apply``); the hand keeps them as its history."""
+
+    seat: int
+    action: Action
+    phase: Phase
+    """The phase the action was made in."""
+    trick: Trick | None
+    """The trick the play completed, if it did."""
+    winner: int | None
+    """Who took that trick."""
+    points: tuple[int, ...]
+    """Each seat's change of score: the points of a trick it took, and when the hand ends,
+    the moon and bonuses of the hand's result (the score is the points taken until then)."""
+    broke_hearts: bool
+    """The play broke hearts."""
 
 
 def _check_deal(rules: Rules, hands: Sequence[int]) -> None:
@@ -167,11 +206,11 @@ class HandState:
     __slots__ = (
         "_hands",
         "_hearts_broken",
-        "_history",
         "_leader",
         "_legal",
         "_passes",
         "_phase",
+        "_records",
         "_result",
         "_taken",
         "_to_move",
@@ -211,7 +250,10 @@ class HandState:
         self._taken = [0] * self.players
         self._won = [0] * self.players
         self._hearts_broken = False
-        self._history: list[tuple] = []
+        # The history: a record per pass and moon choice; a play as (seat, card, broke_hearts),
+        # with the index of the trick it completed, and for the hand's last trick the points it
+        # moved, made into its record when asked for (a play-out plays many cards per record read).
+        self._records: list[ActionRecord | tuple] = []
         self._result: HandResult | None = None
         self._leader = -1
         self._to_move = -1
@@ -219,7 +261,7 @@ class HandState:
         if direction is PassDirection.HOLD:
             self._start_play()
         else:
-            self._phase = Phase.PASSING
+            self._phase = _PASSING
 
     @classmethod
     def from_seed(
@@ -245,7 +287,7 @@ class HandState:
         return cls(rules or STANDARD, masks, pass_direction)
 
     @classmethod
-    def _imagined(
+    def imagined(
         cls,
         rules: Rules,
         hands: Sequence[int],
@@ -264,7 +306,7 @@ class HandState:
         state._hands = list(hands)
         state.dealt = tuple(hands)
         state._passes = [None] * players
-        state._phase = Phase.PLAYING
+        state._phase = _PLAYING
         state._tricks = list(tricks)
         state._trick = list(trick)
         state._leader = leader
@@ -276,7 +318,7 @@ class HandState:
             state._won[winner] += 1
             for card in cards:
                 state._taken[winner] |= 1 << card
-        state._history = []
+        state._records = []
         state._result = None
         state._legal = -1
         return state
@@ -289,16 +331,24 @@ class HandState:
 
     @property
     def is_over(self) -> bool:
-        return self._phase is Phase.DONE
+        return self._phase is _DONE
 
     @property
     def to_move(self) -> int | None:
         """The seat to play (or to choose what to do with a moon); None while passing or done."""
-        return self._to_move if self._phase in (Phase.PLAYING, Phase.MOON_CHOICE) else None
+        return self._to_move if self._phase in (_PLAYING, _MOON_CHOICE) else None
+
+    @property
+    def seat_to_act(self) -> int | None:
+        """The seat whose decision the hand waits for, whatever the phase: the first seat yet
+        to pass, the seat to play, the shooter choosing; None once the hand is over."""
+        if self._phase is _PASSING:
+            return self._passes.index(None)
+        return self._to_move if self._phase is not _DONE else None
 
     @property
     def seats_to_pass(self) -> tuple[int, ...]:
-        if self._phase is not Phase.PASSING:
+        if self._phase is not _PASSING:
             return ()
         return tuple(seat for seat, chosen in enumerate(self._passes) if chosen is None)
 
@@ -322,7 +372,7 @@ class HandState:
 
     def received(self, seat: int) -> CardSet | None:
         """The cards the seat received; None until every seat has passed."""
-        if self.pass_direction is PassDirection.HOLD or self._phase is Phase.PASSING:
+        if self.pass_direction is PassDirection.HOLD or self._phase is _PASSING:
             return None
         return CardSet(self._passes[self.pass_source(seat)])
 
@@ -370,26 +420,65 @@ class HandState:
     @property
     def result(self) -> HandResult | None:
         """The hand's score, once it is over."""
-        return self._result if self._phase is Phase.DONE else None
+        return self._result if self._phase is _DONE else None
 
     @property
     def moon_shooter(self) -> int | None:
         """Who took every point card, once the last trick is played."""
-        if self._phase in (Phase.MOON_CHOICE, Phase.DONE):
+        if self._phase in (_MOON_CHOICE, _DONE):
             return find_shooter(self.rules, self._taken)
         return None
 
     @property
-    def history(self) -> tuple[PassAction | PlayAction | MoonAction, ...]:
-        actions: list[PassAction | PlayAction | MoonAction] = []
-        for kind, seat, payload, _ in self._history:
-            if kind == _PASS:
-                actions.append(PassAction(seat, CardSet(payload)))
-            elif kind == _PLAY:
-                actions.append(PlayAction(seat, CARDS[payload]))
-            else:
-                actions.append(MoonAction(seat, payload))
-        return tuple(actions)
+    def history(self) -> tuple[Action, ...]:
+        """Every action made, in order."""
+        return tuple(
+            _PLAYS[entry[0]][entry[1]] if type(entry) is tuple else entry.action for entry in self._records
+        )
+
+    @property
+    def records(self) -> tuple[ActionRecord, ...]:
+        """Every action's record (``apply``), in order."""
+        return tuple(map(self._record, self._records))
+
+    def _record(self, entry: ActionRecord | tuple) -> ActionRecord:
+        if type(entry) is not tuple:
+            return entry
+        seat, card, broke = entry[:3]
+        players = self.players
+        if len(entry) == 3:
+            return ActionRecord(seat, _PLAYS[seat][card], _PLAYING, None, None, _NO_POINTS[players], broke)
+        leader, cards, winner = self._tricks[entry[3]]
+        if len(entry) == 5:
+            points = entry[4]
+        else:
+            moved = [0] * players
+            moved[winner] = self.rules.points_in(sum(1 << c for c in cards))
+            points = tuple(moved)
+        trick = Trick(leader, tuple(CARDS[c] for c in cards), players)
+        return ActionRecord(seat, _PLAYS[seat][card], _PLAYING, trick, winner, points, broke)
+
+    # ----- the position as plain ints, for search and play-outs -----
+
+    @property
+    def hand_masks(self) -> tuple[int, ...]:
+        """Every seat's cards now, as masks."""
+        return tuple(self._hands)
+
+    @property
+    def taken_masks(self) -> tuple[int, ...]:
+        """The cards each seat has taken, as masks."""
+        return tuple(self._taken)
+
+    @property
+    def trick_cards(self) -> tuple[int, ...]:
+        """The cards of the trick in play, as ints, in the order they were played."""
+        return tuple(self._trick)
+
+    @property
+    def leader(self) -> int:
+        """The seat that led (or leads) the trick in play; -1 while passing."""
+        return self._leader
 
     def view(self, seat: int, **context: object):  # -> PlayerView
         """What ``seat`` may know, and nothing else."""
@@ -402,13 +491,15 @@ class HandState:
     def why_not_pass(self, seat: int, cards: CardSet | str | Iterable[Card | int | str]) -> Refusal | None:
         if self.pass_direction is PassDirection.HOLD:
             return Refusal(Reason.NO_PASS_THIS_HAND, "There is no passing on this hand: it is a hold hand.")
-        if self._phase is not Phase.PASSING:
+        if self._phase is not _PASSING:
             return Refusal(Reason.WRONG_PHASE, "Passing is over: the cards have been exchanged.")
         if refusal := self._check_seat(seat):
             return refusal
         if self._passes[seat] is not None:
             return Refusal(Reason.ALREADY_PASSED, "You have already passed your cards for this hand.")
-        chosen = parse_cards(cards)
+        return self._pass_refusal(seat, parse_cards(cards))
+
+    def _pass_refusal(self, seat: int, chosen: list[Card]) -> Refusal | None:
         seen: set[int] = set()
         for card in chosen:
             if card in seen:
@@ -429,36 +520,42 @@ class HandState:
         if refusal := self.why_not_pass(seat, cards):
             raise IllegalAction(refusal)
 
-    def pass_cards(self, seat: int, cards: CardSet | str | Iterable[Card | int | str]) -> None:
+    def pass_cards(self, seat: int, cards: CardSet | str | Iterable[Card | int | str]) -> ActionRecord:
         """Choose the cards ``seat`` passes. Cards change hands when every seat has chosen."""
-        self.verify_pass(seat, cards)
-        mask = _to_mask(cards)
+        if (
+            self._phase is not _PASSING
+            or type(seat) is not int
+            or not 0 <= seat < self.players
+            or self._passes[seat] is not None
+        ):
+            self.verify_pass(seat, cards)  # raises, saying why
+        chosen = parse_cards(cards)
+        if refusal := self._pass_refusal(seat, chosen):
+            raise IllegalAction(refusal)
+        mask = 0
+        for card in chosen:
+            mask |= 1 << card
         self._passes[seat] = mask
-        self._history.append((_PASS, seat, mask, self._hearts_broken))
+        record = ActionRecord(
+            seat, PassAction(seat, CardSet(mask)), _PASSING, None, None, _NO_POINTS[self.players], False
+        )
+        self._records.append(record)
         if all(chosen is not None for chosen in self._passes):
-            self._exchange()
-
-    def _exchange(self) -> None:
-        offset = self.pass_direction.offset(self.players)
-        n = self.players
-        self._hands = [
-            (self.dealt[seat] & ~self._passes[seat]) | self._passes[(seat - offset) % n] for seat in range(n)
-        ]
-        self._start_play()
+            self._hands = exchange(self.dealt, self._passes, self.pass_direction.offset(self.players))
+            self._start_play()
+        return record
 
     def _start_play(self) -> None:
-        self._phase = Phase.PLAYING
+        self._phase = _PLAYING
         self._legal = -1
-        lowest = self.rules.lowest_club
-        self._to_move = next(seat for seat, mask in enumerate(self._hands) if mask >> lowest & 1)
-        self._leader = self._to_move
+        self._to_move = self._leader = first_leader(self._hands, self.rules.lowest_club)
 
     # ----- playing -----
 
     def legal_cards(self, seat: int | None = None) -> CardSet:
         """The cards ``seat`` (by default the seat to move) may play now; empty when it is not
         that seat's turn."""
-        if self._phase is not Phase.PLAYING or (seat is not None and seat != self._to_move):
+        if self._phase is not _PLAYING or (seat is not None and seat != self._to_move):
             return CardSet.from_mask(0)
         legal = self._legal
         if legal < 0:
@@ -468,7 +565,7 @@ class HandState:
     @property
     def legal_mask(self) -> int:
         """``legal_cards()`` as a bit mask, for fast loops."""
-        if self._phase is not Phase.PLAYING:
+        if self._phase is not _PLAYING:
             return 0
         legal = self._legal
         if legal < 0:
@@ -476,35 +573,20 @@ class HandState:
         return legal
 
     def _legal_mask(self) -> int:
-        hand = self._hands[self._to_move]
-        rules = self.rules
         trick = self._trick
-        if trick:
-            follow = hand & SUIT_MASKS[trick[0] // 13]
-            if follow:
-                return follow
-            if not self._tricks and rules.no_points_on_first_trick:
-                safe = hand & ~rules.point_mask
-                if safe:
-                    return safe
-            return hand
-        if not self._tricks:
-            return hand & _CLUBS if rules.lead_any_club else 1 << rules.lowest_club
-        if self._hearts_broken or not rules.must_break_hearts:
-            return hand
-        others = hand & ~HEARTS_MASK
-        if not others or (others == _QUEEN_BIT and rules.hearts_instead_of_queen):
-            return hand
-        return others
+        led = trick[0] // 13 if trick else -1
+        return legal_mask(
+            self._hands[self._to_move], led, not self._tricks, self._hearts_broken, self.rules.play_rules
+        )
 
     def why_not_play(self, card: Card | int | str, seat: int | None = None) -> Refusal | None:
         """None if ``seat`` (by default the seat to move) may play ``card`` now, else why not."""
         card = to_card(card)
-        if self._phase is Phase.PASSING:
+        if self._phase is _PASSING:
             return Refusal(
                 Reason.WRONG_PHASE, "Cards are still being passed: play starts after the exchange."
             )
-        if self._phase is not Phase.PLAYING:
+        if self._phase is not _PLAYING:
             return Refusal(Reason.WRONG_PHASE, "The hand is over: every card has been played.")
         if seat is None:
             seat = self._to_move
@@ -552,53 +634,60 @@ class HandState:
             raise IllegalAction(refusal)
 
     def play(self, card: Card | int | str, seat: int | None = None) -> None:
-        """Play ``card`` for the seat to move (``seat``, when given, must be that seat)."""
+        """Play ``card`` for the seat to move (``seat``, when given, must be that seat);
+        ``apply(PlayAction(...))`` does the same and returns the play's record."""
         if type(card) is not Card:
             card = to_card(card)
-        legal = self._legal
-        if legal < 0 and self._phase is Phase.PLAYING:
+        legal = self._legal  # worked out only while playing: -1 otherwise
+        if legal < 0 and self._phase is _PLAYING:
             legal = self._legal = self._legal_mask()
-        if (
-            self._phase is not Phase.PLAYING
-            or (seat is not None and seat != self._to_move)
-            or not legal >> card & 1
-        ):
+        if not legal >> card & 1 or (seat is not None and seat != self._to_move) or legal < 0:
             raise IllegalAction(self.why_not_play(card, seat))
         # Apply it.
         seat = self._to_move
+        players = self.players
         self._hands[seat] ^= 1 << card
-        self._history.append((_PLAY, seat, card, self._hearts_broken))
         self._legal = -1
-        if card >= _FIRST_HEART or (card == QUEEN_OF_SPADES and self.rules.queen_breaks_hearts):
+        broke = not self._hearts_broken and breaks_hearts(1 << card, self.rules.queen_breaks_hearts)
+        if broke:
             self._hearts_broken = True
         trick = self._trick
         trick.append(card)
-        if len(trick) < self.players:
-            self._to_move = (seat + 1) % self.players
+        if len(trick) < players:
+            self._to_move = seat + 1 if seat + 1 < players else 0
+            self._records.append((seat, card, broke))
             return
-        best, mask = trick_taker(trick)
-        winner = (self._leader + best) % self.players
+        leader = self._leader
+        winner, mask = trick_winner(trick, leader, players)
+        tricks = self._tricks
+        last = len(tricks) + 1 == self.rules.hand_size
+        before = self.points_taken if last else None
         self._taken[winner] |= mask
         self._won[winner] += 1
-        self._tricks.append((self._leader, tuple(trick), winner))
+        tricks.append((leader, tuple(trick), winner))
         self._trick = []
         self._leader = self._to_move = winner
-        if len(self._tricks) == self.rules.hand_size:
-            self._finish()
+        if not last:
+            self._records.append((seat, card, broke, len(tricks) - 1))
+            return
+        self._finish()
+        after = self._result.scores if self._phase is _DONE else self.points_taken
+        points = tuple(now - then for now, then in zip(after, before, strict=True))
+        self._records.append((seat, card, broke, len(tricks) - 1, points))
 
     def _finish(self) -> None:
         shooter = find_shooter(self.rules, self._taken)
         if shooter is not None and self.rules.moon == "shooters_choice":
-            self._phase = Phase.MOON_CHOICE
+            self._phase = _MOON_CHOICE
             self._to_move = shooter
             return
         self._result = score_hand(self.rules, self._taken, self._won)
-        self._phase = Phase.DONE
+        self._phase = _DONE
 
     # ----- the shooter's choice -----
 
     def why_not_choose_moon(self, choice: MoonChoice | str, seat: int | None = None) -> Refusal | None:
-        if self._phase is not Phase.MOON_CHOICE:
+        if self._phase is not _MOON_CHOICE:
             return Refusal(Reason.WRONG_PHASE, "There is no moon to score now.")
         if seat is not None and seat != self._to_move:
             return Refusal(Reason.NOT_THE_SHOOTER, f"Only the shooter, seat {self._to_move}, chooses.")
@@ -614,23 +703,82 @@ class HandState:
         if refusal := self.why_not_choose_moon(choice, seat):
             raise IllegalAction(refusal)
 
-    def choose_moon(self, choice: MoonChoice | str, seat: int | None = None) -> None:
+    def choose_moon(self, choice: MoonChoice | str, seat: int | None = None) -> ActionRecord:
         """The shooter's choice: add the moon to every other score, or subtract it from theirs."""
         self.verify_moon_choice(choice, seat)
         choice = MoonChoice(choice)
-        self._history.append((_MOON, self._to_move, choice, self._hearts_broken))
+        before = self.points_taken
         self._result = score_hand(self.rules, self._taken, self._won, choice)
-        self._phase = Phase.DONE
+        self._phase = _DONE
+        shooter = self._to_move
+        points = tuple(now - then for now, then in zip(self._result.scores, before, strict=True))
+        record = ActionRecord(shooter, MoonAction(shooter, choice), _MOON_CHOICE, None, None, points, False)
+        self._records.append(record)
+        return record
+
+    # ----- any action -----
+
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+        """Every action that may be made now (by ``seat``, when given): each seat yet to pass
+        its possible passes, the seat to move its legal cards, the shooter its moon choices."""
+        phase = self._phase
+        if phase is _PLAYING:
+            if seat is not None and seat != self._to_move:
+                return ()
+            plays = _PLAYS[self._to_move]
+            return tuple(plays[card] for card in iter_mask(self.legal_mask))
+        if phase is _PASSING:
+            seats = self.seats_to_pass if seat is None else (seat,) * (seat in self.seats_to_pass)
+            count = self.rules.pass_count
+            return tuple(
+                PassAction(chooser, CardSet(sum(1 << card for card in chosen)))
+                for chooser in seats
+                for chosen in combinations(iter_mask(self._hands[chooser]), count)
+            )
+        if phase is _MOON_CHOICE and (seat is None or seat == self._to_move):
+            return tuple(MoonAction(self._to_move, choice) for choice in MoonChoice)
+        return ()
+
+    def why_not(self, action: Action) -> Refusal | None:
+        """None if ``action`` may be made now, else why not."""
+        if isinstance(action, PlayAction):
+            return self.why_not_play(action.card, action.seat)
+        if isinstance(action, PassAction):
+            return self.why_not_pass(action.seat, action.cards)
+        if isinstance(action, MoonAction):
+            return self.why_not_choose_moon(action.choice, action.seat)
+        raise TypeError(f"{action!r} is not an action: expected a PassAction, PlayAction or MoonAction")
+
+    def can(self, action: Action) -> bool:
+        return self.why_not(action) is None
+
+    def verify(self, action: Action) -> None:
+        if refusal := self.why_not(action):
+            raise IllegalAction(refusal)
+
+    def apply(self, action: Action) -> ActionRecord:
+        """Make ``action`` (refused, changing nothing, when it is not legal now) and return its
+        record."""
+        kind = type(action)
+        if kind is PlayAction:
+            self.play(action.card, action.seat)
+            return self._record(self._records[-1])
+        if kind is PassAction:
+            return self.pass_cards(action.seat, action.cards)
+        if kind is MoonAction:
+            return self.choose_moon(action.choice, action.seat)
+        self.why_not(action)  # raises TypeError naming what it was given
+        raise TypeError(f"{action!r} is not an action")
 
     # ----- taking back -----
 
     def take_back(self, count: int = 1) -> None:
         """Undo the last ``count`` actions (passes, plays, a moon choice)."""
-        if not 0 <= count <= len(self._history):
+        if not 0 <= count <= len(self._records):
             raise IllegalAction(
                 Refusal(
                     Reason.NOTHING_TO_TAKE_BACK,
-                    f"Cannot take back {count} actions: {len(self._history)} have been made.",
+                    f"Cannot take back {count} actions: {len(self._records)} have been made.",
                 )
             )
         for _ in range(count):
@@ -638,23 +786,27 @@ class HandState:
 
     def take_back_to(self, actions: int) -> None:
         """Return to the point when ``actions`` actions had been made (0 is the deal)."""
-        self.take_back(len(self._history) - actions)
+        self.take_back(len(self._records) - actions)
 
     def _undo(self) -> None:
-        kind, seat, payload, hearts_broken = self._history.pop()
+        record = self._records.pop()
         self._legal = -1
-        if kind == _MOON:
-            self._phase = Phase.MOON_CHOICE
+        if type(record) is tuple:  # a play
+            self._undo_play(*record[:3])
+            return
+        seat = record.seat
+        if record.phase is _MOON_CHOICE:
+            self._phase = _MOON_CHOICE
             self._result = None
             return
-        if kind == _PASS:
-            self._passes[seat] = None
-            self._hands = list(self.dealt)
-            self._phase = Phase.PASSING
-            self._to_move = self._leader = -1
-            return
-        if self._phase is not Phase.PLAYING:
-            self._phase = Phase.PLAYING
+        self._passes[seat] = None  # a pass
+        self._hands = list(self.dealt)
+        self._phase = _PASSING
+        self._to_move = self._leader = -1
+
+    def _undo_play(self, seat: int, card: int, broke: bool) -> None:
+        if self._phase is not _PLAYING:
+            self._phase = _PLAYING
             self._result = None
         if not self._trick:
             leader, cards, winner = self._tricks.pop()
@@ -664,13 +816,14 @@ class HandState:
             self._trick = list(cards)
             self._leader = leader
         self._trick.pop()
-        self._hands[seat] |= 1 << payload
-        self._hearts_broken = hearts_broken
+        self._hands[seat] |= 1 << card
+        if broke:
+            self._hearts_broken = False
         self._to_move = seat
 
     @property
     def actions_made(self) -> int:
-        return len(self._history)
+        return len(self._records)
 
     # ----- helpers -----
 
@@ -697,7 +850,7 @@ class HandState:
         other._won = self._won[:]
         other._to_move = self._to_move
         other._hearts_broken = self._hearts_broken
-        other._history = self._history[:]
+        other._records = self._records[:]
         other._result = self._result
         other._legal = self._legal
         return other

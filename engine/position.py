@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .cards import CardSet, iter_mask, parse_cards, to_card, trick_taker
+from .cards import CardSet, iter_mask, parse_cards, to_card
 from .hand import DealError, HandState, Phase, _to_mask
+from .kernel import first_leader as kernel_first_leader
+from .kernel import trick_winner
 from .rules import STANDARD, PassDirection, Rules
 
 __all__ = ["setup_position"]
@@ -54,11 +56,13 @@ def setup_position(
     leader = first_leader
     if leader is None:
         lowest = rules.lowest_club
-        holders = [seat for seat, mask in enumerate(now) if mask >> lowest & 1]
-        if holders:
-            leader = holders[0]
-        elif played:
-            raise DealError(f"first_leader: {lowest} has been played, so say which seat led the first trick")
+        try:
+            leader = kernel_first_leader(now, lowest)
+        except ValueError:
+            if played:
+                raise DealError(
+                    f"first_leader: {lowest} has been played, so say which seat led the first trick"
+                ) from None
     if leader is not None and not 0 <= leader < players:
         raise DealError(f"first_leader: there is no seat {leader} at a table of {players}")
 
@@ -79,7 +83,7 @@ def setup_position(
             before_play[seat] |= 1 << card
             seat = (seat + 1) % players
         if len(trick) == players:
-            seat = (seat + trick_taker(trick)[0]) % players
+            seat = trick_winner(trick, seat, players)[0]
 
     dealt = before_play
     if direction is not PassDirection.HOLD and rules.pass_count:

@@ -11,6 +11,7 @@ from typing import Any
 from .cards import HEARTS_MASK, Card, Suit, parse_card
 from .deal import MAX_PLAYERS, MIN_PLAYERS, deck_mask, hand_size, lowest_club
 from .excerpt import excerpt
+from .kernel import PlayRules, play_rules
 
 __all__ = ["PRESETS", "HeartValues", "MoonRule", "PassDirection", "Rules", "RulesError", "TieRule"]
 
@@ -240,6 +241,11 @@ class Rules:
     def moon_value(self) -> int:
         """What a moon is worth: all the penalty points of a hand (26 in standard Hearts)."""
         return sum(value for value in self.card_values if value > 0)
+
+    @cached_property
+    def play_rules(self) -> PlayRules:
+        """The options the rules kernel's legal-card and hearts-broken rules read."""
+        return play_rules(self)
 
     @cached_property
     def hearts_mask(self) -> int:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from .bots import make_bot
+from .bots import bot_action, make_bot
 from .bots.base import Bot
 from .cluster import (
     CONNECT_TIMEOUT,
@@ -44,7 +44,7 @@ from .cluster import (
 from .deal import deal_from_seed, hand_seed
 from .hand import HandState, Phase
 from .rules import PRESETS, Rules
-from .threads import one_thread
+from .search.threads import one_thread
 
 __all__ = ["SeatResult", "play_deal", "run_tournament", "summarize"]
 
@@ -69,12 +69,8 @@ def _act(state: HandState, seat: int, bot: Bot, times: SeatResult) -> None:
     if getattr(bot, "needs_state", False):
         # A sparring partner from another engine that resamples the hidden cards itself.
         bot.act(state, seat)
-    elif phase is Phase.PASSING:
-        state.pass_cards(seat, bot.choose_pass(state.view(seat)))
-    elif phase is Phase.MOON_CHOICE:
-        state.choose_moon(bot.choose_moon(state.view(seat)), seat)
     else:
-        state.play(bot.choose_play(state.view(seat)), seat)
+        state.apply(bot_action(bot, state.view(seat)))
     elapsed = time.perf_counter() - start
     if phase is Phase.PASSING:
         times.pass_times.append(elapsed)
@@ -99,11 +95,7 @@ def play_deal(
         ]
         seats = [SeatResult(deal, rotation, seat, names[seat], 0, False) for seat in range(players)]
         state = HandState(rules, dealt, direction, seed=deal_seed)
-        while state.phase is Phase.PASSING:
-            seat = state.seats_to_pass[0]
-            _act(state, seat, bots[seat], seats[seat])
-        while not state.is_over:
-            seat = state.to_move
+        while (seat := state.seat_to_act) is not None:
             _act(state, seat, bots[seat], seats[seat])
         for seat, entry in enumerate(seats):
             entry.score = state.result.scores[seat]
@@ -242,7 +234,8 @@ def format_table(summary: dict) -> str:
     return "\n".join(lines)
 
 
-def _progress_bar(done: int, total: int, started: float = time.perf_counter()) -> None:
+def _progress_bar(done: int, total: int, started: float) -> None:
+    """``started``: the run's ``time.perf_counter()`` (a default would be the module's import time)."""
     width = 30
     filled = int(width * done / total)
     elapsed = time.perf_counter() - started

@@ -9,11 +9,11 @@ def _():
     import marimo as mo
 
     from trainer.lessons.home import home_markdown, more_markdown, next_to_do
-    from trainer.lessons.progress import Progress
+    from trainer.lessons.progress import LessonProgressStore
     from trainer.store import open_store
 
     store, notice = open_store()
-    progress = Progress(store)
+    progress = LessonProgressStore(store)
     return home_markdown, mo, more_markdown, next_to_do, notice, progress, store
 
 
@@ -55,13 +55,13 @@ def _(mo, more_markdown):
 
 @app.cell(hide_code=True)
 def _(mo, store):
-    from trainer.progress.transfer import dumps, transfer_markdown
+    from trainer.progress.transfer import export_bytes, transfer_markdown
 
     mo.vstack(
         [
             mo.md(transfer_markdown()),
             mo.download(
-                data=lambda: dumps(store),
+                data=lambda: export_bytes(store),
                 filename="hearts-trainer-progress.json",
                 mimetype="application/json",
                 label="Download my progress",

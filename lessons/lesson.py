@@ -12,6 +12,7 @@ def _():
     from trainer.lessons.page import not_found_markdown, page_title, requested_lesson
     from trainer.lessons.runner import open_lesson
     from trainer.page_title import PageTitle
+    from trainer.seats import seat_names
 
     # ?lesson=KEY in the address; `python lessons/lesson.py --lesson KEY` headless
     lesson_key = requested_lesson(mo.query_params().get("lesson"), mo.cli_args().get("lesson"))
@@ -23,6 +24,7 @@ def _():
         not_found_markdown,
         open_lesson,
         page_title,
+        seat_names,
     )
 
 
@@ -93,12 +95,12 @@ def _(mo, runner):
 
 
 @app.cell(hide_code=True)
-def _(mo, step):
+def _(mo, seat_names, step):
     if step.kind == "calc":
         answer = mo.ui.array(
             [
                 mo.ui.text(label=f"{who} took", placeholder="e.g. QS AH 10H", full_width=True)
-                for who in ("You", "Left", "Across", "Right")
+                for who in seat_names(step.rules.players)
             ]
         )
         # An array shown as itself is drawn as a list; its fields laid out in a row make a form.

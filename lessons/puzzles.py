@@ -8,7 +8,7 @@ app = marimo.App(width="medium", app_title="Hearts Trainer: puzzles")
 def _():
     import marimo as mo
 
-    from trainer.puzzles.page import open_board
+    from trainer.progress.puzzles import open_board
     from trainer.site import HOME
 
     board = open_board()

@@ -20,7 +20,7 @@ if [ ! -f "$stamp" ]; then
     touch "$stamp"
 fi
 # Compile the numba play-outs into their cache now, not during a learner's first verdict.
-.venv/bin/python -m engine.warm_up
+.venv/bin/python -m engine.search.warm_up
 # The browser tests drive Debian's chromium (Playwright's own browser download cannot work here).
 if [ ! -x /usr/bin/chromium ]; then
     if [ "$(id -u)" = 0 ]; then

@@ -5,15 +5,15 @@ import numpy as np
 import pytest
 
 from engine import CARDS, CardSet, HandState, Phase, Rules
-from engine.batch import Batch
 from engine.moon import STRONG_BLOCKERS, Blocking, moon_candidate, moon_cards
-from engine.playout import heuristic_playout, playout_result
-from engine.policy import choose_card
 from engine.rules import PRESETS, QUEEN_OF_SPADES
+from engine.search.batch import Batch
+from engine.search.playout import heuristic_playout, playout_result
+from engine.search.policy import choose_card
 
 
 def play_by_policy(state: HandState) -> tuple[int, ...]:
-    """HandState itself, each seat playing engine.policy's card."""
+    """HandState itself, each seat playing engine.search.policy's card."""
     while state.phase is Phase.PLAYING:
         hand = state.hand(state.to_move).mask
         queen_out = any(state.hand(seat).mask >> QUEEN_OF_SPADES & 1 for seat in range(state.players))
@@ -201,7 +201,7 @@ def test_the_compiled_bit_helpers_count_and_find_bits_as_python_does():
     for a count of 4 there, and a rule-of-thumb pass differed from the reference's."""
     from numba import njit
 
-    from engine.compiled import _bottom, _popcount, _top
+    from engine.search.compiled import _bottom, _popcount, _top
 
     @njit
     def helpers(masks):

@@ -132,7 +132,7 @@ def test_a_still_table_names_no_bot_thinking(loop: Loop) -> None:
 
 def count_playouts(monkeypatch) -> list[int]:
     """Every play-out a pass decision runs (passes times deals, screening and finals)."""
-    from engine import evaluator
+    from engine.search import evaluator
 
     counted: list[int] = []
     real = evaluator.pass_outcomes
@@ -151,14 +151,10 @@ def test_hard_passes_on_the_browsers_budget_in_the_browser(monkeypatch) -> None:
     20-25 s a pass there): Hard's pass there stays within 6,000, about 2 s, and is still a pass
     of three cards it holds; installed, it keeps the full budget."""
     view = HandState.from_seed(100, Rules(), "left").view(1)
-    assert make_bot("hard", 1).pass_stages == FULL_PASS.stages
+    assert make_bot("hard", 1).passes == FULL_PASS
     monkeypatch.setattr(hard, "IN_BROWSER", True)
     bot = make_bot("hard", 1)
-    assert (bot.pass_samples, bot.pass_stages, bot.pass_seconds) == (
-        BROWSER_PASS.samples,
-        BROWSER_PASS.stages,
-        BROWSER_PASS.seconds,
-    )
+    assert bot.passes == BROWSER_PASS
     playouts = count_playouts(monkeypatch)
     chosen = bot.choose_pass(view)
     assert len(chosen) == 3 and all(card in view.hand for card in chosen)

@@ -9,8 +9,9 @@ from engine import HandState, Phase, PlayerView, Rules
 from engine.bots import LEVELS, Bot, bot_acts, make_bot, play_hand_with_bots
 from engine.bots.hard import HardBot
 from engine.bots.normal import choose_moon_by_totals
-from engine.evaluator import evaluate_play
 from engine.rules import PRESETS
+from engine.search.budget import PlayBudget
+from engine.search.evaluator import evaluate_play
 from engine.tournament import run_tournament, summarize
 from trainer.coach.grading import TOLERANCE
 
@@ -113,7 +114,7 @@ def test_hard_does_not_throw_the_queen_to_a_runner():
     # every point so far: a moon runner, however early) and leads a diamond; seat 3 is void, so
     # whatever it throws feeds seat 1. The queen would be 13 points and a step towards the moon:
     # Hard throws a heart, the option the evaluator rates best. After one trick the runner has
-    # shown little (``engine.inference``), so the queen costs little, but clearly something.
+    # shown little (``engine.search.inference``), so the queen costs little, but clearly something.
     seats = [
         "2C 3C 4C 5C 6C 7C 8C 9C 10C 2D 3D 4D 5D",
         "JC QC KC AC 6D 7D 8D 9D 10D JD QD KD AD",
@@ -126,7 +127,7 @@ def test_hard_does_not_throw_the_queen_to_a_runner():
     assert state.to_move == 3
     view = state.view(3)
     choice = make_bot("hard", 1).choose_play(view)
-    evaluation = evaluate_play(view, samples=1024, seed=9)
+    evaluation = evaluate_play(view, PlayBudget(samples=1024), seed=9)
     assert choice.code != "QS" and evaluation.value_of(choice).loss <= TOLERANCE
     queen = evaluation.value_of("QS")
     assert queen.loss > TOLERANCE / 4 and queen.loss > 2 * queen.loss_error
@@ -162,13 +163,15 @@ def test_hard_plays_the_last_tricks_out_by_the_policy_not_with_every_hand_open(m
         state.play(normal.choose_play(state.view(state.to_move)))
     looked = []
     monkeypatch.setattr(
-        hard, "evaluate_play", lambda view, **kw: looked.append(evaluate_play(view, **kw)) or looked[-1]
+        hard,
+        "evaluate_play",
+        lambda view, *a, **kw: looked.append(evaluate_play(view, *a, **kw)) or looked[-1],
     )
     view = state.view(state.to_move)
     choice = HardBot(3, play_samples=64).choose_play(view)
     assert [evaluation.method for evaluation in looked] == ["policy"]
     assert choice == looked[0].best.option
-    assert evaluate_play(view, samples=64, seed=1).method == "exact"  # what the coach does here
+    assert evaluate_play(view, PlayBudget(samples=64), seed=1).method == "exact"  # what the coach does here
 
 
 def moon_run_position() -> HandState:
@@ -198,7 +201,9 @@ def test_hard_weighs_a_moon_run_from_here_and_plays_it_where_it_pays(monkeypatch
     monkeypatch.setattr(
         hard,
         "evaluate_play",
-        lambda view, **kw: looked.append((kw["blocking"], evaluate_play(view, **kw))) or looked[-1][1],
+        lambda view, *a, **kw: (
+            looked.append((kw["blocking"], evaluate_play(view, *a, **kw))) or looked[-1][1]
+        ),
     )
     choice = HardBot(3, play_samples=256).choose_play(view)
     (usual, one), (plan, run) = looked

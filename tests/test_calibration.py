@@ -15,10 +15,13 @@ from pathlib import Path
 
 import pytest
 
-import engine.evaluator as evaluator
+import engine.search.evaluator as evaluator
 from benchmarks import fit_calibration
 from engine import HandState, Rules
-from engine.calibration import (
+from engine.moon import IMPOSSIBLE, NOBODY, STRONG_BLOCKERS, moon_candidate, moon_cards, taken_masks
+from engine.rules import PRESETS
+from engine.search.budget import PassBudget, PlayBudget
+from engine.search.calibration import (
     FLOOR,
     MOON_VALUE,
     Calibration,
@@ -29,9 +32,7 @@ from engine.calibration import (
     quiet_points,
     situation,
 )
-from engine.calibration_map import DATA, FITTED_HANDS, MOON, PROVENANCE, QUIET, read_map
-from engine.moon import IMPOSSIBLE, NOBODY, STRONG_BLOCKERS, moon_candidate, moon_cards, taken_masks
-from engine.rules import PRESETS
+from engine.search.calibration_map import DATA, FITTED_HANDS, MOON, PROVENANCE, QUIET, read_map
 
 
 def playing_until(condition, seeds=range(300)) -> HandState:
@@ -182,10 +183,10 @@ def test_what_is_settled_stays_settled():
 def test_the_forecast_never_changes_a_verdict(monkeypatch):
     state = playing_until(lambda s: len(s.tricks) == 2 and len(s.legal_cards()) > 2)
     view = state.view(state.to_move)
-    with_forecast = evaluator.evaluate_play(view, samples=128, seed=3)
+    with_forecast = evaluator.evaluate_play(view, PlayBudget(samples=128), seed=3)
     assert all(value.forecast is not None for value in with_forecast.options)
     monkeypatch.setattr(evaluator, "calibration_for", lambda view, kind: None)
-    without = evaluator.evaluate_play(view, samples=128, seed=3)
+    without = evaluator.evaluate_play(view, PlayBudget(samples=128), seed=3)
     assert [dataclasses.replace(v, forecast=None) for v in with_forecast.options] == list(without.options)
     assert all(value.forecast is None for value in without.options)
 
@@ -193,11 +194,18 @@ def test_the_forecast_never_changes_a_verdict(monkeypatch):
 def test_the_forecast_is_left_out_where_the_map_was_not_fitted():
     passing = HandState.from_seed(4, Rules(), "left")
     view = passing.view(0)
-    fitted = evaluator.evaluate_pass(view, samples=64, stages=((16, 4),), seed=1)
-    strong = evaluator.evaluate_pass(view, samples=64, stages=((16, 4),), seed=1, blocking=STRONG_BLOCKERS)
+    fitted = evaluator.evaluate_pass(view, PassBudget(samples=64, stages=((16, 4),)), seed=1)
+    strong = evaluator.evaluate_pass(
+        view, PassBudget(samples=64, stages=((16, 4),)), seed=1, blocking=STRONG_BLOCKERS
+    )
     assert fitted.best.forecast is not None and strong.best.forecast is None
     three = HandState.from_seed(4, Rules(players=3), "left")
-    assert evaluator.evaluate_pass(three.view(0), samples=64, stages=((16, 4),), seed=1).best.forecast is None
+    assert (
+        evaluator.evaluate_pass(
+            three.view(0), PassBudget(samples=64, stages=((16, 4),)), seed=1
+        ).best.forecast
+        is None
+    )
     # at the pass the forecast expects the others' moons Hard x4 make: far above the play-outs'
     assert fitted.best.forecast.moon_against > fitted.best.moon_against
 
@@ -316,7 +324,7 @@ def test_a_map_file_that_cannot_be_read_says_which_and_why(tmp_path):
 
 def quiet_pairs(truth: dict, count: int, seed: int) -> list[dict]:
     """Pairs without moons whose seats take a share of the points still out drawn from ``truth``
-    (``engine.calibration.Calibration.quiet_log_odds``'s form)."""
+    (``engine.search.calibration.Calibration.quiet_log_odds``'s form)."""
     rng = random.Random(seed)
     pairs = []
     for number in range(count):

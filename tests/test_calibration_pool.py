@@ -9,9 +9,9 @@ import pytest
 
 from benchmarks import coach_calibration as calibration
 from benchmarks import fit_calibration
-from engine.calibration import Calibration, Situation
-from engine.calibration_map import FITTED_HANDS, MOON, read_map
 from engine.moon import BLOCKERS, NOBODY, Blocking
+from engine.search.calibration import Calibration, Situation
+from engine.search.calibration_map import FITTED_HANDS, MOON, read_map
 
 
 def row(hand: int, seat: int, moon: list[float], points: list[float], outcomes: list) -> dict:

@@ -3,7 +3,8 @@
 import pytest
 
 from engine import CardSet, HandState, Rules
-from engine.evaluator import Evaluation, OptionValue, Z, evaluate_pass
+from engine.search.budget import PlayBudget
+from engine.search.evaluator import Evaluation, OptionValue, Z, evaluate_pass
 from trainer.coach import Band, coach_pass, coach_play, grade
 from trainer.coach.grading import LIMITS, MAX_TOLERANCE, TOLERANCE
 from trainer.coach.heatmap import pass_pairs
@@ -94,7 +95,7 @@ def test_the_best_pass_is_praised_and_ranks_first():
 
 
 def test_not_dumping_the_queen_when_void_is_explained_from_the_position():
-    from engine.evaluator import evaluate_play
+    from engine.search.evaluator import evaluate_play
 
     explained = 0
     for seed in range(300):
@@ -108,7 +109,7 @@ def test_not_dumping_the_queen_when_void_is_explained_from_the_position():
             state.play(state.legal_cards()[0])
         if state.is_over:
             continue
-        evaluation = evaluate_play(view, samples=96, seed=seed)
+        evaluation = evaluate_play(view, PlayBudget(samples=96), seed=seed)
         if evaluation.best.option.code != "QS":
             continue
         worse = [v.option for v in evaluation.options if v.loss > 3]
@@ -126,7 +127,7 @@ def test_not_dumping_the_queen_when_void_is_explained_from_the_position():
 def test_winning_a_trick_that_could_be_ducked_is_explained():
     # Find positions where the evaluator's best card ducks under the winning card and another
     # card would win the trick clearly worse; the coach must say exactly that.
-    from engine.evaluator import evaluate_play
+    from engine.search.evaluator import evaluate_play
 
     explained = 0
     for seed in range(150):
@@ -143,7 +144,7 @@ def test_winning_a_trick_that_could_be_ducked_is_explained():
         under = [card for card in view.legal_cards if card.suit == led and card < winning]
         if not over or not under:
             continue
-        evaluation = evaluate_play(view, samples=96, seed=seed)
+        evaluation = evaluate_play(view, PlayBudget(samples=96), seed=seed)
         best = evaluation.best.option
         if best not in under:
             continue

@@ -20,8 +20,9 @@ import pytest
 
 from engine import Card, CardSet, HandState, Phase, PlayerView, Rules, parse_card, setup_position
 from engine.bots import make_bot
-from engine.evaluator import Evaluation, OptionValue, Z, evaluate_pass, evaluate_play
 from engine.rules import PRESETS
+from engine.search.budget import PassBudget, PlayBudget
+from engine.search.evaluator import Evaluation, OptionValue, Z, evaluate_pass, evaluate_play
 from trainer.coach import coach_pass, coach_play
 from trainer.coach.explain import TEMPLATES, Stance, Verdict, _seat_name
 from trainer.coach.facts import (
@@ -225,10 +226,12 @@ def test_every_fact_the_coach_states_holds_in_thousands_of_positions():
                     for view, choice in decisions(rules, direction, level, seed):
                         salt = rng.getrandbits(32)
                         if view.phase is Phase.PASSING:
-                            evaluation = evaluate_pass(view, samples=8, stages=((4, 6),), seed=salt)
+                            evaluation = evaluate_pass(
+                                view, PassBudget(samples=8, stages=((4, 6),)), seed=salt
+                            )
                             coach = coach_pass
                         else:
-                            evaluation = evaluate_play(view, samples=16, seed=salt, exact_cards=0)
+                            evaluation = evaluate_play(view, PlayBudget(samples=16, exact_cards=0), seed=salt)
                             coach = coach_play
                             tricks_seen.add(len(view.tricks) + 1)
                         options = [value.option for value in evaluation.options]
@@ -394,11 +397,11 @@ def test_a_loss_above_a_hands_26_points_is_explained_as_a_moon_swing_and_names_t
 
 
 def test_a_false_reason_is_withheld_and_never_shown():
-    from trainer.coach.explain import Reason, _checked
+    from trainer.coach.explain import CoachReason, _checked
 
     view = five_eight_jack_queen()
-    true = Reason("Your highest heart is the Q♥.", (HighestInSuit(parse_card("QH")),), "take_last")
-    false = Reason("Your highest heart is the J♥.", (HighestInSuit(parse_card("JH")),), "take_last")
+    true = CoachReason("Your highest heart is the Q♥.", (HighestInSuit(parse_card("QH")),), "take_last")
+    false = CoachReason("Your highest heart is the J♥.", (HighestInSuit(parse_card("JH")),), "take_last")
     assert _checked(view, [true, false]) == ((true,), (false,))
 
 
@@ -512,7 +515,7 @@ def test_a_late_verdict_on_every_deal_says_so_and_is_the_same_for_any_seed():
     """Late in a hand with few deals left to imagine, the coach solves every one of them: the
     verdict is exact, so a second look (another seed) gives it word for word, and its figures
     say on how many deals, which are all the view allows."""
-    from engine.sampling import WorldSampler
+    from engine.search.sampling import WorldSampler
 
     checked = 0
     for seed in range(40):
@@ -676,12 +679,12 @@ def test_a_reason_against_the_best_card_is_said_as_its_risk():
 
 
 def test_no_sentence_can_be_made_without_a_checked_fact_or_from_an_unknown_template():
-    from trainer.coach.explain import Reason
+    from trainer.coach.explain import CoachReason
 
     with pytest.raises(ValueError, match="declares no fact"):
-        Reason("A lead that is unlikely to come back with points.", (), "praise_lead_under")
+        CoachReason("A lead that is unlikely to come back with points.", (), "praise_lead_under")
     with pytest.raises(ValueError, match="not in TEMPLATES"):
-        Reason("It keeps your hand safest.", (Leading(),), "praise")
+        CoachReason("It keeps your hand safest.", (Leading(),), "praise")
 
 
 def test_every_moon_figure_names_whose_moon_it_is():

@@ -1,4 +1,4 @@
-"""The compiled solver (``engine.compiled_solver``) gives the pure-Python solver's outcome for
+"""The compiled solver (``engine.search.compiled_solver``) gives the pure-Python solver's outcome for
 every legal card, on thousands of positions and every rule variant it takes."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 from test_solver import VARIANTS, endgame, imagined, moon_deal, played_to
 
 from engine import Rules
-from engine.solver import solve_options
+from engine.search.solver import solve_options
 
-compiled_solver = pytest.importorskip("engine.compiled_solver", reason="numba is not installed")
+compiled_solver = pytest.importorskip("engine.search.compiled_solver", reason="numba is not installed")
 
 TAKEN = sorted(name for name, rules in VARIANTS.items() if compiled_solver.supports(rules))
 

@@ -1,11 +1,13 @@
 """The evaluator: every option valued, reproducibly, with honest error bars."""
 
 import math
+from dataclasses import replace
 
 import pytest
 
 from engine import CardSet, HandState, Rules
-from engine.evaluator import evaluate_pass, evaluate_play
+from engine.search.budget import PassBudget, PlayBudget
+from engine.search.evaluator import evaluate_pass, evaluate_play
 
 
 def queen_under_the_king() -> HandState:
@@ -39,7 +41,7 @@ def mid_hand(seed: int = 21, cards: int = 9) -> HandState:
 
 def test_every_legal_card_is_valued_and_the_best_has_no_loss():
     view = mid_hand().view(mid_hand().to_move)
-    evaluation = evaluate_play(view, samples=64, seed=1)
+    evaluation = evaluate_play(view, PlayBudget(samples=64), seed=1)
     assert {value.option for value in evaluation.options} == set(view.legal_cards)
     assert evaluation.best.loss == 0
     differences = [value.difference for value in evaluation.options]
@@ -52,9 +54,9 @@ def test_every_legal_card_is_valued_and_the_best_has_no_loss():
 
 def test_same_seed_same_answer_and_the_numpy_path_agrees_with_pure_python():
     view = mid_hand().view(mid_hand().to_move)
-    first = evaluate_play(view, samples=64, seed=7)
-    again = evaluate_play(view, samples=64, seed=7)
-    plain = evaluate_play(view, samples=64, seed=7, vectorized=False)
+    first = evaluate_play(view, PlayBudget(samples=64), seed=7)
+    again = evaluate_play(view, PlayBudget(samples=64), seed=7)
+    plain = evaluate_play(view, PlayBudget(samples=64), seed=7, vectorized=False)
     assert first.options == again.options
     assert [(v.option, v.difference) for v in first.options] == [
         (v.option, v.difference) for v in plain.options
@@ -63,7 +65,7 @@ def test_same_seed_same_answer_and_the_numpy_path_agrees_with_pure_python():
 
 def test_dropping_the_queen_under_the_king_or_ace_is_found_best_with_confidence():
     state = queen_under_the_king()
-    evaluation = evaluate_play(state.view(state.to_move), samples=128, seed=2)
+    evaluation = evaluate_play(state.view(state.to_move), PlayBudget(samples=128), seed=2)
     assert evaluation.best.option.code == "QS"
     runner_up = evaluation.options[1]
     assert runner_up.loss > 3 * runner_up.loss_error
@@ -72,8 +74,8 @@ def test_dropping_the_queen_under_the_king_or_ace_is_found_best_with_confidence(
 def test_standard_errors_shrink_as_samples_grow():
     view = mid_hand(5, 4).view(mid_hand(5, 4).to_move)
     card = view.legal_cards[0]
-    small = evaluate_play(view, samples=32, seed=3).value_of(card).standard_error
-    large = evaluate_play(view, samples=512, seed=3).value_of(card).standard_error
+    small = evaluate_play(view, PlayBudget(samples=32), seed=3).value_of(card).standard_error
+    large = evaluate_play(view, PlayBudget(samples=512), seed=3).value_of(card).standard_error
     assert large < small / 2
 
 
@@ -81,11 +83,11 @@ def test_budget_in_samples_or_seconds_and_progress_is_reported():
     view = mid_hand().view(mid_hand().to_move)
     seen = []
     evaluation = evaluate_play(
-        view, samples=200, seed=1, progress=lambda done, total: seen.append((done, total))
+        view, PlayBudget(samples=200), seed=1, progress=lambda done, total: seen.append((done, total))
     )
     assert evaluation.samples == 200
     assert seen[-1] == (200, 200) and [done for done, _ in seen] == sorted(done for done, _ in seen)
-    quick = evaluate_play(view, samples=100_000, seconds=0.05, seed=1)
+    quick = evaluate_play(view, PlayBudget(samples=100_000, seconds=0.05), seed=1)
     assert 0 < quick.samples < 100_000
 
 
@@ -103,7 +105,7 @@ def test_pass_evaluation_values_all_286_passes_and_separates_good_from_poor():
     rest = [card for card in CardSet(range(52)) if card not in CardSet(hand)]
     deal = [CardSet(hand), CardSet(rest[:13]), CardSet(rest[13:26]), CardSet(rest[26:])]
     state = HandState.from_deal(deal, Rules(), "left")
-    evaluation = evaluate_pass(state.view(0), samples=192, seed=4)
+    evaluation = evaluate_pass(state.view(0), PassBudget(samples=192), seed=4)
     assert len(evaluation.options) == 286
     assert len({value.option for value in evaluation.options}) == 286
     assert "QS" in evaluation.best.option
@@ -128,7 +130,9 @@ def duck_position() -> HandState:
 def test_a_clear_verdict_stops_after_the_first_rounds():
     state = duck_position()
     view = state.view(state.to_move)
-    evaluation = evaluate_play(view, samples=65536, seed=1, judge="AD", limits=LIMITS, min_samples=128)
+    evaluation = evaluate_play(
+        view, PlayBudget(samples=65536, min_samples=128), seed=1, judge="AD", limits=LIMITS
+    )
     value = evaluation.value_of("AD")
     assert evaluation.decided and evaluation.judged.code == "AD"
     assert evaluation.samples == 128  # settled at once: winning the queen costs over 6 points
@@ -139,9 +143,9 @@ def test_a_clear_verdict_still_waits_for_its_minimum_of_deals_and_a_small_budget
     state = duck_position()
     view = state.view(state.to_move)
     settings = dict(seed=1, judge="AD", limits=LIMITS)
-    waited = evaluate_play(view, samples=65536, min_samples=2048, **settings)
+    waited = evaluate_play(view, PlayBudget(samples=65536, min_samples=2048), **settings)
     assert waited.decided and waited.samples == 2048  # clear at 128 deals, but not called before 2,048
-    small = evaluate_play(view, samples=512, min_samples=2048, **settings)
+    small = evaluate_play(view, PlayBudget(samples=512, min_samples=2048), **settings)
     assert small.decided and small.samples == 512  # a budget below the minimum: decided at its end
 
 
@@ -149,47 +153,50 @@ def test_a_play_solved_exactly_has_its_own_minimum_of_deals():
     for seed in range(40):  # a late position with a clearly bad card
         state = late_position(seed, cards_left=4)
         view = state.view(state.to_move)
-        worst = max(evaluate_play(view, samples=64, seed=9).options, key=lambda v: v.loss)
+        worst = max(evaluate_play(view, PlayBudget(samples=64), seed=9).options, key=lambda v: v.loss)
         if worst.loss > 1.5:
             break
     else:
         raise AssertionError("no late position with a card losing 1.5 points in 40 deals")
-    settings = dict(samples=65536, seed=9, judge=worst.option, limits=LIMITS, exact_samples=512)
-    own = evaluate_play(view, min_samples=2048, exact_min_samples=128, **settings)
+    settings = dict(seed=9, judge=worst.option, limits=LIMITS)
+    budget = PlayBudget(samples=65536, min_samples=2048, exact_samples=512)
+    own = evaluate_play(view, replace(budget, exact_min_samples=128), **settings)
     assert own.method == "exact" and own.decided and own.samples < 512
-    shared = evaluate_play(view, min_samples=2048, **settings)
+    shared = evaluate_play(view, budget, **settings)
     assert shared.decided and shared.samples == 512  # the play-outs' minimum, cut to the exact budget
 
 
 def test_a_verdict_near_a_limit_keeps_sampling_and_is_undecided_when_the_budget_ends():
     state = duck_position()
     view = state.view(state.to_move)
-    loss = evaluate_play(view, samples=2048, seed=1).value_of("3D").loss
+    loss = evaluate_play(view, PlayBudget(samples=2048), seed=1).value_of("3D").loss
     assert 0 < loss < 2.5
     at_the_limit = (loss,)  # a band limit right on what these deals will say: never settled
-    short = evaluate_play(view, samples=2048, seed=1, judge="3D", limits=at_the_limit)
+    short = evaluate_play(view, PlayBudget(samples=2048), seed=1, judge="3D", limits=at_the_limit)
     assert not short.decided and short.samples == 2048
     value = short.value_of("3D")
     assert value.loss_low <= loss < value.loss_high
     far = (loss + 1.0,)  # a limit a point away: settled within the budget, early
-    early = evaluate_play(view, samples=65536, seed=1, judge="3D", limits=far)
+    early = evaluate_play(view, PlayBudget(samples=65536), seed=1, judge="3D", limits=far)
     assert early.decided and early.samples < 65536 and early.value_of("3D").loss_high <= loss + 1.0
 
 
 def test_a_verdict_is_a_function_of_position_seed_and_budget_and_the_clock_says_when_it_cut_in():
     state = duck_position()
     view = state.view(state.to_move)
-    first = evaluate_play(view, samples=4096, seed=2, judge="5D", limits=LIMITS)
-    again = evaluate_play(view, samples=4096, seed=2, judge="5D", limits=LIMITS)
+    first = evaluate_play(view, PlayBudget(samples=4096), seed=2, judge="5D", limits=LIMITS)
+    again = evaluate_play(view, PlayBudget(samples=4096), seed=2, judge="5D", limits=LIMITS)
     assert first.options == again.options and first.samples == again.samples
     assert not first.clock_stopped
-    rushed = evaluate_play(view, samples=4096, seed=2, judge="3D", limits=LIMITS, seconds=1e-9)
+    rushed = evaluate_play(view, PlayBudget(samples=4096, seconds=1e-9), seed=2, judge="3D", limits=LIMITS)
     assert rushed.clock_stopped and rushed.samples < 4096 and not rushed.decided
 
 
 def test_the_interval_of_a_judged_option_is_against_every_rival():
     view = mid_hand().view(mid_hand().to_move)
-    evaluation = evaluate_play(view, samples=512, seed=4, judge=view.legal_cards[-1], limits=LIMITS)
+    evaluation = evaluate_play(
+        view, PlayBudget(samples=512), seed=4, judge=view.legal_cards[-1], limits=LIMITS
+    )
     judged = evaluation.value_of(evaluation.judged)
     assert judged.loss_low <= judged.loss <= judged.loss_high
     assert judged.loss == pytest.approx(judged.difference - evaluation.best.difference)
@@ -201,7 +208,9 @@ def test_pass_finalists_and_the_judged_pass_are_valued_on_fresh_deals_only():
     deal = [CardSet(hand), CardSet(rest[:13]), CardSet(rest[13:26]), CardSet(rest[26:])]
     view = HandState.from_deal(deal, Rules(), "left").view(0)
     stages = ((32, 12), (64, 3))
-    evaluation = evaluate_pass(view, samples=256, seed=5, stages=stages, judge="2C 3C 4C", limits=LIMITS)
+    evaluation = evaluate_pass(
+        view, PassBudget(samples=256, stages=stages), seed=5, judge="2C 3C 4C", limits=LIMITS
+    )
     finalists = evaluation.options[:4]  # three survivors and the judged pass, ranked together
     assert evaluation.value_of("2C 3C 4C").samples == evaluation.samples <= 256
     assert all(v.samples <= evaluation.samples for v in finalists)  # a finalist out of the race stops
@@ -209,7 +218,9 @@ def test_pass_finalists_and_the_judged_pass_are_valued_on_fresh_deals_only():
     screened = evaluation.options[4:]
     assert {v.samples for v in screened} <= {32, 96}  # screening deals only: never mixed in
     # The same finalists valued again on other fresh deals: their values come only from those.
-    other = evaluate_pass(view, samples=256, seed=6, stages=stages, judge="2C 3C 4C", limits=LIMITS)
+    other = evaluate_pass(
+        view, PassBudget(samples=256, stages=stages), seed=6, judge="2C 3C 4C", limits=LIMITS
+    )
     assert other.value_of("2C 3C 4C").difference != evaluation.value_of("2C 3C 4C").difference
 
 
@@ -219,15 +230,15 @@ def test_pass_finals_race_finalists_that_cannot_change_the_judged_loss():
     every deal give."""
     view = HandState.from_seed(21, Rules(), "left").view(0)
     stages = ((64, 40), (128, 12))
-    first = evaluate_pass(view, samples=256, seed=1, stages=stages)
+    first = evaluate_pass(view, PassBudget(samples=256, stages=stages), seed=1)
     near = min(first.options[1:12], key=lambda v: min(abs(v.loss - limit) for limit in LIMITS))
     judged = near.option  # close to a band's limit: a long race
-    raced = evaluate_pass(view, samples=8192, seed=3, stages=stages, judge=judged, limits=LIMITS)
+    raced = evaluate_pass(view, PassBudget(samples=8192, stages=stages), seed=3, judge=judged, limits=LIMITS)
     finalists = [v for v in raced.options if v.samples > 192]
     assert raced.value_of(judged).samples == raced.samples > 1024
     assert min(v.samples for v in finalists) < raced.samples, "some finalist left the race early"
     # The same finalists, every one on every deal (other deals): the same loss, within the errors.
-    full = evaluate_pass(view, samples=raced.samples, seed=9, only=[v.option for v in finalists])
+    full = evaluate_pass(view, PassBudget(samples=raced.samples), seed=9, only=[v.option for v in finalists])
     mine, theirs = raced.value_of(judged), full.value_of(judged)
     assert abs(mine.loss - theirs.loss) <= 3 * math.hypot(mine.loss_error, theirs.loss_error)
 
@@ -236,32 +247,35 @@ def test_a_pass_budget_in_play_outs_counts_each_deal_once_per_pass_still_playing
     """Finals where every pass plays every deal: a cap of three passes' worth of 1,024 deals is
     a budget of 1,024 deals (the same rounds, so the same values); not the clock's stop."""
     view = HandState.from_seed(8, Rules(), "right").view(2)
-    three = [value.option for value in evaluate_pass(view, samples=64, seed=1, stages=()).options[:3]]
-    capped = evaluate_pass(view, samples=4096, seed=2, only=three, playouts=3 * 1024)
-    dealt = evaluate_pass(view, samples=1024, seed=2, only=three)
+    three = [
+        value.option for value in evaluate_pass(view, PassBudget(samples=64, stages=()), seed=1).options[:3]
+    ]
+    capped = evaluate_pass(view, PassBudget(samples=4096, playouts=3 * 1024), seed=2, only=three)
+    dealt = evaluate_pass(view, PassBudget(samples=1024), seed=2, only=three)
     assert capped.samples == dealt.samples == 1024 and not capped.clock_stopped
     assert [(v.option, v.difference) for v in capped.options] == [
         (v.option, v.difference) for v in dealt.options
     ]
     # Judged near a limit, the race drops passes that cannot change the loss: the same cap in
     # play-outs then buys more deals than the six finals passes could all play.
-    settings = dict(seed=4, stages=((64, 40), (128, 5)), judge=three[2], limits=LIMITS)
-    free = evaluate_pass(view, samples=65536, **settings)
-    capped = evaluate_pass(view, samples=65536, playouts=6 * 4096, **settings)
+    settings = dict(seed=4, judge=three[2], limits=LIMITS)
+    budget = PassBudget(samples=65536, stages=((64, 40), (128, 5)))
+    free = evaluate_pass(view, budget, **settings)
+    capped = evaluate_pass(view, replace(budget, playouts=6 * 4096), **settings)
     assert free.samples == 65536 and not free.decided
     assert 4096 < capped.samples < free.samples and not capped.decided and not capped.clock_stopped
 
 
 def test_every_pass_on_the_same_fresh_deals_when_screening_is_skipped():
     view = HandState.from_seed(8, Rules(), "right").view(2)
-    evaluation = evaluate_pass(view, samples=64, seed=1, stages=())
+    evaluation = evaluate_pass(view, PassBudget(samples=64, stages=()), seed=1)
     assert len(evaluation.options) == 286 and {v.samples for v in evaluation.options} == {64}
 
 
 def test_the_compiled_and_pure_python_passes_agree_exactly():
     view = HandState.from_seed(11, Rules(), "left").view(0)
-    fast = evaluate_pass(view, samples=64, seed=3, stages=((16, 6),), vectorized=True)
-    slow = evaluate_pass(view, samples=64, seed=3, stages=((16, 6),), vectorized=False)
+    fast = evaluate_pass(view, PassBudget(samples=64, stages=((16, 6),)), seed=3, vectorized=True)
+    slow = evaluate_pass(view, PassBudget(samples=64, stages=((16, 6),)), seed=3, vectorized=False)
     assert [(v.option, v.difference, v.moon_by_seat) for v in fast.options] == [
         (v.option, v.difference, v.moon_by_seat) for v in slow.options
     ]
@@ -273,7 +287,9 @@ def test_strong_blockers_agree_compiled_and_pure_python_and_only_values_just_the
     view = HandState.from_seed(11, Rules(), "left").view(0)
     two = [CardSet(view.hand.mask).codes[:3], CardSet(view.hand.mask).codes[-3:]]
     runs = [
-        evaluate_pass(view, samples=64, seed=3, only=two, blocking=STRONG_BLOCKERS, vectorized=fast)
+        evaluate_pass(
+            view, PassBudget(samples=64), seed=3, only=two, blocking=STRONG_BLOCKERS, vectorized=fast
+        )
         for fast in (True, False)
     ]
     assert [len(run.options) for run in runs] == [2, 2]
@@ -282,8 +298,8 @@ def test_strong_blockers_agree_compiled_and_pure_python_and_only_values_just_the
         (v.option, v.difference, v.moon_by_seat) for v in runs[1].options
     ]
     play = mid_hand().view(mid_hand().to_move)
-    fast = evaluate_play(play, samples=64, seed=7, blocking=STRONG_BLOCKERS)
-    slow = evaluate_play(play, samples=64, seed=7, blocking=STRONG_BLOCKERS, vectorized=False)
+    fast = evaluate_play(play, PlayBudget(samples=64), seed=7, blocking=STRONG_BLOCKERS)
+    slow = evaluate_play(play, PlayBudget(samples=64), seed=7, blocking=STRONG_BLOCKERS, vectorized=False)
     assert [(v.option, v.difference) for v in fast.options] == [
         (v.option, v.difference) for v in slow.options
     ]
@@ -299,27 +315,27 @@ def late_position(seed: int = 3, cards_left: int = 3) -> HandState:
 
 
 def test_late_hands_are_solved_exactly_in_every_imagined_deal():
-    from engine.outcomes import PlayWorlds, public_play
-    from engine.solver import solve_options
+    from engine.search.outcomes import PlayWorlds, public_play
+    from engine.search.solver import solve_options
 
     state = late_position()
     view = state.view(state.to_move)
-    evaluation = evaluate_play(view, samples=64, seed=9)
+    evaluation = evaluate_play(view, PlayBudget(samples=64), seed=9)
     assert evaluation.method == "exact"
     worlds = PlayWorlds(view, 9, "compiled").next(64)
     tricks, trick, leader, broken = public_play(view)
     totals = {}
     for hands in worlds:
-        imagined = HandState._imagined(view.rules, hands, tricks, trick, leader, broken)
+        imagined = HandState.imagined(view.rules, hands, tricks, trick, leader, broken)
         for card, scores, _ in solve_options(imagined):
             totals[card] = totals.get(card, 0) + scores[view.seat]
     for value in evaluation.options:
         assert value.points == pytest.approx(totals[value.option] / 64)
-    assert evaluate_play(view, samples=64, seed=9, exact_cards=0).method == "policy"
+    assert evaluate_play(view, PlayBudget(samples=64, exact_cards=0), seed=9).method == "policy"
 
 
 def test_the_weighted_statistics_reduce_to_the_plain_ones_when_every_deal_counts_the_same():
-    from engine.evaluator import _weighted
+    from engine.search.evaluator import _weighted
 
     values = [1.0, 4.0, -2.0, 7.5, 3.0]
     mean, error = _weighted(values, [1.0] * 5)
@@ -343,15 +359,16 @@ import json, sys
 sys.modules["numpy"] = None
 sys.modules["numba"] = None
 from engine import HandState, Rules
-from engine.evaluator import evaluate_pass, evaluate_play
-from engine.outcomes import HAVE_COMPILED
+from engine.search.budget import PassBudget, PlayBudget
+from engine.search.evaluator import evaluate_pass, evaluate_play
+from engine.search.outcomes import HAVE_COMPILED
 state = HandState.from_seed(21, Rules(), "hold")
 for _ in range(9):
     state.play(state.legal_cards()[-1])
 view = state.view(state.to_move)
-play = evaluate_play(view, samples=64, seed=7, judge=state.legal_cards()[0], limits=(0.5,))
+play = evaluate_play(view, PlayBudget(samples=64), seed=7, judge=state.legal_cards()[0], limits=(0.5,))
 other = HandState.from_seed(11, Rules(), "left").view(0)
-passing = evaluate_pass(other, samples=32, seed=3, stages=((8, 4),))
+passing = evaluate_pass(other, PassBudget(samples=32, stages=((8, 4),)), seed=3)
 print(json.dumps([HAVE_COMPILED, [[v.option.code, v.difference] for v in play.options],
                   [[" ".join(v.option.codes), v.difference] for v in passing.options[:6]]]))
 """
@@ -360,23 +377,23 @@ print(json.dumps([HAVE_COMPILED, [[v.option.code, v.difference] for v in play.op
     assert compiled is False
     state = mid_hand()
     view = state.view(state.to_move)
-    play = evaluate_play(view, samples=64, seed=7, judge=state.legal_cards()[0], limits=(0.5,))
+    play = evaluate_play(view, PlayBudget(samples=64), seed=7, judge=state.legal_cards()[0], limits=(0.5,))
     assert plays == [[v.option.code, v.difference] for v in play.options]
     passing = evaluate_pass(
-        HandState.from_seed(11, Rules(), "left").view(0), samples=32, seed=3, stages=((8, 4),)
+        HandState.from_seed(11, Rules(), "left").view(0), PassBudget(samples=32, stages=((8, 4),)), seed=3
     )
     assert passes == [[" ".join(v.option.codes), v.difference] for v in passing.options[:6]]
 
 
 def test_the_warm_up_compiles_every_compiled_function():
-    """In a fresh interpreter: after ``engine.warm_up`` every compiled function has a compiled
+    """In a fresh interpreter: after ``engine.search.warm_up`` every compiled function has a compiled
     signature, so a learner's first verdict loads them from the cache."""
     import subprocess
     import sys
 
     script = (
-        "import engine.compiled as c\n"
-        "from engine.warm_up import warm_up\n"
+        "import engine.search.compiled as c\n"
+        "from engine.search.warm_up import warm_up\n"
         "warm_up()\n"
         "functions = {n: getattr(c, n) for n in c.__all__}\n"
         "missing = [n for n, f in functions.items() if hasattr(f, 'signatures') and not f.signatures]\n"
@@ -392,10 +409,10 @@ def test_play_verdicts_race_cards_that_cannot_change_the_judged_loss():
     card on every deal gives, and the ranking is the same."""
     state = duck_position()
     view = state.view(state.to_move)
-    raced = evaluate_play(view, samples=4096, seed=3, judge="3D", limits=LIMITS, min_samples=128)
+    raced = evaluate_play(view, PlayBudget(samples=4096, min_samples=128), seed=3, judge="3D", limits=LIMITS)
     assert raced.value_of("3D").samples == raced.samples > 512
     assert raced.value_of("AD").samples < raced.samples / 4, "the ace left the race early"
-    full = evaluate_play(view, samples=raced.samples, seed=9)
+    full = evaluate_play(view, PlayBudget(samples=raced.samples), seed=9)
     assert {v.samples for v in full.options} == {raced.samples}
     mine, theirs = raced.value_of("3D"), full.value_of("3D")
     assert abs(mine.loss - theirs.loss) <= 3 * math.hypot(mine.loss_error, theirs.loss_error)
@@ -408,18 +425,20 @@ def test_a_verdict_waits_until_the_weighted_deals_make_enough_effective_deals(mo
     too narrow to stop on. Here one deal in 64 weighs a thousand times the rest: the clear
     blunder that stops at 128 evenly weighted deals keeps sampling until the weights make 128
     effective deals, and is still a blunder."""
-    from engine import outcomes
+    from engine.search import outcomes
 
     state = duck_position()
     view = state.view(state.to_move)
-    even = evaluate_play(view, samples=65536, seed=1, judge="AD", limits=LIMITS, min_samples=128)
+    even = evaluate_play(view, PlayBudget(samples=65536, min_samples=128), seed=1, judge="AD", limits=LIMITS)
     assert even.decided and even.samples == 128
 
     def skewed(self, worlds):
         return [1.0 if index % 64 == 0 else 0.001 for index in range(len(worlds))]
 
     monkeypatch.setattr(outcomes.PlayWorlds, "weights", skewed)
-    uneven = evaluate_play(view, samples=65536, seed=1, judge="AD", limits=LIMITS, min_samples=128)
+    uneven = evaluate_play(
+        view, PlayBudget(samples=65536, min_samples=128), seed=1, judge="AD", limits=LIMITS
+    )
     weights = skewed(None, range(uneven.samples))
     assert sum(weights) ** 2 / sum(w * w for w in weights) >= 128
     assert uneven.decided and uneven.samples > 1024
@@ -430,9 +449,9 @@ def test_a_late_play_valued_on_every_deal_is_exact_whatever_the_seed():
     """With ``every_deal``, a position solved exactly with few enough deals is valued on each of
     them once: the values are their exact means, the intervals have no width, the band is
     decided, and no seed (or deeper look) changes a figure."""
-    from engine.outcomes import public_play
-    from engine.sampling import WorldSampler
-    from engine.solver import solve_options
+    from engine.search.outcomes import public_play
+    from engine.search.sampling import WorldSampler
+    from engine.search.solver import solve_options
 
     state = late_position(seed=1)
     view = state.view(state.to_move)
@@ -441,7 +460,7 @@ def test_a_late_play_valued_on_every_deal_is_exact_whatever_the_seed():
     tricks, trick, leader, broken = public_play(view)
     totals: dict = {}
     for hands in deals:
-        imagined = HandState._imagined(view.rules, hands, tricks, trick, leader, broken)
+        imagined = HandState.imagined(view.rules, hands, tricks, trick, leader, broken)
         for card, scores, _ in solve_options(imagined):
             own = scores[view.seat]
             difference = own - (sum(scores) - own) / (view.players - 1)
@@ -451,7 +470,9 @@ def test_a_late_play_valued_on_every_deal_is_exact_whatever_the_seed():
     worst = max(exact, key=exact.get)
     assert exact[worst] - best > 1.0
     runs = [
-        evaluate_play(view, samples=1024, seed=seed, judge=worst, limits=(1.0, 2.5), every_deal=True)
+        evaluate_play(
+            view, PlayBudget(samples=1024, every_deal=True), seed=seed, judge=worst, limits=(1.0, 2.5)
+        )
         for seed in (1, 2)
     ]
     for evaluation in runs:
@@ -464,5 +485,5 @@ def test_a_late_play_valued_on_every_deal_is_exact_whatever_the_seed():
         assert judged.loss_low == judged.loss_high == pytest.approx(judged.loss)
     assert [v.loss for v in runs[0].options] == [v.loss for v in runs[1].options]
     # More deals than the budget: sampled as before, with an interval.
-    sampled = evaluate_play(view, samples=len(deals) - 1, seed=1, judge=worst, every_deal=True)
+    sampled = evaluate_play(view, PlayBudget(samples=len(deals) - 1, every_deal=True), seed=1, judge=worst)
     assert not sampled.every_deal and sampled.samples <= len(deals) - 1

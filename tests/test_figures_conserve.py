@@ -14,10 +14,11 @@ import pytest
 
 from engine import HandState, Rules
 from engine.bots import make_bot
-from engine.calibration import applies
-from engine.evaluator import evaluate_pass, evaluate_play
 from engine.rules import PRESETS, MoonRule
 from engine.scoring import hand_total
+from engine.search.budget import PassBudget, PlayBudget
+from engine.search.calibration import applies
+from engine.search.evaluator import evaluate_pass, evaluate_play
 from trainer.coach.explain import coach_play
 from trainer.coach.figures import Loss, Measured, Points
 
@@ -71,9 +72,11 @@ def test_every_options_figures_add_up_to_the_hands_points(name):
     for seed in (11, 12):
         for view in views(rules, seed):
             if view.phase.value == "passing":
-                evaluation = evaluate_pass(view, samples=64, stages=((16, 4),), seed=seed, measure="forecast")
+                evaluation = evaluate_pass(
+                    view, PassBudget(samples=64, stages=((16, 4),), measure="forecast"), seed=seed
+                )
             else:
-                evaluation = evaluate_play(view, samples=64, seed=seed, measure="forecast")
+                evaluation = evaluate_play(view, PlayBudget(samples=64, measure="forecast"), seed=seed)
             # the forecast only at the table it was fitted for (elsewhere the play-outs' own)
             forecast = applies(rules) and evaluation.method != "exact"
             assert (evaluation.measure == "forecast") is forecast, (name, evaluation.method)
@@ -88,9 +91,13 @@ def test_the_forecast_adds_up_at_the_standard_table_where_each_seat_mapped_alone
     for seed in range(4):
         for view in views(Rules(), 20 + seed):
             if view.phase.value == "passing":
-                evaluation = evaluate_pass(view, samples=64, stages=((32, 6),), seed=seed, measure="forecast")
+                evaluation = evaluate_pass(
+                    view, PassBudget(samples=64, stages=((32, 6),), measure="forecast"), seed=seed
+                )
             else:
-                evaluation = evaluate_play(view, samples=128, seed=seed, measure="forecast", exact_cards=0)
+                evaluation = evaluate_play(
+                    view, PlayBudget(samples=128, exact_cards=0, measure="forecast"), seed=seed
+                )
             assert evaluation.measure == "forecast"
             for value in evaluation.options:
                 moon = sum(value.moon_by_seat)
@@ -112,7 +119,7 @@ def test_a_play_solved_on_every_deal_prints_its_solved_values_not_the_forecast_o
     evaluation = verdict.evaluation
     assert evaluation.method == "exact" and evaluation.every_deal
     assert evaluation.measure != "forecast"
-    solved = evaluate_play(view, samples=512, every_deal=True, measure="playout")
+    solved = evaluate_play(view, PlayBudget(samples=512, measure="playout", every_deal=True))
     moved = 0
     for value in evaluation.options:
         plain = solved.value_of(value.option)
@@ -150,7 +157,9 @@ def test_the_headline_loss_is_the_difference_of_the_figures_printed(seed):
     the others' average, less the best's, as printed, and its band comes from it."""
     for trick in (3, 11):
         view = late_view(seed, trick)
-        evaluation = evaluate_play(view, samples=512, seed=seed, measure="forecast", min_samples=256)
+        evaluation = evaluate_play(
+            view, PlayBudget(samples=512, min_samples=256, measure="forecast"), seed=seed
+        )
         worst = evaluation.options[-1]
         verdict = coach_play(view, worst.option, evaluation)
         g = verdict.grade

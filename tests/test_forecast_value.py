@@ -1,4 +1,4 @@
-"""Options ranked and their losses measured by the forecast (``engine.forecast_value``)."""
+"""Options ranked and their losses measured by the forecast (``engine.search.forecast_value``)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,18 @@ import numpy as np
 import pytest
 from test_calibration import playing_until
 
-import engine.forecast_value as forecast_value
+import engine.search.forecast_value as forecast_value
 from engine import HandState, Rules
-from engine.calibration import Calibration, situation
-from engine.evaluator import band_index, evaluate_pass, evaluate_play
-from engine.forecast_value import ForecastValue, Rows
+from engine.search.budget import PassBudget, PlayBudget
+from engine.search.calibration import Calibration, situation
+from engine.search.evaluator import band_index, evaluate_pass, evaluate_play
+from engine.search.forecast_value import ForecastValue, Rows
 
 
 def test_a_forecast_loss_is_the_forecasts_difference_against_the_best():
     state = playing_until(lambda s: len(s.tricks) == 3 and len(s.legal_cards()) > 2)
     view = state.view(state.to_move)
-    evaluation = evaluate_play(view, samples=512, seed=3, measure="forecast")
+    evaluation = evaluate_play(view, PlayBudget(samples=512, measure="forecast"), seed=3)
     assert evaluation.measure == "forecast"
     best = evaluation.best
     differences = [value.forecast.difference for value in evaluation.options]
@@ -35,7 +36,7 @@ def test_the_delta_method_error_is_the_spread_of_the_loss_over_seeds():
     pair = ["A♣ K♠ Q♥", "10♣ K♠ A♥"]
     gaps, errors = [], []
     for seed in range(40):
-        evaluation = evaluate_pass(view, samples=256, seed=seed, only=pair, measure="forecast")
+        evaluation = evaluate_pass(view, PassBudget(samples=256, measure="forecast"), seed=seed, only=pair)
         first, second = (evaluation.value_of(option) for option in pair)
         gaps.append(second.difference - first.difference)
         errors.append((second if second.loss else first).loss_error)
@@ -77,7 +78,9 @@ def test_a_judged_forecast_verdict_stops_inside_one_band():
     view = state.view(state.to_move)
     limits = (0.5, 1.5, 3.0)
     judged = view.legal_cards[-1]
-    evaluation = evaluate_play(view, samples=8192, seed=2, judge=judged, limits=limits, measure="forecast")
+    evaluation = evaluate_play(
+        view, PlayBudget(samples=8192, measure="forecast"), seed=2, judge=judged, limits=limits
+    )
     value = evaluation.value_of(judged)
     if evaluation.decided:
         assert band_index(value.loss_low, limits) == band_index(value.loss_high, limits)
@@ -87,11 +90,13 @@ def test_a_judged_forecast_verdict_stops_inside_one_band():
 
 def test_the_forecast_measure_applies_only_where_the_forecast_does():
     three = HandState.from_seed(4, Rules(players=3), "left")
-    evaluation = evaluate_pass(three.view(0), samples=64, stages=((16, 4),), seed=1, measure="forecast")
+    evaluation = evaluate_pass(
+        three.view(0), PassBudget(samples=64, stages=((16, 4),), measure="forecast"), seed=1
+    )
     assert evaluation.measure == "playout"
     assert evaluation.best.forecast is None
     with pytest.raises(ValueError, match="measure must be one of playout, forecast, not 'odds'"):
-        evaluate_pass(three.view(0), samples=64, stages=((16, 4),), seed=1, measure="odds")
+        evaluate_pass(three.view(0), PassBudget(samples=64, stages=((16, 4),), measure="odds"), seed=1)
 
 
 def made_up_deals(tricks: int, seed: int, deals: int):
@@ -148,11 +153,12 @@ def test_a_forecast_verdict_is_the_same_without_numpy(monkeypatch):
     state = playing_until(lambda s: len(s.tricks) == 3 and len(s.legal_cards()) > 2)
     view = state.view(state.to_move)
     card = view.legal_cards[0]
-    settings = dict(samples=1024, seed=4, vectorized=False, judge=card, limits=(0.5, 1.0, 2.5, 6.0))
-    fast = evaluate_play(view, measure="forecast", **settings)
-    monkeypatch.setattr("engine.evaluator.np", None)
+    budget = PlayBudget(samples=1024, measure="forecast")
+    settings = dict(seed=4, vectorized=False, judge=card, limits=(0.5, 1.0, 2.5, 6.0))
+    fast = evaluate_play(view, budget, **settings)
+    monkeypatch.setattr("engine.search.evaluator.np", None)
     monkeypatch.setattr(forecast_value, "np", None)
-    slow = evaluate_play(view, measure="forecast", **settings)
+    slow = evaluate_play(view, budget, **settings)
     assert fast.measure == slow.measure == "forecast"
     assert (fast.samples, fast.decided) == (slow.samples, slow.decided)
     for a, b in zip(fast.options, slow.options, strict=True):

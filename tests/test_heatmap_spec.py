@@ -10,7 +10,8 @@ import altair
 import jsonschema
 
 from engine import CardSet, HandState, Rules
-from engine.evaluator import evaluate_pass
+from engine.search.budget import PassBudget
+from engine.search.evaluator import evaluate_pass
 from trainer.coach.heatmap import pass_heatmap
 from trainer.vega import MIME
 
@@ -19,7 +20,7 @@ SCHEMA = pathlib.Path(altair.__file__).parent / "vegalite" / "v6" / "schema" / "
 
 def test_the_heat_map_is_a_valid_spec_with_every_pair_and_the_pass_outlined() -> None:
     view = HandState.from_seed(3, Rules(), "left").view(0)
-    evaluation = evaluate_pass(view, seed=1, samples=64, stages=((32, 8),))
+    evaluation = evaluate_pass(view, PassBudget(samples=64, stages=((32, 8),)), seed=1)
     chosen = CardSet(list(view.hand)[:3])
     chart = pass_heatmap(evaluation, view.hand, chosen)
     spec = chart.to_dict()

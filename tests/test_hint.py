@@ -7,14 +7,15 @@ import pytest
 
 from engine import Phase, Rules, deal_game_hand
 from engine.bots import bot_acts, make_bot
+from engine.search.budget import PassBudget
 from trainer.coach import coach_hint, grade
 from trainer.coach.depth import Depth, judge
 from trainer.coach.hint import decision_seed
 from trainer.puzzles import load_puzzles
 from trainer.puzzles.board import PUZZLES_DIR
-from trainer.puzzles.schedule import Progress
+from trainer.puzzles.schedule import PuzzleProgress
 from trainer.puzzles.trainer import PuzzleTrainer
-from trainer.review.game import Budget, review_hands
+from trainer.review.game import ReviewDepth, review_hands
 from trainer.table import TableWidget
 
 SMALL = dict(
@@ -50,7 +51,7 @@ def test_a_learner_who_follows_every_hint_is_graded_correct_on_every_decision_of
     widget.wait_for_bots()
     finished = session.game_hands[hand_index] if session.game_hands else session.hand
     assert finished.is_over
-    review = review_hands([finished], session.seat, Budget(**SMALL))
+    review = review_hands([finished], session.seat, ReviewDepth(**SMALL))
     assert review.moments, "the hand had real decisions"
     for moment in review.moments:
         assert moment.decision.band == "best", moment.label
@@ -89,7 +90,7 @@ def test_the_hint_says_why_with_the_next_best_option_and_its_cost() -> None:
 
 def test_a_hinted_puzzle_is_not_solved_even_with_the_right_answer() -> None:
     puzzles = load_puzzles(PUZZLES_DIR)
-    trainer = PuzzleTrainer(puzzles, Progress(), seed=1)
+    trainer = PuzzleTrainer(puzzles, PuzzleProgress(), seed=1)
     puzzle = trainer.next()
     hint = trainer.hint()
     assert puzzle.is_accepted(" ".join(hint.codes))
@@ -111,7 +112,7 @@ def test_a_hint_that_is_not_the_best_gives_the_best_ones_reason_as_the_best_ones
     diamonds (2♦ 5♦ K♦) leaves you void...", as if that were the hinted pass's reason). A fact
     about the hinted pass itself (praise the coach checks) is said as its own."""
     from engine import HandState
-    from engine.evaluator import evaluate_pass
+    from engine.search.evaluator import evaluate_pass
     from trainer.coach import coach_pass
     from trainer.coach.explain import Stance
     from trainer.coach.grading import TOLERANCE
@@ -120,7 +121,7 @@ def test_a_hint_that_is_not_the_best_gives_the_best_ones_reason_as_the_best_ones
     found = reasoned = 0
     for seed in range(40):
         view = HandState.from_seed(seed, Rules(), "left").view(0)
-        evaluation = evaluate_pass(view, samples=64, seed=1, stages=((16, 4),))
+        evaluation = evaluate_pass(view, PassBudget(samples=64, stages=((16, 4),)), seed=1)
         best, second = evaluation.options[0], evaluation.options[1]
         if second.difference - best.difference > TOLERANCE:
             continue

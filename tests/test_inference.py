@@ -3,7 +3,9 @@ count agrees with the reference, and a runner's hand with losers weighs less, th
 longer it has come through with every point."""
 
 from engine import CARDS, Phase, Rules
-from engine.inference import (
+from engine.moon import moon_candidate, moon_cards
+from engine.rules import QUEEN_OF_SPADES
+from engine.search.inference import (
     BLOCKER_TREMBLE,
     TREMBLE,
     blocker_plays,
@@ -12,15 +14,13 @@ from engine.inference import (
     runner_plays,
     weight_of,
 )
-from engine.moon import moon_candidate, moon_cards
-from engine.outcomes import PlayWorlds
-from engine.policy import choose_card
-from engine.rules import QUEEN_OF_SPADES
+from engine.search.outcomes import PlayWorlds
+from engine.search.policy import choose_card
 from tests.test_batch import moon_positions
 
 
 def policy_card(state) -> int:
-    """The play-out policy's card for the seat to move (what ``engine.playout`` plays)."""
+    """The play-out policy's card for the seat to move (what ``engine.search.playout`` plays)."""
     seat = state.to_move
     hand = state.hand(seat).mask
     unplayed = 0

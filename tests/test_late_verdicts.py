@@ -9,7 +9,8 @@ import pytest
 
 from engine import HandState, Rules, parse_cards
 from engine.cards import card_mask
-from engine.evaluator import evaluate_play
+from engine.search.budget import PlayBudget
+from engine.search.evaluator import evaluate_play
 from trainer.coach import coach_play, grade
 from trainer.coach.depth import BROWSER, FULL, judge_play
 from trainer.coach.grading import REFUTED
@@ -24,7 +25,9 @@ SMALL = replace(
 def solved_loss(view, card) -> float:
     """The card's loss over the view's deals, every one (or 512) solved exactly."""
     reference = evaluate_play(
-        view, samples=512, seed=11, exact_cards=13, exact_samples=512, exact_min_samples=512, every_deal=True
+        view,
+        PlayBudget(samples=512, exact_cards=13, exact_samples=512, exact_min_samples=512, every_deal=True),
+        seed=11,
     )
     return reference.loss_of(card)
 

@@ -1,7 +1,7 @@
 """The puzzle miner's tasks and its Dask job: decided the same way anywhere, resumable, atomic.
 
 The job runs on a real ``LocalCluster`` of two worker processes, on a small budget in deals (the
-depth of the library's own verification is in ``trainer.puzzles.tasks.Budget``'s defaults)."""
+depth of the library's own verification is in ``trainer.puzzles.tasks.MiningBudget``'s defaults)."""
 
 from __future__ import annotations
 
@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 
 from engine import parse_card
-from engine.evaluator import Evaluation, OptionValue
 from engine.rules import PRESETS
+from engine.search.evaluator import Evaluation, OptionValue
 from trainer.puzzles.format import load_puzzle
 from trainer.puzzles.job import Journal, puzzle_id, run_job
-from trainer.puzzles.tasks import TABLES, Budget, Candidate, candidates, decide, doomed
+from trainer.puzzles.tasks import TABLES, Candidate, MiningBudget, candidates, decide, doomed
 from trainer.puzzles.verify import MIN_LOSS, TOLERANCE
 
-SMALL = Budget(
+SMALL = MiningBudget(
     screen=96, pre_verify={"play": 128, "pass": 128}, verify={"play": 384, "pass": 256}, exact=48, bot_tries=1
 )
 
@@ -130,6 +130,7 @@ def test_the_job_on_a_two_process_local_cluster_is_resumable_and_writes_whole_fi
     assert not list(out.glob(".*.tmp"))
     for path in files:
         puzzle = load_puzzle(path)  # every file whole and valid
+        assert tomllib.loads(path.read_text(encoding="utf-8"))["version"] == 2  # options packed
         key = next(k for k, e in journal.decided.items() if e.get("file") == path.name)
         assert puzzle.id == puzzle_id(puzzle.kind, key)
     # the same job again: nothing is decided twice, nothing rewritten

@@ -21,7 +21,7 @@ from engine.moon import (
     moon_threat,
     taken_masks,
 )
-from engine.policy import choose_card
+from engine.search.policy import choose_card
 
 DEALT = [
     "2C 5C 9C 2S 3S 4S 2H 3H 4H 6H 8H 9H 10H",
@@ -278,14 +278,16 @@ def test_hard_weighs_a_moon_plan_only_while_it_can_still_shoot(monkeypatch, play
     """Across (2) has taken the 2♥ and leads: it may still run, so Hard values its cards with
     and without running (``HardBot.moon_plan``); Right (3), to play next, can shoot no more."""
     import engine.bots.hard as hard
-    from engine.evaluator import evaluate_play
+    from engine.search.evaluator import evaluate_play
 
     state = position(f"{OPENING} {plays}")
     view = state.view(state.to_move)
     assert (state.to_move, moon_threat(view, include_self=True).seat) == (2 if not plays else 3, 2)
     looked = []
     monkeypatch.setattr(
-        hard, "evaluate_play", lambda view, **kw: looked.append(kw["blocking"]) or evaluate_play(view, **kw)
+        hard,
+        "evaluate_play",
+        lambda view, *a, **kw: looked.append(kw["blocking"]) or evaluate_play(view, *a, **kw),
     )
     HardBot(3, play_samples=64).choose_play(view)
     assert looked[0] == BLOCKERS and len(looked) == plans

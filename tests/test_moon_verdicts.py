@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine import CardSet, HandState, Rules
-from engine.evaluator import Evaluation, OptionValue, Z
+from engine.search.evaluator import Evaluation, OptionValue, Z
 from trainer.coach import coach_pass, grade
 from trainer.coach.depth import Depth, judge
 from trainer.coach.grading import Band, moon_dependent

@@ -3,10 +3,10 @@ learner's view, with the same bots: otherwise its realised losses compare differ
 
 from benchmarks import pass_vs_hard
 from engine import CardSet, Rules
-from engine.bots.hard import PassBudget
 from engine.game import deal_game_hand
+from engine.search.budget import PassBudget
 
-TINY = pass_vs_hard.hard_bots(4, PassBudget(8, ((4, 2),), None))
+TINY = pass_vs_hard.hard_bots(4, PassBudget(samples=8, stages=((4, 2),), seconds=None))
 
 
 def _view():

@@ -5,8 +5,8 @@ import random
 import pytest
 
 from engine import CARDS, HandState, Phase, Rules
-from engine.playout import random_playout
 from engine.rules import PRESETS
+from engine.search.playout import random_playout
 
 
 def play_like_playout(state: HandState, rng: random.Random) -> tuple[int, ...]:

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from engine import CardSet, Rules, Suit, parse_card
-from engine.calibration import applies
-from engine.evaluator import EXACT_CARDS, Z
-from engine.sampling import WorldSampler
+from engine.search.calibration import applies
+from engine.search.evaluator import EXACT_CARDS, Z
+from engine.search.sampling import WorldSampler
 from trainer.coach.grading import TOLERANCE
 from trainer.puzzles import load_puzzles
 from trainer.puzzles.entry import rules_label
@@ -202,10 +202,10 @@ def test_a_moon_answer_is_checked_against_strong_blockers_and_holds_there(monkey
 
     monkeypatch.setattr(verify, "evaluate_all", counting)
 
-    def checked(puzzle_id: str) -> verify.Check:
+    def checked(puzzle_id: str) -> verify.Acceptance:
         puzzle = load_puzzle(PUZZLES_DIR / f"{puzzle_id}.toml")
         natural = natural_choice(puzzle.kind, puzzle.view)
-        found = verify.Check(puzzle.evaluation, puzzle.answer.accepted, text_of(natural), True, "", 3.0)
+        found = verify.Acceptance(puzzle.evaluation, puzzle.answer.accepted, text_of(natural), True, "", 3.0)
         return verify.moon_line_check(puzzle.kind, puzzle.view, RUN_SEED, found, natural)
 
     moon = checked(SHOOT_PUZZLE)

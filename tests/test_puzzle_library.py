@@ -15,7 +15,7 @@ import trainer.puzzles.entry as entry_module
 from engine import HandState, Rules
 from trainer.puzzles import load_library, load_puzzle
 from trainer.puzzles.board import PuzzleBoard
-from trainer.puzzles.check import check
+from trainer.puzzles.check import check_files
 from trainer.puzzles.commands import main as puzzles_command
 from trainer.puzzles.entry import rules_label
 from trainer.puzzles.format import OPTION_COLUMNS, PUZZLES_DIR, save_puzzle
@@ -383,15 +383,15 @@ def test_a_failed_write_keeps_the_old_index_and_leaves_no_temporary_file(folder,
 
 def test_the_check_command_reports_a_missing_or_stale_index_and_the_index_command_fixes_it(folder, capsys):
     index = folder / INDEX_NAME
-    assert check([folder]) == 1
+    assert check_files([folder]) == 1
     output = capsys.readouterr()
     assert output.out.splitlines() == [f"{index}: missing; run `python -m trainer.puzzles index {folder}`"]
     assert puzzles_command(["index", str(folder)]) == 0
     assert f"{index}: {len(EXPECTED)} puzzles listed." in capsys.readouterr().out
-    assert check([folder]) == 0
+    assert check_files([folder]) == 0
     assert capsys.readouterr().out.startswith(f"{len(EXPECTED)} puzzle files checked: no problems")
     copied(STANDARD_PLAY, folder, "play-copy")
-    assert check([folder]) == 1
+    assert check_files([folder]) == 1
     (line,) = capsys.readouterr().out.splitlines()
     command = f"python -m trainer.puzzles index {folder}"
     assert line == f"{index}: out of date: 1 not listed (play-copy.toml); run `{command}`"
@@ -402,5 +402,5 @@ def test_an_index_listing_wrong_metadata_for_a_file_is_out_of_date(folder, capsy
     data = json.loads((folder / INDEX_NAME).read_text("utf-8"))
     data["puzzles"][0]["difficulty"] += 100  # the fingerprint still matches the file
     (folder / INDEX_NAME).write_text(json.dumps(data), "utf-8")
-    assert check([folder]) == 1
+    assert check_files([folder]) == 1
     assert "1 listed wrong (pass-a.toml)" in capsys.readouterr().out

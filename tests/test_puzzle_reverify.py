@@ -9,7 +9,7 @@ import pytest
 from trainer.puzzles import load_puzzles
 from trainer.puzzles.format import load_puzzle
 from trainer.puzzles.reverify import reverify_folder
-from trainer.puzzles.verify import main as verify_main
+from trainer.puzzles.verify_command import main as verify_main
 
 LIBRARY = Path(__file__).resolve().parent.parent / "puzzles"
 

@@ -12,7 +12,7 @@ import pytest
 
 from trainer.puzzles import load_puzzles, verify
 from trainer.puzzles.seeds import load_seeds, record_seeds, seeds_file
-from trainer.puzzles.verify import main as verify_main
+from trainer.puzzles.verify_command import main as verify_main
 
 LIBRARY = Path(__file__).resolve().parent.parent / "puzzles"
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from trainer.progress.decisions import option_text
 from trainer.puzzles.format import PUZZLES_DIR
 from trainer.puzzles.library import open_library
-from trainer.puzzles.schedule import NEAR, STRETCH, Progress, choose_next
+from trainer.puzzles.schedule import NEAR, STRETCH, PuzzleProgress, choose_next
 from trainer.puzzles.trainer import PuzzleTrainer
 
 
@@ -47,11 +47,11 @@ def test_next_without_answering_goes_through_every_match_before_one_comes_again(
 
 
 def test_near_the_learners_rating_first_then_farther_and_never_twice() -> None:
-    aim = Progress().learner.rating + STRETCH
+    aim = PuzzleProgress().learner.rating + STRETCH
     puzzles = [
         Listed(f"p{n}", int(aim) + offset) for n, offset in enumerate((900, -40, 30, -NEAR - 100, 10, 400))
     ]
-    progress, shown = Progress(), []
+    progress, shown = PuzzleProgress(), []
     for _ in puzzles:
         shown.append(choose_next(puzzles, progress, shown=shown).id)
     by_id = {p.id: p for p in puzzles}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from engine import CardSet, HandState, Rules, Suit, parse_card
-from engine.evaluator import Evaluation, OptionValue
+from engine.search.evaluator import Evaluation, OptionValue
 from trainer.puzzles.commands import main as puzzles_command
 from trainer.puzzles.format import OPTION_COLUMNS, PUZZLES_DIR, answer_from_evaluation, as_stored, save_puzzle
 from trainer.puzzles.source import read_toml

@@ -6,11 +6,12 @@ import random
 import pytest
 
 from engine import CardSet, HandState, Rules
-from engine.evaluator import evaluate_pass, evaluate_play
+from engine.search.budget import PassBudget, PlayBudget
+from engine.search.evaluator import evaluate_pass, evaluate_play
 from trainer.puzzles import PuzzleError, load_library, load_puzzle
 from trainer.puzzles.board import PuzzleBoard
 from trainer.puzzles.format import answer_from_evaluation, save_puzzle
-from trainer.puzzles.schedule import GAPS, Progress, choose_next, record_attempt
+from trainer.puzzles.schedule import GAPS, PuzzleProgress, choose_next, record_attempt
 from trainer.puzzles.trainer import PuzzleTrainer
 
 
@@ -35,7 +36,7 @@ def puzzle_data(kind: str = "play") -> dict:
     if kind == "play":
         state, position = play_position()
         view = state.view(state.to_move)
-        evaluation = evaluate_play(view, samples=64, seed=1)
+        evaluation = evaluate_play(view, PlayBudget(samples=64), seed=1)
     else:
         state = HandState.from_seed(4, Rules(), "left")
         position = {
@@ -43,7 +44,7 @@ def puzzle_data(kind: str = "play") -> dict:
             "pass_direction": "left",
             "hands": [" ".join(state.hand(s).codes) for s in range(4)],
         }
-        evaluation = evaluate_pass(state.view(0), samples=64, seed=1, stages=((8, 12),))
+        evaluation = evaluate_pass(state.view(0), PassBudget(samples=64, stages=((8, 12),)), seed=1)
     best = evaluation.best.option
     best_text = " ".join(best.codes) if isinstance(best, CardSet) else best.code
     return {
@@ -129,7 +130,7 @@ def library(tmp_path, count: int = 6) -> list:
 
 def test_the_next_puzzle_is_near_the_learners_level_and_filters_apply(tmp_path):
     puzzles = library(tmp_path)
-    progress = Progress()
+    progress = PuzzleProgress()
     assert choose_next(puzzles, progress, rng=random.Random(1)).difficulty == 1500
     assert choose_next(puzzles, progress, themes=["ducking"]).themes == ("ducking",)
     chosen = choose_next(puzzles, progress, difficulty=(1000, 1150))
@@ -139,7 +140,7 @@ def test_the_next_puzzle_is_near_the_learners_level_and_filters_apply(tmp_path):
 
 def test_a_failed_puzzle_comes_back_after_a_few_others(tmp_path):
     puzzles = library(tmp_path)
-    progress = Progress()
+    progress = PuzzleProgress()
     failed = puzzles[2]
     record_attempt(progress, failed, solved=False)
     seen = []
@@ -153,7 +154,7 @@ def test_a_failed_puzzle_comes_back_after_a_few_others(tmp_path):
 
 def test_ratings_move_with_results(tmp_path):
     puzzle = library(tmp_path, 1)[0]
-    progress = Progress()
+    progress = PuzzleProgress()
     record_attempt(progress, puzzle, solved=True)
     assert progress.learner.rating > 1500
     assert progress.records[puzzle.id].rating.rating < puzzle.difficulty
@@ -214,7 +215,7 @@ def test_a_puzzle_valued_on_every_deal_keeps_saying_so_once_saved(tmp_path):
         view = state.view(state.to_move)
         if len(view.legal_cards) > 1:
             break
-    evaluation = evaluate_play(view, samples=512, seed=1, every_deal=True)
+    evaluation = evaluate_play(view, PlayBudget(samples=512, every_deal=True), seed=1)
     assert evaluation.every_deal
     best = evaluation.best.option.code
     data = {**puzzle_data("play"), "position": position}

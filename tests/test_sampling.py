@@ -6,7 +6,7 @@ from collections import Counter
 from engine import HandState, Rules
 from engine.bots import EasyBot, bot_acts
 from engine.cards import SUIT_MASKS
-from engine.sampling import sample_world
+from engine.search.sampling import sample_world
 
 
 def hand_in_play(seed: int, cards_played: int, rules: Rules | None = None) -> HandState:
@@ -96,7 +96,7 @@ def test_tight_late_hand_constraints_always_find_a_deal():
 
 def test_the_careful_deal_respects_every_constraint():
     from engine.rng import SplitMix64
-    from engine.sampling import _careful_deal
+    from engine.search.sampling import _careful_deal
 
     # Seat 1 may hold only hearts, seat 2 anything; two hearts and one spade to deal.
     options = {39: [1, 2], 40: [1, 2], 26: [2]}
@@ -127,7 +127,7 @@ def views_through_a_hand(count: int) -> list:
 
 def test_the_compiled_sampler_draws_the_very_worlds_of_the_reference():
     """A verdict must not depend on whether numba is installed: world k of a seed is the same."""
-    from engine.outcomes import PlayWorlds
+    from engine.search.outcomes import PlayWorlds
 
     for number, view in enumerate(views_through_a_hand(6)):
         compiled = PlayWorlds(view, number, "compiled").next(40)
@@ -136,10 +136,10 @@ def test_the_compiled_sampler_draws_the_very_worlds_of_the_reference():
 
 def test_the_compiled_pass_deals_and_the_others_passes_match_the_reference():
     """Dealt in blocks on every thread or on one, the compiled deals are the reference's."""
-    from engine import threads
-    from engine.outcomes import pass_deals
-    from engine.pass_worlds import PASS_DEAL_BLOCK
     from engine.rules import PRESETS
+    from engine.search import threads
+    from engine.search.outcomes import pass_deals
+    from engine.search.pass_worlds import PASS_DEAL_BLOCK
 
     before = threads.playout_threads()
     try:
@@ -160,8 +160,8 @@ def test_the_compiled_pass_deals_and_the_others_passes_match_the_reference():
 def test_each_block_of_pass_deals_is_a_stream_of_its_own():
     """A call's first block is the seed's stream, so a call of one block is the first block of a
     longer one; later blocks are other deals, not the first block again."""
-    from engine.outcomes import pass_deals
-    from engine.pass_worlds import PASS_DEAL_BLOCK
+    from engine.search.outcomes import pass_deals
+    from engine.search.pass_worlds import PASS_DEAL_BLOCK
 
     view = HandState.from_seed(4, Rules(), "left").view(1)
     hands, _ = pass_deals(view, 11, 3 * PASS_DEAL_BLOCK, "python")
@@ -176,8 +176,8 @@ def test_the_compiled_rule_of_thumb_pass_matches_the_reference_on_many_hands():
     """Ties in danger (the same rank in clubs and diamonds) go to the higher card in both."""
     import random
 
-    from engine.compiled import _rule_of_thumb_pass
     from engine.passing import rule_of_thumb_pass
+    from engine.search.compiled import _rule_of_thumb_pass
 
     rng = random.Random(11)
     for _ in range(3000):
@@ -212,7 +212,7 @@ def every_fitting_world(view) -> set[tuple[int, ...]]:
 
 
 def test_every_world_is_each_fitting_deal_once_and_none_else():
-    from engine.sampling import WorldSampler
+    from engine.search.sampling import WorldSampler
 
     checked = 0
     for seed in range(40):
@@ -229,7 +229,7 @@ def test_every_world_is_each_fitting_deal_once_and_none_else():
 
 
 def test_every_world_declines_when_there_are_more_deals_than_the_limit():
-    from engine.sampling import WorldSampler
+    from engine.search.sampling import WorldSampler
 
     view = hand_in_play(5, 40).view(0)
     count = len(every_fitting_world(view))

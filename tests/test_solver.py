@@ -6,11 +6,12 @@ import random
 
 import pytest
 
-from engine import HandState, MoonChoice, MoonRule, Phase, Rules, parse_cards, solver
+from engine import HandState, MoonChoice, MoonRule, Phase, Rules, parse_cards
 from engine.cards import card_mask
 from engine.rules import PRESETS, STANDARD
 from engine.scoring import score_hand
-from engine.solver import solve_options, solve_value
+from engine.search import solver
+from engine.search.solver import solve_options, solve_value
 
 # ----- the reference: plain max^n over HandState, no memo, no pruning -----
 
@@ -133,7 +134,7 @@ def moon_deal(seed: int, rules: Rules, cards: int, extra: int) -> HandState:
 def imagined(
     rng: random.Random, rules: Rules, cards: int, on_table: int, broken: bool, first: bool = False
 ) -> HandState:
-    """A position built the way the evaluator builds its imagined deals (``HandState._imagined``):
+    """A position built the way the evaluator builds its imagined deals (``HandState.imagined``):
     random hands of ``cards`` (one fewer for the seats that have played to the trick),
     ``on_table`` cards of the trick, the rest of the deck in past tricks won by random seats (or,
     with ``first``, no past tricks: a made-up first trick of a short hand)."""
@@ -156,7 +157,7 @@ def imagined(
         while deck:
             tricks.append((0, tuple(deck[:players]), rng.randrange(players)))
             del deck[:players]
-    return HandState._imagined(rules, hands, tricks, trick, leader, broken)
+    return HandState.imagined(rules, hands, tricks, trick, leader, broken)
 
 
 def endgame(
@@ -180,7 +181,7 @@ def endgame(
         (0, tuple(rest[i : i + players]), winner if winner is not None else (i // players) % players)
         for i in range(0, len(rest), players)
     ]
-    return HandState._imagined(rules, masks, tricks, on_table, leader, broken)
+    return HandState.imagined(rules, masks, tricks, on_table, leader, broken)
 
 
 # ----- brute force on many positions -----

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from trainer import store as store_module
-from trainer.lessons.progress import Progress
+from trainer.lessons.progress import LessonProgressStore
 from trainer.store import MIGRATIONS, DamagedStoreError, Store, StoreBusyError, StoreError, open_store
 
 _HOLD = textwrap.dedent(
@@ -40,7 +40,7 @@ def _hold_lock(path, seconds: float) -> subprocess.Popen:
 
 def _saved_store(path) -> bytes:
     store = Store(path)
-    Progress(store).reach("l03_following", 2, 4)
+    LessonProgressStore(store).reach("l03_following", 2, 4)
     store.close()
     return path.read_bytes()
 
@@ -66,11 +66,11 @@ def test_a_file_locked_by_another_process_is_reported_busy_and_never_moved(tmp_p
         message = str(caught.value)
         assert str(path) in message and "Another program" in message and "Nothing was changed" in message
         with pytest.raises(StoreBusyError):  # a write from a page opened before the lock
-            Progress(already_open).reach("l01_game", 1, 4)
+            LessonProgressStore(already_open).reach("l01_game", 1, 4)
         store, notice = open_store(path, busy_wait=0.3)
         assert "Another program" in notice and "saves nothing" in notice
         assert not store.saving
-        Progress(store).reach("l01_game", 1, 4)  # the page still works, in memory
+        LessonProgressStore(store).reach("l01_game", 1, 4)  # the page still works, in memory
         assert list(tmp_path.glob("*.damaged-*")) == []
     finally:
         holder.kill()
@@ -85,7 +85,7 @@ def test_a_lock_released_within_the_wait_is_waited_for(tmp_path) -> None:
     holder = _hold_lock(path, 0.5)
     try:
         store = Store(path, busy_wait=20)
-        Progress(store).reach("l01_game", 1, 4)
+        LessonProgressStore(store).reach("l01_game", 1, 4)
     finally:
         holder.wait()
     store.close()
@@ -100,7 +100,7 @@ def test_the_pages_open_on_a_busy_file_with_a_notice_instead_of_a_crash(tmp_path
     holder = _hold_lock(path, 60)
     try:
         from trainer.lessons.runner import open_lesson
-        from trainer.puzzles.page import open_board
+        from trainer.progress.puzzles import open_board
         from trainer.review.page import open_review
 
         runner = open_lesson("l01_game")
@@ -190,9 +190,9 @@ def test_a_read_only_file_is_read_and_a_write_is_refused_clearly(tmp_path, monke
     before = _saved_store(path)
     _read_only(monkeypatch)
     store = Store(path)
-    assert Progress(store).of("l03_following").step == 2
+    assert LessonProgressStore(store).of("l03_following").step == 2
     with pytest.raises(StoreError, match="cannot be opened or written"):
-        Progress(store).reach("l01_game", 1, 4)
+        LessonProgressStore(store).reach("l01_game", 1, 4)
     store.close()
     assert path.read_bytes() == before and list(tmp_path.glob("*.damaged-*")) == []
 

@@ -13,8 +13,8 @@ import pytest
 
 from engine import CardSet, HandState, Phase, Rules, setup_position
 from engine.bots import make_bot
+from trainer.seats import seat_names
 from trainer.table import TableError, TableWidget
-from trainer.table.snapshot import seat_names
 
 EASY = make_bot("easy")  # the hard bot is not written yet: hints come from the easy one here
 

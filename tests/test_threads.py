@@ -3,13 +3,16 @@ and the evaluator's large sums taken by numpy agree with its pure-Python ones.""
 
 import math
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from engine import Rules, threads
-from engine.batch import Batch
-from engine.evaluator import _VECTOR_FROM, _weighted
+from engine import Rules
+from engine.search import threads
+from engine.search.batch import Batch
+from engine.search.budget import PlayBudget
+from engine.search.evaluator import _VECTOR_FROM, _weighted
 from tests.test_batch import moon_positions, play_by_policy, positions
 
 
@@ -44,6 +47,15 @@ def test_the_parts_cover_every_row_once(two_threads):
         assert len(ranges) == (2 if rows >= 16 else 1)
 
 
+def test_the_default_is_a_thread_for_each_core_unless_the_environment_says(monkeypatch):
+    monkeypatch.delenv("HEARTS_THREADS", raising=False)
+    for cores in (1, 2, 8):
+        monkeypatch.setattr(threads, "_cores", lambda cores=cores: cores)
+        assert threads._default() == cores
+    monkeypatch.setenv("HEARTS_THREADS", "3")
+    assert threads._default() == 3
+
+
 def test_a_wrong_thread_count_is_refused_with_its_reason(monkeypatch):
     monkeypatch.setenv("HEARTS_THREADS", "two")
     with pytest.raises(ValueError, match="HEARTS_THREADS must be a whole number of threads, not 'two'"):
@@ -62,7 +74,7 @@ def test_numpy_sums_agree_with_the_pure_python_ones(monkeypatch):
     values = [rng.choice([0.0, 1.0, 13.0, -26.0, 4.0]) for _ in range(_VECTOR_FROM * 3)]
     weights = [rng.uniform(0.2, 1.0) for _ in values]
     fast = _weighted(values, weights)
-    monkeypatch.setattr("engine.evaluator.np", None)
+    monkeypatch.setattr("engine.search.evaluator.np", None)
     slow = _weighted(values, weights)
     assert fast[0] == pytest.approx(slow[0], abs=1e-12)
     assert fast[1] == pytest.approx(slow[1], rel=1e-9)
@@ -74,19 +86,20 @@ def test_a_judged_play_gets_the_same_losses_with_or_without_numpy_sums(monkeypat
     here: the judged card's band is left undecided (a limit at its loss), so rounds of 512 deals
     are summed."""
     from engine import HandState
-    from engine.evaluator import evaluate_play
+    from engine.search.evaluator import evaluate_play
 
     state = HandState.from_seed(11, Rules(), "hold")
     for _ in range(6):
         state.play(state.legal_cards()[-1])
     view = state.view(state.to_move)
     card = view.legal_cards[0]
-    budget = dict(samples=4 * _VECTOR_FROM, seed=3, vectorized=False)
-    loss = evaluate_play(view, **budget).value_of(card).loss
-    settings = dict(budget, judge=card, limits=(loss,), min_samples=2 * _VECTOR_FROM)
-    fast = evaluate_play(view, **settings)
-    monkeypatch.setattr("engine.evaluator.np", None)
-    slow = evaluate_play(view, **settings)
+    budget = PlayBudget(samples=4 * _VECTOR_FROM)
+    loss = evaluate_play(view, budget, seed=3, vectorized=False).value_of(card).loss
+    judged = replace(budget, min_samples=2 * _VECTOR_FROM)
+    settings = dict(seed=3, vectorized=False, judge=card, limits=(loss,))
+    fast = evaluate_play(view, judged, **settings)
+    monkeypatch.setattr("engine.search.evaluator.np", None)
+    slow = evaluate_play(view, judged, **settings)
     assert fast.samples == slow.samples == 4 * _VECTOR_FROM
     assert not fast.decided and not slow.decided
     for a, b in zip(fast.options, slow.options, strict=True):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.review.history import record_history
 from trainer.progress.games import load_game, readable_games
-from trainer.puzzles.page import open_board
+from trainer.progress.puzzles import open_board
 from trainer.review.page import open_review
 from trainer.store import Store, StoreBusyError
 
@@ -27,7 +27,7 @@ def test_an_unreadable_kept_game_is_named_left_out_and_left_in_the_file(tmp_path
 
 
 def test_a_puzzle_attempt_that_cannot_be_saved_is_said_and_the_puzzle_goes_on(tmp_path, monkeypatch) -> None:
-    import trainer.puzzles.page as page
+    import trainer.progress.puzzles as page
 
     def busy(*_args) -> None:
         raise StoreBusyError("Another program is using the progress file; nothing was changed.")

@@ -11,54 +11,70 @@ import random
 from collections.abc import Callable
 
 from engine import (
+    Action,
+    Card,
     CardParseError,
     CardSet,
     Game,
     HandState,
     IllegalAction,
+    MoonAction,
     MoonChoice,
+    PassAction,
     Phase,
     PlayAction,
+    PlayerView,
     Rules,
     parse_cards,
+    to_card,
 )
+from engine.bots import bot_action
 from engine.rules import PRESETS
+from trainer.seats import seat_name
 
 YOU = 0
-
-
-def seat_name(seat: int, players: int) -> str:
-    if seat == YOU:
-        return "You"
-    if players == 4:
-        return ("You", "Left", "Across", "Right")[seat]
-    return f"Seat {seat}"
 
 
 def describe_table(hand: HandState) -> str:
     players = hand.players
     lines = [
         f"Pass: {hand.pass_direction.value}   Hearts broken: {'yes' if hand.hearts_broken else 'no'}",
-        "Points taken: " + ", ".join(f"{seat_name(s, players)} {p}" for s, p in enumerate(hand.points_taken)),
+        "Points taken: "
+        + ", ".join(f"{seat_name(s, players, YOU)} {p}" for s, p in enumerate(hand.points_taken)),
     ]
     trick = hand.current_trick
     if trick.cards:
-        plays = ", ".join(f"{seat_name(s, players)} {c}" for s, c in trick.plays)
+        plays = ", ".join(f"{seat_name(s, players, YOU)} {c}" for s, c in trick.plays)
         lines.append(f"Trick {hand.trick_number + 1}: {plays}")
     lines.append(f"Your hand: {hand.hand(YOU)}")
     return "\n".join(lines)
 
 
+class RandomOpponent:
+    """A practice opponent: it passes and plays legal cards at random, and adds a moon it
+    shoots to the others' scores."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose_pass(self, view: PlayerView) -> CardSet:
+        return CardSet(self.rng.sample(list(view.hand), view.rules.pass_count))
+
+    def choose_play(self, view: PlayerView) -> Card:
+        legal = view.legal_cards
+        return legal[self.rng.randrange(len(legal))]
+
+    def choose_moon(self, view: PlayerView) -> MoonChoice:
+        return MoonChoice.ADD_TO_OTHERS
+
+
 def opponents_act(hand: HandState, rng: random.Random) -> None:
-    """Practice opponents: they pass and play legal cards at random."""
-    for seat in hand.seats_to_pass:
-        if seat != YOU:
-            hand.pass_cards(seat, rng.sample(list(hand.hand(seat)), hand.rules.pass_count))
-    while hand.phase is Phase.PLAYING and hand.to_move != YOU:
-        legal = hand.legal_cards()
-        hand.play(legal[rng.randrange(len(legal))])
-    if hand.phase is Phase.MOON_CHOICE and hand.to_move != YOU:
-        hand.choose_moon(MoonChoice.ADD_TO_OTHERS)
+    """Practice opponents act until the hand waits for you (or is over)."""
+    opponent = RandomOpponent(rng)
+    while (seat := hand.seat_to_act) is not None and seat != YOU:
+        hand.apply(bot_action(opponent, hand.view(seat)))
 
 
 def take_back_your_last_decision(hand: HandState) -> bool:
@@ -70,28 +86,36 @@ def take_back_your_last_decision(hand: HandState) -> bool:
     return False
 
 
-def your_turn(hand: HandState, text: str) -> str:
-    """Apply what you typed; returns what to tell you."""
+def typed_action(hand: HandState, text: str) -> Action:
+    """What you typed, read as the decision the hand waits for (raises ``CardParseError``, or
+    ``ValueError`` for a moon choice that is neither 'a' nor 's')."""
     if hand.phase is Phase.PASSING:
-        try:
-            cards = parse_cards(text)
-        except CardParseError as error:
-            return str(error)
-        if refusal := hand.why_not_pass(YOU, cards):
-            return refusal.message
-        hand.pass_cards(YOU, cards)
-        return f"You pass {CardSet(cards)} {hand.pass_direction.value}."
+        cards = parse_cards(text)
+        if len(set(cards)) < len(cards):  # the hand refuses it, naming the card chosen twice
+            hand.verify_pass(YOU, cards)
+        return PassAction(YOU, CardSet(cards))
     if hand.phase is Phase.MOON_CHOICE:
         choice = {"a": MoonChoice.ADD_TO_OTHERS, "s": MoonChoice.SUBTRACT_FROM_SHOOTER}.get(text[:1].lower())
         if choice is None:
-            return "Type 'a' to add the moon to everyone else, or 's' to subtract it from yourself."
-        hand.choose_moon(choice)
-        return "Moon scored."
+            raise ValueError(
+                "Type 'a' to add the moon to everyone else, or 's' to subtract it from yourself."
+            )
+        return MoonAction(YOU, choice)
+    return PlayAction(YOU, to_card(text))
+
+
+def your_turn(hand: HandState, text: str) -> str:
+    """Apply what you typed; returns what to tell you."""
     try:
-        hand.play(text)
-    except (CardParseError, IllegalAction) as error:
+        action = typed_action(hand, text)
+        record = hand.apply(action)
+    except (CardParseError, IllegalAction, ValueError) as error:
         return str(error)
-    return f"You play {hand.history[-1].card}."
+    if isinstance(action, PassAction):
+        return f"You pass {action.cards} {hand.pass_direction.value}."
+    if isinstance(action, MoonAction):
+        return "Moon scored."
+    return f"You play {record.action.card}."
 
 
 def play_game(
@@ -120,10 +144,13 @@ def play_game(
                 continue
             say(your_turn(hand, text))
         for number, row in enumerate(game.score_table, start=1):
-            say(f"Hand {number}: " + "  ".join(f"{seat_name(s, players)} {p:>3}" for s, p in enumerate(row)))
-        say("Totals: " + "  ".join(f"{seat_name(s, players)} {t:>3}" for s, t in enumerate(game.totals)))
+            say(
+                f"Hand {number}: "
+                + "  ".join(f"{seat_name(s, players, YOU)} {p:>3}" for s, p in enumerate(row))
+            )
+        say("Totals: " + "  ".join(f"{seat_name(s, players, YOU)} {t:>3}" for s, t in enumerate(game.totals)))
         if game.is_over:
-            say("Winner: " + ", ".join(seat_name(s, players) for s in game.winners))
+            say("Winner: " + ", ".join(seat_name(s, players, YOU) for s in game.winners))
             return game.winners
         game.next_hand()
 

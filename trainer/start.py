@@ -42,7 +42,7 @@ def wait_until_ready(port: int, within: float = READY_WITHIN) -> bool:
     return False
 
 
-def announce(port: int, address: str, open_browser: bool) -> None:
+def announce_address(port: int, address: str, open_browser: bool) -> None:
     ready = wait_until_ready(port)
     print(f"Hearts Trainer lessons: {address}", flush=True)
     if ready and open_browser and has_desktop():
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> None:
     server_port.remember(port)
     token = server_token()
     address = entry_address(HOST, port, token)
-    threading.Thread(target=announce, args=(port, address, not args.no_browser), daemon=True).start()
+    threading.Thread(target=announce_address, args=(port, address, not args.no_browser), daemon=True).start()
     run(HOST, port, token)
 
 

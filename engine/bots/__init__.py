@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from .base import Bot
 from .easy import EasyBot
-from .table import bot_acts, bot_turn, play_hand_with_bots
+from .table import bot_action, bot_action_steps, bot_acts, bot_turn, play_hand_with_bots
 
-__all__ = ["LEVELS", "Bot", "EasyBot", "bot_acts", "bot_turn", "make_bot", "play_hand_with_bots"]
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "EasyBot",
+    "bot_action",
+    "bot_action_steps",
+    "bot_acts",
+    "bot_turn",
+    "make_bot",
+    "play_hand_with_bots",
+]
 
 LEVELS = ("easy", "normal", "hard")
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import replace
 
 from ..cards import Card, CardSet
-from ..evaluator import PASS_STAGES, Evaluation, evaluate_pass, evaluate_play
 from ..moon import BLOCKERS, NOBODY, Blocking, moon_candidate, moon_cards, moon_threat, taken_masks
-from ..policy import view_card
 from ..scoring import MoonChoice
+from ..search.budget import PASS_STAGES, PassBudget, PlayBudget
+from ..search.evaluator import Evaluation, evaluate_pass, evaluate_play
+from ..search.policy import view_card
 from ..view import PlayerView
 from .base import Steps, finish
 from .normal import choose_moon_by_totals
@@ -21,7 +22,6 @@ __all__ = [
     "FULL_PASS",
     "IN_BROWSER",
     "HardBot",
-    "PassBudget",
     "Steps",
     "finish",
     "pass_budget",
@@ -31,20 +31,12 @@ IN_BROWSER = sys.platform == "emscripten"
 """Pyodide (the static site): one thread, the play-outs in pure Python, several times slower."""
 
 
-@dataclass(frozen=True)
-class PassBudget:
-    """What Hard spends on a pass: the screening of all passes (``engine.evaluator``'s
-    ``stages``), the finalists' fresh deals, and a safety clock for those finals."""
+FULL_PASS = PassBudget(samples=1024, stages=PASS_STAGES, seconds=20.0)
+"""What Hard spends on a pass installed: the screening of all passes, the finalists' fresh deals,
+and a safety clock for those finals; about 77,000 play-outs a pass, a fraction of a second
+compiled."""
 
-    samples: int
-    stages: tuple[tuple[int, int], ...]
-    seconds: float | None
-
-
-FULL_PASS = PassBudget(1024, PASS_STAGES, 20.0)
-"""The installed version's: about 77,000 play-outs a pass, a fraction of a second compiled."""
-
-BROWSER_PASS = PassBudget(128, ((16, 12), (64, 4)), 3.0)
+BROWSER_PASS = PassBudget(samples=128, stages=((16, 12), (64, 4)), seconds=3.0)
 """The static site's, as the coach has its own there (``trainer.coach.depth.BROWSER``): 5,856
 play-outs a pass, where the full budget took 20-25 s a pass in Pyodide (three Hard bots passing
 froze the page over a minute). Its time there: ``benchmarks/site_speed.py``; what it costs Hard
@@ -62,7 +54,7 @@ class HardBot:
     machine; the seconds are only a safety stop on a badly overloaded one.
 
     Against a seat far enough into a moon (``engine.moon``) it blocks by reflex, as the play-out
-    policy does (``engine.policy``): the evaluator assumes every seat blocks that way later in
+    policy does (``engine.search.policy``): the evaluator assumes every seat blocks that way later in
     the hand, so a search that put the block off would count on blocks nobody makes.
 
     It ranks options by the play-outs' own points (``measure``): ranked by the forecast, as the
@@ -105,16 +97,19 @@ class HardBot:
         moon_plan: bool = True,
     ) -> None:
         """``passes``: the budget for a pass, by default the platform's (``pass_budget()``);
-        ``pass_samples`` overrides its fresh deals."""
+        ``pass_samples`` overrides its fresh deals, and ``measure`` is a play's and a pass's."""
         budget = passes or pass_budget()
         self.rng = random.Random(seed)
-        self.play_samples = play_samples
-        self.exact_cards = exact_cards
-        self.exact_samples = exact_samples
-        self.play_seconds = play_seconds
-        self.pass_samples = budget.samples if pass_samples is None else pass_samples
-        self.pass_stages = budget.stages
-        self.pass_seconds = budget.seconds
+        self.plays = PlayBudget(
+            samples=play_samples,
+            seconds=play_seconds,
+            exact_cards=exact_cards,
+            exact_samples=exact_samples,
+            measure=measure,
+        )
+        self.passes = replace(
+            budget, samples=budget.samples if pass_samples is None else pass_samples, measure=measure
+        )
         self.measure = measure
         self.moon_plan = moon_plan
 
@@ -127,9 +122,7 @@ class HardBot:
     def pass_steps(self, view: PlayerView) -> Steps:
         """``choose_pass`` in parts: yields between its looks (one a plan) and returns the pass,
         so a caller with one thread (the browser's page) can answer others between them."""
-        return self._best_look(
-            evaluate_pass, view, samples=self.pass_samples, seconds=self.pass_seconds, stages=self.pass_stages
-        )
+        return self._best_look(evaluate_pass, view, self.passes)
 
     def play_steps(self, view: PlayerView) -> Steps:
         """``choose_play`` in parts, as ``pass_steps``."""
@@ -139,35 +132,23 @@ class HardBot:
         block = moon_block(view)
         if block is not None:
             return block
-        return (
-            yield from self._best_look(
-                evaluate_play,
-                view,
-                samples=self.play_samples,
-                seconds=self.play_seconds,
-                exact_cards=self.exact_cards,
-                exact_samples=self.exact_samples,
-            )
-        )
+        return (yield from self._best_look(evaluate_play, view, self.plays))
 
-    def _best_look(self, evaluate: Callable[..., Evaluation], view: PlayerView, **budget) -> Steps:
+    def _best_look(
+        self, evaluate: Callable[..., Evaluation], view: PlayerView, budget: PlayBudget | PassBudget
+    ) -> Steps:
         """The best option over every plan (``_plans``), each plan's values on the same deals,
         yielding between the plans' looks. The plans share the budget (deals, screening stages,
         seconds), so a decision costs what one look did: in the browser, where the play-outs run
         in pure Python, that is seconds, and each look about half of it."""
         seed = self.rng.getrandbits(32)
         plans = self._plans(view)
-        share = len(plans)
-        budget["samples"] //= share
-        if budget["seconds"] is not None:
-            budget["seconds"] /= share
-        if "stages" in budget:
-            budget["stages"] = tuple((deals // share, keep) for deals, keep in budget["stages"])
+        share = budget.split(len(plans))
         looks: list[Evaluation] = []
         for blocking in plans:
             if looks:
                 yield
-            looks.append(evaluate(view, seed=seed, measure=self.measure, blocking=blocking, **budget))
+            looks.append(evaluate(view, share, seed=seed, blocking=blocking))
             if looks[-1].method == "exact":
                 break  # solved with every seat playing perfectly: no plan changes the values
         return min((look.best for look in looks), key=lambda value: value.difference).option

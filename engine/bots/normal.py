@@ -5,9 +5,9 @@ from __future__ import annotations
 from ..cards import HEARTS_MASK, SUIT_MASKS, Card, CardSet, Suit
 from ..moon import CHEAP_BLOCK, MoonThreat, moon_cards, moon_threat
 from ..passing import rule_of_thumb_pass
-from ..policy import discard, highest_by_rank, lowest_by_rank
 from ..rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES
 from ..scoring import MoonChoice
+from ..search.policy import discard, highest_by_rank, lowest_by_rank
 from ..view import PlayerView
 
 __all__ = ["NormalBot"]

@@ -4,33 +4,50 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping
 
-from ..hand import HandState, Phase
+from ..hand import Action, ActionRecord, HandState, MoonAction, PassAction, Phase, PlayAction
 from ..view import PlayerView
 from .base import Bot, Steps, finish
 
-__all__ = ["bot_acts", "bot_turn", "play_hand_with_bots"]
+__all__ = ["bot_action", "bot_action_steps", "bot_acts", "bot_turn", "play_hand_with_bots"]
+
+
+def bot_action(bot: Bot, view: PlayerView) -> Action:
+    """``bot``'s decision for ``view``'s seat as an action: its pass, its card or its moon
+    choice, whichever the hand waits for (its ``choose_*`` method, in one part)."""
+    seat = view.seat
+    if view.phase is Phase.PASSING:
+        return PassAction(seat, bot.choose_pass(view))
+    if view.phase is Phase.MOON_CHOICE:
+        return MoonAction(seat, bot.choose_moon(view))
+    return PlayAction(seat, bot.choose_play(view))
+
+
+def bot_action_steps(bot: Bot, view: PlayerView) -> Generator[None, None, Action]:
+    """``bot_action`` in parts: a bot with ``pass_steps`` or ``play_steps`` (``Steps``) yields
+    between its parts."""
+    seat = view.seat
+    if view.phase is Phase.PASSING:
+        return PassAction(seat, (yield from _decision(bot, "pass", view)))
+    if view.phase is Phase.MOON_CHOICE:
+        return MoonAction(seat, bot.choose_moon(view))
+    return PlayAction(seat, (yield from _decision(bot, "play", view)))
 
 
 def bot_acts(
     state: HandState, seat: int, bot: Bot, view_of: Callable[[int], PlayerView] | None = None
-) -> None:
+) -> ActionRecord:
     """``bot`` makes ``seat``'s next decision (its pass, its card or its moon choice)."""
-    finish(bot_turn(state, seat, bot, view_of))
+    return finish(bot_turn(state, seat, bot, view_of))
 
 
 def bot_turn(
     state: HandState, seat: int, bot: Bot, view_of: Callable[[int], PlayerView] | None = None
-) -> Generator[None, None, None]:
+) -> Generator[None, None, ActionRecord]:
     """``bot_acts`` in parts: a bot with ``pass_steps`` or ``play_steps`` (``Steps``) yields
     between its parts; the decision is made on the hand at the end. The hand must not change
     meanwhile (the caller drops a turn whose hand moved on)."""
     view = view_of(seat) if view_of else state.view(seat)
-    if state.phase is Phase.PASSING:
-        state.pass_cards(seat, (yield from _decision(bot, "pass", view)))
-    elif state.phase is Phase.MOON_CHOICE:
-        state.choose_moon(bot.choose_moon(view), seat)
-    else:
-        state.play((yield from _decision(bot, "play", view)), seat)
+    return state.apply((yield from bot_action_steps(bot, view)))
 
 
 def _decision(bot: Bot, kind: str, view: PlayerView) -> Steps:
@@ -42,7 +59,5 @@ def _decision(bot: Bot, kind: str, view: PlayerView) -> Steps:
 
 def play_hand_with_bots(state: HandState, bots: Mapping[int, Bot]) -> None:
     """Play ``state`` to its end with a bot in every seat."""
-    while state.phase is Phase.PASSING:
-        bot_acts(state, state.seats_to_pass[0], bots[state.seats_to_pass[0]])
-    while not state.is_over:
-        bot_acts(state, state.to_move, bots[state.to_move])
+    while (seat := state.seat_to_act) is not None:
+        bot_acts(state, seat, bots[seat])

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from trainer.lessons.catalog import LESSONS
-from trainer.lessons.progress import Progress
+from trainer.lessons.progress import LessonProgressStore
 from trainer.site import HOME, PAGES
 from trainer.store import Store
 
@@ -99,7 +99,7 @@ def test_the_lesson_page_runs_as_a_script_with_the_lesson_on_its_command_line(tm
     assert done.returncode == 0, done.stderr[-3000:]
     # Opening a lesson records the step reached, so the store shows which lesson was opened.
     store = Store(tmp_path / "progress.sqlite3")
-    assert Progress(store).of("l03_following").steps == len(LESSONS["l03_following"].steps)
+    assert LessonProgressStore(store).of("l03_following").steps == len(LESSONS["l03_following"].steps)
 
 
 def test_the_home_page_runs_headless(tmp_path) -> None:

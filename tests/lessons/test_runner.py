@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
+
 from trainer.lessons.catalog import LESSONS, lesson_address, next_lesson
 from trainer.lessons.home import home_markdown, next_to_do
-from trainer.lessons.progress import Progress
+from trainer.lessons.progress import LessonProgressStore
 from trainer.lessons.runner import NEW_HAND_NOTE, LessonRunner
 
 
@@ -84,7 +86,7 @@ def test_finishing_with_every_check_right_completes_the_lesson(runner_for, store
         assert runner.answer(right).correct
     assert "complete" in runner.finish()
     assert lesson_address("l05_first_trick") in runner.finished_message
-    progress = Progress(store)
+    progress = LessonProgressStore(store)
     assert progress.of("l04_leading").completed
     assert "✓ complete" in home_markdown(progress)
     assert lesson_address("l01_game") in next_to_do(progress)
@@ -110,7 +112,7 @@ def test_lesson_9_sets_the_chosen_bots(runner_for) -> None:
     assert runner.widget.session.rules.target == 50
 
 
-def _home_row(progress: Progress, number: int) -> str:
+def _home_row(progress: LessonProgressStore, number: int) -> str:
     (row,) = [r for r in home_markdown(progress).splitlines() if r.startswith(f"| {number} |")]
     return row
 
@@ -120,7 +122,7 @@ def test_the_home_page_shows_lesson_9_games_in_play_and_finished(runner_for, sto
     from tests.review.history import play_bot_game
     from trainer.progress.games import game_record, save_game
 
-    progress = Progress(store)
+    progress = LessonProgressStore(store)
     assert _home_row(progress, 9).endswith("| not started |")
     runner = runner_for("l09_play")
     runner.widget.act(
@@ -142,7 +144,7 @@ def test_a_finished_game_answers_the_game_step_and_the_home_page_counts_it(runne
     runner.set_variant("Easy bots, game to 50")
     while not runner.widget.session.winners:
         learner_moves(runner, 1)
-    progress = Progress(store)
+    progress = LessonProgressStore(store)
     assert progress.of("l09_play").right == {"game"}
     assert "complete" in runner.finish()
     assert _home_row(progress, 9).endswith("| ✓ complete, 1 game finished |")
@@ -232,3 +234,48 @@ def test_a_step_that_asks_for_the_pass_hides_its_direction_until_answered(runner
             runner.feedback(runner.step.choices[0])
             shown = runner.widget.table["pass_direction"]
             assert shown == runner.widget.session.hand.pass_direction.value, (key, variant)
+
+
+def _step_index(runner: LessonRunner, key: str) -> int:
+    return [step.key for step in runner.lesson.steps].index(key)
+
+
+def test_what_the_learner_sees_is_the_checks_own_verdict_and_its_evaluation_is_what_is_kept(
+    runner_for, store
+) -> None:
+    """The runner judges with the evaluation its own context asked for (no cache shared behind
+    the checks' backs): the message is the step's verdict in a fresh context, a repeated answer
+    gets the same figures without a new evaluation, and a step judged without the evaluator keeps
+    no graded decision, even on a position another step evaluated."""
+    from trainer.lessons.steps import evaluate
+    from trainer.progress.decisions import load_decisions
+
+    runner = runner_for("l03_following")
+    runner.go(_step_index(runner, "dump"))
+    state = runner._context.state.copy()
+    shown = runner.answer("KS")
+    fresh = runner.step.judge("KS")
+    assert (shown.correct, shown.message, shown.code) == (fresh.correct, fresh.message, fresh.code)
+    alone = evaluate(state, 0, choice="KS")  # the evaluator asked directly, with no runner
+    seen = runner._context.evaluation
+    assert (seen.best.option, seen.loss_of("KS")) == (alone.best.option, alone.loss_of("KS"))
+    kept = len(runner._evaluations)
+    runner.reset_table()
+    again = runner.answer("KS")
+    assert again.message == shown.message and len(runner._evaluations) == kept  # judged from the kept one
+    runner.go(_step_index(runner, "heart_discard"))  # the same position, a rule question
+    assert runner._context.state.history == state.history
+    runner.answer("2H")
+    decisions = load_decisions(store, source="lesson")
+    assert [(d.ref, d.choice) for d in decisions] == [("l03_following/dump", "KS")] * 2
+    assert decisions[0].loss == pytest.approx(alone.loss_of("KS"))
+
+
+def test_the_runners_evaluations_are_bounded() -> None:
+    from trainer.lessons.steps import Evaluations
+
+    evaluations = Evaluations(size=2)
+    context = LESSONS["l03_following"].step("dump").context("", evaluations)
+    for card in ("KS", "QS", "2H"):
+        context.evaluate(card)
+    assert len(evaluations) == 2

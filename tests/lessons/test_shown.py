@@ -8,11 +8,11 @@ from engine import Rules
 from trainer.lessons.catalog import LESSONS
 from trainer.lessons.deals import D_TRICK_1, THREE_HANDS, D, deal, game_hand, played_out, rows_to
 from trainer.lessons.shown import step_table_problems, undeclared
-from trainer.lessons.steps import Lesson, Step, Verdict
+from trainer.lessons.steps import Lesson, Step, StepVerdict
 
 
-def _any(answer, context) -> Verdict:
-    return Verdict(True, "", "right")
+def _any(answer, context) -> StepVerdict:
+    return StepVerdict(True, "", "right")
 
 
 def _problems(**fields) -> list[str]:

@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from trainer import store as store_module
-from trainer.lessons.progress import Progress
+from trainer.lessons.progress import LessonProgressStore
 from trainer.store import MIGRATIONS, DamagedStoreError, Store, StoreError, default_path, open_store
 
 
@@ -23,12 +23,12 @@ def test_a_new_store_is_migrated_and_keeps_progress_across_opens(tmp_path) -> No
     path = tmp_path / "p.sqlite3"
     store = Store(path)
     assert store.version == len(MIGRATIONS)
-    progress = Progress(store)
+    progress = LessonProgressStore(store)
     progress.reach("l03_following", 2, 4)
     progress.answer("l03_following", "follow", False)
     progress.answer("l03_following", "follow", True)
     store.close()
-    again = Progress(Store(path))
+    again = LessonProgressStore(Store(path))
     mine = again.of("l03_following")
     assert (mine.step, mine.steps, mine.completed, mine.right) == (2, 4, False, frozenset({"follow"}))
     assert again.attempts("l03_following", "follow") == 2

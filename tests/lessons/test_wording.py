@@ -6,7 +6,7 @@ from engine import winners_if_over
 from trainer.lessons.catalog import LESSONS
 from trainer.lessons.l07_game import _totals
 from trainer.puzzles.board import PuzzleBoard
-from trainer.puzzles.schedule import Progress
+from trainer.puzzles.schedule import PuzzleProgress
 
 
 def test_the_game_end_verdict_says_win_or_wins_by_number_never_win_s() -> None:
@@ -20,7 +20,7 @@ def test_the_game_end_verdict_says_win_or_wins_by_number_never_win_s() -> None:
 
 
 def test_the_puzzle_status_counts_one_attempt_as_one_attempt() -> None:
-    board = PuzzleBoard(progress=Progress(attempts=1))
+    board = PuzzleBoard(progress=PuzzleProgress(attempts=1))
     try:
         assert "· 1 attempt, 0 solved" in board.status_markdown()
         board.trainer.progress.attempts = 2

@@ -19,14 +19,14 @@ from engine import Rules
 from tests.review.history import record_history
 from trainer.lessons.catalog import LESSONS
 from trainer.lessons.home import home_markdown, next_to_do
-from trainer.lessons.progress import Progress
+from trainer.lessons.progress import LessonProgressStore
 from trainer.lessons.runner import LessonRunner
 from trainer.progress.decisions import readable_decisions
 from trainer.progress.export import table_csv
 from trainer.progress.games import readable_games
 from trainer.progress.puzzles import load_progress, save_attempt
 from trainer.progress.tables import save_table
-from trainer.progress.transfer import ProgressFileError, dumps, import_progress
+from trainer.progress.transfer import ProgressFileError, export_bytes, import_progress
 from trainer.puzzles.trainer import PuzzleTrainer
 from trainer.review.page import (
     game_markdown,
@@ -95,7 +95,7 @@ def _store_with_progress(path: Path, puzzles) -> Store:
     """A store as the site keeps one: a lesson begun, a puzzle answered, a reviewed game with its
     decisions, and a game in play at lesson 9's table part-way through a hand."""
     store = Store(path)
-    progress = Progress(store)
+    progress = LessonProgressStore(store)
     progress.reach("l01_game", 1, 5)
     progress.answer("l01_game", "cards", True)
     trainer = PuzzleTrainer(puzzles, load_progress(store), lambda a, p: save_attempt(store, a, p))
@@ -116,7 +116,7 @@ def _store_with_progress(path: Path, puzzles) -> Store:
 @pytest.fixture(scope="module")
 def valid(tmp_path_factory, some_puzzles) -> dict:
     folder = tmp_path_factory.mktemp("fuzz")
-    document = json.loads(dumps(_store_with_progress(folder / "site.sqlite3", some_puzzles)))
+    document = json.loads(export_bytes(_store_with_progress(folder / "site.sqlite3", some_puzzles)))
     assert all(document["tables"][table] for table in ("games", "decisions", "table_games", "puzzle_records"))
     return document
 
@@ -126,7 +126,7 @@ def installed(tmp_path_factory, valid) -> tuple[Path, bytes]:
     """The learner's own progress file before the import: other progress of theirs, as bytes."""
     path = tmp_path_factory.mktemp("installed") / "progress.sqlite3"
     store = Store(path)
-    Progress(store).reach("l03_following", 2, 6)
+    LessonProgressStore(store).reach("l03_following", 2, 6)
     store.close()
     return path, path.read_bytes()
 
@@ -260,7 +260,7 @@ def _pages_read(store: Store, puzzles) -> None:
     if game is not None:
         scoresheet_for(game)
     table_csv(store, "decisions")
-    progress = Progress(store)  # the home page
+    progress = LessonProgressStore(store)  # the home page
     home_markdown(progress)
     next_to_do(progress)
     trainer = PuzzleTrainer(puzzles, load_progress(store), lambda attempt, progress: None)  # puzzles

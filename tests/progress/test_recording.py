@@ -11,8 +11,7 @@ from trainer.lessons.catalog import LESSONS
 from trainer.lessons.runner import LessonRunner
 from trainer.progress.decisions import load_decisions, phase_of
 from trainer.progress.games import game_record, last_game, load_games, save_game
-from trainer.progress.puzzles import load_progress, save_attempt
-from trainer.puzzles.page import open_board
+from trainer.progress.puzzles import load_progress, open_board, save_attempt
 from trainer.puzzles.trainer import PuzzleTrainer
 from trainer.store import Store
 

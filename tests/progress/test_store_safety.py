@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.review.history import history_decisions
-from trainer.lessons.progress import Progress
+from trainer.lessons.progress import LessonProgressStore
 from trainer.progress.decisions import load_decisions, record_decisions
 from trainer.progress.export import TABLES, export_csv, table_csv
 from trainer.store import MIGRATIONS, DamagedStoreError, Store, open_store
@@ -51,7 +51,7 @@ def test_a_file_of_the_first_shipped_schema_is_migrated_keeping_its_progress(tmp
 
     store = Store(path)
     assert store.version == len(MIGRATIONS) >= 2
-    mine = Progress(store).of("l02_passing")
+    mine = LessonProgressStore(store).of("l02_passing")
     assert (mine.step, mine.steps, mine.right) == (3, 5, frozenset({"queen"}))
     tables = {name for (name,) in store.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"decisions", "games", "puzzle_learner", "puzzle_records", "puzzle_attempts"} <= tables
@@ -150,7 +150,7 @@ def test_a_store_file_damaged_on_disk_is_set_aside_and_reported(tmp_path) -> Non
 def test_export_writes_every_table_as_csv(tmp_path) -> None:
     store = Store(tmp_path / "p.sqlite3")
     record_decisions(store, history_decisions())
-    Progress(store).reach("l01_game", 1, 4)
+    LessonProgressStore(store).reach("l01_game", 1, 4)
     written = export_csv(store, tmp_path / "out")
     assert [p.name for p in written] == [f"{t}.csv" for t in TABLES]
     rows = list(csv.DictReader(io.StringIO((tmp_path / "out" / "decisions.csv").read_text())))

@@ -10,10 +10,10 @@ import pytest
 
 from tests.review.history import record_history
 from trainer import cli
-from trainer.lessons.progress import Progress
+from trainer.lessons.progress import LessonProgressStore
 from trainer.progress.games import load_games
 from trainer.progress.puzzles import load_progress, save_attempt
-from trainer.progress.transfer import ProgressFileError, dumps, import_progress
+from trainer.progress.transfer import ProgressFileError, export_bytes, import_progress
 from trainer.puzzles.trainer import PuzzleTrainer
 from trainer.store import Store
 
@@ -22,7 +22,7 @@ from trainer.store import Store
 def browser_store(tmp_path, some_puzzles):
     """A store with a lesson begun, a puzzle solved and a game finished, as the site keeps them."""
     store = Store(tmp_path / "browser.sqlite3")
-    progress = Progress(store)
+    progress = LessonProgressStore(store)
     progress.reach("l01_game", 1, 5)
     progress.answer("l01_game", "cards", True)
     trainer = PuzzleTrainer(some_puzzles, load_progress(store), lambda a, p: save_attempt(store, a, p))
@@ -38,11 +38,11 @@ def table_counts(store: Store) -> dict[str, int]:
 
 def test_the_downloaded_file_imports_into_an_empty_store_and_twice_adds_nothing(browser_store, tmp_path):
     saved = tmp_path / "hearts-trainer-progress.json"
-    saved.write_bytes(dumps(browser_store))
+    saved.write_bytes(export_bytes(browser_store))
     installed = Store(tmp_path / "installed.sqlite3")
     import_progress(installed, saved)
     assert table_counts(installed) == table_counts(browser_store)
-    assert Progress(installed).of("l01_game").step == 1
+    assert LessonProgressStore(installed).of("l01_game").step == 1
     assert load_progress(installed).learner == load_progress(browser_store).learner
     (game,) = load_games(installed)
     assert game.key == load_games(browser_store)[0].key
@@ -56,14 +56,14 @@ def test_the_downloaded_file_imports_into_an_empty_store_and_twice_adds_nothing(
 
 def test_importing_keeps_the_further_lesson_step_already_there(browser_store, tmp_path):
     saved = tmp_path / "p.json"
-    saved.write_bytes(dumps(browser_store))
+    saved.write_bytes(export_bytes(browser_store))
     installed = Store(tmp_path / "installed.sqlite3")
-    Progress(installed).reach("l01_game", 3, 5)
-    Progress(installed).reach("l02_passing", 2, 6)
+    LessonProgressStore(installed).reach("l01_game", 3, 5)
+    LessonProgressStore(installed).reach("l02_passing", 2, 6)
     import_progress(installed, saved)
-    assert Progress(installed).of("l01_game").step == 3
-    assert Progress(installed).of("l02_passing").step == 2
-    assert "cards" in Progress(installed).of("l01_game").right
+    assert LessonProgressStore(installed).of("l01_game").step == 3
+    assert LessonProgressStore(installed).of("l02_passing").step == 2
+    assert "cards" in LessonProgressStore(installed).of("l01_game").right
 
 
 @pytest.mark.parametrize(
@@ -95,7 +95,7 @@ def test_importing_keeps_the_further_lesson_step_already_there(browser_store, tm
 def test_a_bad_file_is_refused_naming_the_field_and_nothing_is_applied(
     browser_store, tmp_path, change, message
 ):
-    document = json.loads(dumps(browser_store))
+    document = json.loads(export_bytes(browser_store))
     change(document)
     saved = tmp_path / "bad.json"
     saved.write_text(json.dumps(document))
@@ -113,7 +113,7 @@ def test_the_command_imports_and_refuses_a_file_that_is_not_progress(
 ):
     monkeypatch.setenv("HEARTS_TRAINER_HOME", str(tmp_path / "home"))
     saved = tmp_path / "p.json"
-    saved.write_bytes(dumps(browser_store))
+    saved.write_bytes(export_bytes(browser_store))
     with pytest.raises(SystemExit) as done:
         cli.main(["import-progress", str(saved)])
     assert done.value.code == 0
@@ -131,7 +131,7 @@ def test_the_command_imports_and_refuses_a_file_that_is_not_progress(
 def test_a_decision_kept_already_or_twice_in_the_file_is_kept_once_and_one_at_the_same_time_is_added(
     browser_store, tmp_path
 ):
-    document = json.loads(dumps(browser_store))
+    document = json.loads(export_bytes(browser_store))
     installed = Store(tmp_path / "installed.sqlite3")
     saved = tmp_path / "p.json"
     saved.write_text(json.dumps(document))

@@ -19,9 +19,9 @@ from trainer.progress.games import game_record, load_game, save_game
 from trainer.puzzles.format import load_puzzle
 from trainer.puzzles.trainer import PuzzleTrainer
 from trainer.review.game import (
-    Budget,
+    ReviewDepth,
     decision_points,
-    decision_seed,
+    decision_seed_at,
     evaluate_decision,
     review_game,
     review_hands,
@@ -31,7 +31,7 @@ from trainer.review.page import review_markdown, scoresheet_for
 from trainer.review.replay import replay_board, save_moment_puzzle
 from trainer.store import Store
 
-BUDGET = Budget(play_samples=32, pass_samples=32, pass_seconds=None, pass_stages=((16, 12),))
+BUDGET = ReviewDepth(play_samples=32, pass_samples=32, pass_seconds=None, pass_stages=((16, 12),))
 SEED = 11
 
 
@@ -50,7 +50,7 @@ def learner_hand(blunder: bool):
         if state.phase is Phase.PLAYING and len(state.legal_cards(0)) == 1:
             state.play(state.legal_cards(0)[0], 0)
             continue
-        seed = decision_seed(BUDGET, 0, state)
+        seed = decision_seed_at(BUDGET, 0, state)
         evaluation = evaluate_decision(state, 0, None, (0, 0, 0, 0), BUDGET, seed)
         choice = evaluation.best.option
         worst = evaluation.options[-1]
@@ -127,7 +127,7 @@ def test_luck_and_skill_add_up_to_the_result(blundered) -> None:
     assert reviewed.result == pytest.approx(scores[0] - sum(scores[1:]) / 3)
     first_state = decision_points(hand, 0)[0][1]
     first = evaluate_decision(
-        first_state, 0, hand.passed(0), (0, 0, 0, 0), BUDGET, decision_seed(BUDGET, 0, first_state)
+        first_state, 0, hand.passed(0), (0, 0, 0, 0), BUDGET, decision_seed_at(BUDGET, 0, first_state)
     )
     # the hand's outlook is the best option's forecast against strong players (standard rules)
     assert first.best.forecast is not None

@@ -10,13 +10,13 @@ import pytest
 from engine import Rules
 from tests.review.history import play_bot_game
 from trainer.progress.games import game_record, load_game, save_game
-from trainer.review.game import Budget, HandReview, review_hands
+from trainer.review.game import HandReview, ReviewDepth, review_hands
 from trainer.review.notes import AddsUp, LostAt, MoonSwing, hand_note, hand_points
 from trainer.review.page import review_markdown
 from trainer.review.stored import keep_review, stored_review
 from trainer.store import Store
 
-BUDGET = Budget(play_samples=32, pass_samples=32, pass_seconds=None, pass_stages=((16, 12),))
+BUDGET = ReviewDepth(play_samples=32, pass_samples=32, pass_seconds=None, pass_stages=((16, 12),))
 GAME_SEED = 5  # an Easy learner's game with a hand whose decisions pass its 26 points
 
 

@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine import CardSet, PlayerView
-from engine.evaluator import ROUND, Evaluation, evaluate_pass, evaluate_play
 from engine.moon import STRONG_BLOCKERS
+from engine.search.budget import ROUND, PassBudget, PlayBudget
+from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from .grading import LIMITS, Band, grade, moon_dependent
 
@@ -29,6 +30,7 @@ __all__ = [
     "COACH",
     "FULL",
     "IN_BROWSER",
+    "LOOKS",
     "SHALLOWER_NOTE",
     "Depth",
     "judge",
@@ -38,6 +40,13 @@ __all__ = [
     "measure_for",
     "needs_check",
 ]
+
+
+LOOKS = ("verdict", "full", "first", "check")
+"""The looks a ``Depth`` budgets: a ``verdict`` (``judge``: until the learner's choice's band is
+decided), the ``full`` depth with no choice to judge (the review's look at a decision not yet
+made), a hint's ``first`` look (which only picks the option the verdict then judges), and the
+``check`` of a play graded best on deals solved exactly (``needs_check``)."""
 
 
 @dataclass(frozen=True)
@@ -56,13 +65,13 @@ class Depth:
     The compiled solver makes them cheap: at 512 deals 2 of 40 trick-9 verdicts stayed
     "between" bands the solved deals decide, at 2,048 none (p95 0.68 s on a busy machine)."""
     exact_cards: int = 5
-    """Solve each deal exactly once every seat holds at most this many cards, as the evaluator
-    does (``engine.evaluator.EXACT_CARDS``). With the compiled solver (``engine.compiled_solver``)
-    a deal of five cards a seat takes p95 1.4 ms at a trick's start (26 ms in pure Python,
-    ``solver_speed.json``); on 40 held-out trick-9 plays the verdicts took p95 0.92 s (median
-    0.05 s) on a machine loaded 4.5-7.9 (with four, five cards played out: p95 0.93 s), and their
-    band equals the solved deals' in 39 of 40 (played out: 26 of 40, four called best that
-    lose 1.0 points or more; ``late_exact.json``)."""
+    """Solve each deal exactly once every seat holds at most this many cards, as the evaluator does
+    (``engine.search.evaluator.EXACT_CARDS``). With the compiled solver (``engine.search.compiled_solver``) a
+    deal of five cards a seat takes p95 1.4 ms at a trick's start (26 ms in pure Python,
+    ``solver_speed.json``); on 40 held-out trick-9 plays the verdicts took p95 0.92 s (median 0.05 s) on a
+    machine loaded 4.5-7.9 (with four, five cards played out: p95 0.93 s), and their band equals the solved
+    deals' in 39 of 40 (played out: 26 of 40, four called best that lose 1.0 points or more;
+    ``late_exact.json``)."""
     exact_measure: str = "playout"
     """What a verdict solved exactly is measured in: the solved points themselves. The forecast
     (``measure``) maps play-outs onto what strong players make of them; applied to solutions
@@ -84,7 +93,7 @@ class Depth:
     paired losses spread about 9 points a deal (moons), so at 65,536 deals a loss within 0.09 of
     a band's limit stayed undecided: 13% of pass verdicts; at 262,144 deals 16 of 150 stayed
     undecided, every one within 0.10 of a limit. Twice
-    that, paid for by play-outs about 1.6 times faster (``engine.compiled``'s bit helpers as
+    that, paid for by play-outs about 1.6 times faster (``engine.search.compiled``'s bit helpers as
     machine instructions) and deals dealt on both cores, leaves 10 of those 150 undecided
     (``benchmarks/DECISIONS.md``, the coach's depth)."""
     pass_playouts: int | None = 1310720
@@ -98,7 +107,7 @@ class Depth:
     budget the slowest of 150 took 2.37 s alone."""
     pass_stages: tuple[tuple[int, int], ...] = ((256, 64), (1024, 16), (2048, 5))
     """The screening of all passes that picks the finalists: deeper than Hard's
-    (``engine.evaluator.PASS_STAGES``), because a pass screened out on 128 deals can be the best
+    (``engine.search.evaluator.PASS_STAGES``), because a pass screened out on 128 deals can be the best
     (a choice's loss is only as true as the best pass it is measured against)."""
     min_samples: int = 2048
     """Deals before a play verdict played out by the policy may be called decided. A play's
@@ -124,10 +133,62 @@ class Depth:
     play_seconds: float | None = 10.0
     pass_seconds: float | None = 20.0
     measure: str = "forecast"
-    """What a verdict is measured in (``engine.evaluator.MEASURES``): the forecast, the points
+    """What a verdict is measured in (``engine.search.evaluator.MEASURES``): the forecast, the points
     to expect against strong players, where it applies. The play-outs' own losses read about
     1.6 times what Hard x4 realise on the true deal; the verdicts' losses in the forecast 1.02
     times it (``benchmarks/DECISIONS.md``; ``benchmarks/loss_calibration.py``)."""
+
+    def for_play(self, view: PlayerView, look: str = "verdict") -> PlayBudget:
+        """What ``evaluate_play`` may spend on ``look`` (``LOOKS``) at ``view``: the one place a
+        depth becomes the evaluator's budget for a play."""
+        if look == "check":
+            cards, deals = view.rules.hand_size, self.check_samples
+            return PlayBudget(
+                samples=deals,
+                exact_cards=cards,
+                exact_samples=deals,
+                exact_min_samples=deals,
+                every_deal=True,
+            )
+        if look == "first":
+            deals = self.first_look
+            return PlayBudget(
+                samples=deals,
+                exact_samples=deals,
+                exact_cards=self.exact_cards,
+                measure=measure_for(view, self),
+            )
+        full = PlayBudget(
+            samples=self.play_samples,
+            seconds=self.play_seconds,
+            exact_samples=self.exact_samples,
+            exact_cards=self.exact_cards,
+            measure=measure_for(view, self),
+            every_deal=True,  # a late position has one value, whichever way it is asked
+        )
+        if look == "full":
+            return full
+        _known(look)
+        return replace(full, min_samples=self.min_samples, exact_min_samples=self.exact_min_samples)
+
+    def for_pass(self, look: str = "verdict") -> PassBudget:
+        """What ``evaluate_pass`` may spend on ``look`` (``LOOKS``; a pass has no ``check``): the
+        one place a depth becomes the evaluator's budget for a pass."""
+        if look == "first":
+            return PassBudget(samples=self.first_look, stages=self.pass_stages, measure=self.measure)
+        full = PassBudget(
+            samples=self.pass_samples,
+            stages=self.pass_stages,
+            seconds=self.pass_seconds,
+            playouts=self.pass_playouts,
+            measure=self.measure,
+        )
+        if look == "full":
+            return full
+        if look == "check":
+            raise ValueError("a pass has no check on solved deals (LOOKS)")
+        _known(look)
+        return replace(full, min_samples=min(self.pass_min_samples, self.pass_samples))
 
     def deeper(self, factor: int) -> Depth:
         """``factor`` times the deals everywhere (the stability benchmark's reference)."""
@@ -145,6 +206,11 @@ class Depth:
             play_seconds=None,
             pass_seconds=None,
         )
+
+
+def _known(look: str) -> None:
+    if look not in LOOKS:
+        raise ValueError(f"look must be one of {', '.join(LOOKS)}, not {look!r}")
 
 
 FULL = Depth()
@@ -200,34 +266,13 @@ def looked_shallower(evaluation: Evaluation) -> bool:
 
 def judge_play(view: PlayerView, card: object, seed: int = 0, depth: Depth = COACH) -> Evaluation:
     """Every card valued, sampling until ``card``'s band is decided."""
-    settings = dict(
-        samples=depth.play_samples,
-        seconds=depth.play_seconds,
-        seed=seed,
-        judge=card,
-        limits=LIMITS,
-        min_samples=depth.min_samples,
-        exact_min_samples=depth.exact_min_samples,
-        exact_samples=depth.exact_samples,
-        exact_cards=depth.exact_cards,
-        measure=measure_for(view, depth),
-        every_deal=True,
-    )
-    evaluation = evaluate_play(view, **settings)
+    budget = depth.for_play(view)
+    evaluation = evaluate_play(view, budget, seed=seed, judge=card, limits=LIMITS)
     if moon_dependent(evaluation, card):
-        evaluation = replace(
-            evaluation, strong_blockers=evaluate_play(view, **settings, blocking=STRONG_BLOCKERS)
-        )
+        strong = evaluate_play(view, budget, seed=seed, judge=card, limits=LIMITS, blocking=STRONG_BLOCKERS)
+        evaluation = replace(evaluation, strong_blockers=strong)
     if needs_check(evaluation, view, card, depth):
-        solved = evaluate_play(
-            view,
-            samples=depth.check_samples,
-            seed=seed,
-            exact_cards=view.rules.hand_size,
-            exact_samples=depth.check_samples,
-            exact_min_samples=depth.check_samples,
-            every_deal=True,
-        )
+        solved = evaluate_play(view, depth.for_play(view, "check"), seed=seed)
         evaluation = replace(evaluation, solved_check=solved)
     return evaluation
 
@@ -255,25 +300,18 @@ def judge_pass(
 ) -> Evaluation:
     """Every pass valued, the finalists and ``cards`` on fresh deals until its band is decided."""
     chosen = cards if isinstance(cards, CardSet) else CardSet(cards)
-    settings = dict(
-        samples=depth.pass_samples,
-        playouts=depth.pass_playouts,
-        seconds=depth.pass_seconds,
-        seed=seed,
-        judge=chosen,
-        limits=LIMITS,
-        min_samples=min(depth.pass_min_samples, depth.pass_samples),
-        measure=depth.measure,
-    )
-    evaluation = evaluate_pass(view, **settings, stages=depth.pass_stages, include=include)
+    budget = depth.for_pass()
+    evaluation = evaluate_pass(view, budget, seed=seed, judge=chosen, limits=LIMITS, include=include)
     if not moon_dependent(evaluation, chosen):
         return evaluation
     # Every pass screened again against strong blockers (the best there need not be the model's
     # moon line, nor one of its finalists), the model's finalists kept in the finals beside it.
     strong = evaluate_pass(
         view,
-        **settings,
-        stages=depth.pass_stages,
+        budget,
+        seed=seed,
+        judge=chosen,
+        limits=LIMITS,
         include=_finalists(evaluation, depth),
         blocking=STRONG_BLOCKERS,
     )

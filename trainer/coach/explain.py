@@ -4,13 +4,13 @@ The verdict's numbers come from the evaluator; its words come from what the posi
 (``features``): which facts about the hand and the trick separate the chosen option from the
 better one, and what the better one does.
 
-A verdict is a fact we publish, so every reason is a ``Reason``: its sentence and, as data, the
+A verdict is a fact we publish, so every reason is a ``CoachReason``: its sentence and, as data, the
 facts about the position that sentence asserts (``facts``: "your highest heart, the J♥" declares
 ``HighestInSuit(J♥)``). Each fact is checked against the view before the reason is shown; a
 reason whose facts do not all hold is withheld (``Verdict.withheld``, which the tests keep
 empty). Numbers from the evaluation ("you shoot the moon in 40% of such hands between strong
 players") are facts about the evaluation, not the position, and are not declared. They say what
-they are (``among``): the forecast (``engine.calibration``: what strong players make of such
+they are (``among``): the forecast (``engine.search.calibration``: what strong players make of such
 hands), which the coach grades by, or the play-outs' share of the imagined deals; a play solved
 exactly says so, and an outcome every possible deal gives alike is said as whole points. The
 figures sentence and the headline declare their figures (``figures.Points``, ``Measured``,
@@ -23,8 +23,9 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from engine import Card, CardSet, PlayerView, Suit, parse_card
-from engine.evaluator import Evaluation, OptionValue
+from engine.search.evaluator import Evaluation, OptionValue
 
+from ..seats import seat_name, starts_with_seat
 from .depth import IN_BROWSER, SHALLOWER_NOTE, judge_pass, judge_play, looked_shallower
 from .facts import (
     CannotDuck,
@@ -75,7 +76,7 @@ from .figures import (
 )
 from .grading import TOLERANCE, Band, Grade, grade
 
-__all__ = ["TEMPLATES", "Reason", "Stance", "Verdict", "coach_pass", "coach_play"]
+__all__ = ["TEMPLATES", "CoachReason", "Stance", "Verdict", "coach_pass", "coach_play"]
 
 QUEEN = parse_card("QS")
 HIGH_SPADES = (parse_card("KS"), parse_card("AS"))
@@ -140,14 +141,14 @@ TEMPLATES: dict[str, Stance] = {
     "caution_sure_winner": Stance.CAUTION,
     "caution_takes_points": Stance.CAUTION,
 }
-"""Every template the coach has, and which way it speaks. A ``Reason`` names one of these."""
+"""Every template the coach has, and which way it speaks. A ``CoachReason`` names one of these."""
 
 Claim = Fact | Figure
 """What a sentence asserts: a fact of the position, or a figure of the evaluation."""
 
 
 @dataclass(frozen=True)
-class Reason:
+class CoachReason:
     """One sentence of a verdict and what it asserts: facts about the position and figures from
     the evaluation. A reason cannot be made without them, nor from a template not in
     ``TEMPLATES``: no sentence reaches the learner that asserts nothing checked."""
@@ -190,9 +191,9 @@ class Verdict:
     numbers: str
     """The evaluator's figures in one sentence."""
     evaluation: Evaluation
-    explained: tuple[Reason, ...] = ()
+    explained: tuple[CoachReason, ...] = ()
     """The reasons with the facts each one asserts (their texts are ``reasons``)."""
-    withheld: tuple[Reason, ...] = field(default=(), compare=False)
+    withheld: tuple[CoachReason, ...] = field(default=(), compare=False)
     """Reasons a template produced whose facts did not hold in the position: never shown."""
     figures: tuple[Figure, ...] = ()
     """The figures ``numbers`` quotes (whose moon each chance is), checked like the reasons'."""
@@ -265,7 +266,7 @@ def moon_line_claims(g: Grade) -> tuple[Figure, ...]:
     return tuple(claims)
 
 
-def _with_moon_line(reasons: list[Reason], g: Grade) -> list[Reason]:
+def _with_moon_line(reasons: list[CoachReason], g: Grade) -> list[CoachReason]:
     """A moon line whose edge holds against strong blockers is said as the first reason, in
     place of the plain moon-chance one (a line that does not hold is the headline instead)."""
     if g.moon_line is None:
@@ -274,7 +275,7 @@ def _with_moon_line(reasons: list[Reason], g: Grade) -> list[Reason]:
     if not g.moon_line.holds:
         return rest
     words = moon_line_words(g, _name(g.chosen.option), _name(g.best.option))
-    return [Reason(words, moon_line_claims(g), "moon_line"), *rest]
+    return [CoachReason(words, moon_line_claims(g), "moon_line"), *rest]
 
 
 def _strong_loss(g: Grade) -> bool:
@@ -438,10 +439,8 @@ def _name(option: object) -> str:
 
 
 def _seat_name(view: PlayerView, seat: int) -> str:
-    """Seats as the learner sees them: Left, Across and Right at a table of four."""
-    if view.players == 4:
-        return ("You", "Left", "Across", "Right")[(seat - view.seat) % 4]
-    return f"Seat {seat}"
+    """A seat as the table names it for the learner (``trainer.seats``): Left, Across, Right..."""
+    return seat_name(seat, view.players, view.seat)
 
 
 def _count(number: int, noun: str) -> str:
@@ -477,8 +476,8 @@ def _with_card(card: Card, facts: PlayFacts) -> tuple[str, tuple[Fact, ...]]:
 
 
 def _checked(
-    view: PlayerView, reasons: list[Reason], evaluation: Evaluation | None = None
-) -> tuple[tuple[Reason, ...], tuple[Reason, ...]]:
+    view: PlayerView, reasons: list[CoachReason], evaluation: Evaluation | None = None
+) -> tuple[tuple[CoachReason, ...], tuple[CoachReason, ...]]:
     shown = tuple(r for r in reasons if r.holds(view, evaluation))
     return shown, tuple(r for r in reasons if r not in shown)
 
@@ -486,14 +485,14 @@ def _checked(
 # ----- play -----
 
 
-def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade) -> list[Reason]:
-    reasons: list[Reason] = []
+def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade) -> list[CoachReason]:
+    reasons: list[CoachReason] = []
     c, b = chosen.card, best.card
     values = view.rules.card_values
     moon_gap = g.chosen.moon_against - g.best.moon_against
     if moon_gap > 0.05 and chosen.threat is not None:
         reasons.append(
-            Reason(
+            CoachReason(
                 f"{_seat_name(view, chosen.threat)} has taken every penalty card so far, a moon attempt: "
                 f"with {c} another player shoots the moon in {_percent(g.chosen.moon_against)} "
                 f"{among(g.measure)}, with {b} in {_percent(g.best.moon_against)}.",
@@ -509,7 +508,7 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
         )
     if g.best.moon_for - g.chosen.moon_for > 0.05:
         reasons.append(
-            Reason(
+            CoachReason(
                 f"{b} gives you a better chance to shoot the moon: you shoot it in "
                 f"{_percent(g.best.moon_for)} {among(g.measure)}, against {_percent(g.chosen.moon_for)} "
                 f"with {c}.",
@@ -525,7 +524,7 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
     if best.discarding and b == QUEEN:
         worth = values[QUEEN]
         reasons.append(
-            Reason(
+            CoachReason(
                 "You are void in the suit led: the moment to give the Q♠ "
                 f"({_count(worth, 'point')}) to someone else.",
                 (Discarding(), Playable(QUEEN), CardPoints(QUEEN, worth)),
@@ -534,7 +533,7 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
         )
     elif best.discarding and b.suit is Suit.HEARTS and c.suit is not Suit.HEARTS and values[c] == 0:
         reasons.append(
-            Reason(
+            CoachReason(
                 f"You cannot follow suit, so unload a point card: the {b} ({_count(values[b], 'point')}) "
                 f"goes to the trick's winner, where the {c} gives away nothing.",
                 (Discarding(), Playable(b), Playable(c), CardPoints(b, values[b]), CardPoints(c, 0)),
@@ -543,7 +542,7 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
         )
     elif best.discarding and b in HIGH_SPADES and best.queen_out and not best.holds_queen:
         reasons.append(
-            Reason(
+            CoachReason(
                 f"With the Q♠ still out, the {b} could catch her: discard it while you can.",
                 (Discarding(), Playable(b), CardOut(QUEEN), Outranks(b, QUEEN)),
                 "dump_high_spade",
@@ -571,7 +570,7 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
                 f"{c} beats the {w}, so the trick{points} is yours unless a later player beats it; "
                 f"{b} ducks under the {w}."
             )
-        reasons.append(Reason(text, tuple(facts), "duck"))
+        reasons.append(CoachReason(text, tuple(facts), "duck"))
     if (
         best.last_to_play
         and best.takes_lead
@@ -582,7 +581,7 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
     ):
         which, extra = _with_card(b, best)
         reasons.append(
-            Reason(
+            CoachReason(
                 f"You play last and the trick holds no points: take it with {which}, and keep the {c} "
                 "for later.",
                 (
@@ -605,7 +604,7 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
         and MayFall(QUEEN).check(view)
     ):
         reasons.append(
-            Reason(
+            CoachReason(
                 f"The Q♠ is still out, so the {c} may catch her.",
                 (CardOut(QUEEN), MayFall(QUEEN), Playable(c), Outranks(c, QUEEN)),
                 "catch_queen",
@@ -618,7 +617,7 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
         names = [_seat_name(view, s) for s in voids]
         seats = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
         reasons.append(
-            Reason(
+            CoachReason(
                 f"{seats} {'has' if len(voids) == 1 else 'have'} shown no {c.suit.noun}: on your {c} lead "
                 f"{'that player' if len(voids) == 1 else 'they'} can discard points onto the trick.",
                 (Leading(), Playable(c), *(Void(s, c.suit) for s in voids)),
@@ -629,7 +628,7 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
         between = sum(1 for x in view.unseen_cards if x.suit == b.suit and b.rank < x.rank < c.rank)
         if between >= 2:
             reasons.append(
-                Reason(
+                CoachReason(
                     f"Lead low: {between} {b.suit.noun} still out beat the {b} but not the {c}, so the "
                     f"{b} is less likely to win the trick.",
                     (Leading(), Playable(b), Playable(c), OutBetween(b, c, between)),
@@ -646,7 +645,7 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
             and all(values[x] == 0 for x in out)
         ):
             reasons.append(
-                Reason(
+                CoachReason(
                     f"Cash the {b} now: nobody else holds a higher {_one(suit)}, so it wins this trick, "
                     f"and with {len(out)} {suit.noun} still out and no void in them shown, the trick is "
                     "likely to hold no points. Kept for later, it may win a trick with points piled on it.",
@@ -675,7 +674,7 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
         which, extra = _with_card(b, best)
         likely, last = ("yours", (LastToPlay(),)) if best.last_to_play else ("likely yours", ())
         reasons.append(
-            Reason(
+            CoachReason(
                 f"You cannot stay under the {w}, so the trick is {likely}: win it with {which}, and keep "
                 f"the {c} to duck with later.",
                 (Following(), CannotDuck(w), Playable(b), Holds(c), Outranks(b, c), *extra, *last),
@@ -687,35 +686,35 @@ def _play_reasons(view: PlayerView, chosen: PlayFacts, best: PlayFacts, g: Grade
     return reasons
 
 
-def _own_queen(view: PlayerView, facts: PlayFacts) -> Reason:
+def _own_queen(view: PlayerView, facts: PlayFacts) -> CoachReason:
     """The learner's Q♠ would be winning the trick."""
     higher = [c for c in HIGH_SPADES if c in view.unseen_cards]
     playable = Playable(QUEEN)
     if facts.leading:
         if not higher:
-            return Reason(
+            return CoachReason(
                 "Nobody else holds a higher spade: lead the Q♠ and you take your own queen.",
                 (Leading(), playable, NoHigherOut(QUEEN)),
                 "own_queen",
             )
-        return Reason(
+        return CoachReason(
             f"Lead the Q♠ and you take her yourself unless someone plays {_either(higher)} on her.",
             (Leading(), playable, *(CardOut(c) for c in higher)),
             "own_queen",
         )
     if facts.last_to_play:
-        return Reason(
+        return CoachReason(
             "The Q♠ wins this trick: you would take your own queen.",
             (LastToPlay(), playable, WinsTrick(QUEEN)),
             "own_queen",
         )
     if not higher:
-        return Reason(
+        return CoachReason(
             "The Q♠ wins this trick, as nobody else holds a higher spade: you would take your own queen.",
             (playable, WinsTrick(QUEEN), NoHigherOut(QUEEN)),
             "own_queen",
         )
-    return Reason(
+    return CoachReason(
         "The Q♠ would be winning this trick: you take your own queen unless a later player "
         f"beats her with {_either(higher)}.",
         (playable, WinsTrick(QUEEN), *(CardOut(c) for c in higher)),
@@ -723,7 +722,7 @@ def _own_queen(view: PlayerView, facts: PlayFacts) -> Reason:
     )
 
 
-def _praise_play(view: PlayerView, facts: PlayFacts) -> list[Reason]:
+def _praise_play(view: PlayerView, facts: PlayFacts) -> list[CoachReason]:
     """For a choice graded best: what its card does, each a fact checked in the position; a
     lead that is sure to win its trick, or a card that takes points, is said as its risk. Nothing
     when no such fact applies (the figures still say why it is best)."""
@@ -732,7 +731,7 @@ def _praise_play(view: PlayerView, facts: PlayFacts) -> list[Reason]:
     if facts.discarding:
         if values[c]:
             return [
-                Reason(
+                CoachReason(
                     f"You cannot follow suit: the {c} ({_count(values[c], 'point')}) goes to whoever "
                     "wins the trick, and that is not you.",
                     (Discarding(), Playable(c), CardPoints(c, values[c])),
@@ -740,7 +739,7 @@ def _praise_play(view: PlayerView, facts: PlayFacts) -> list[Reason]:
                 )
             ]
         return [
-            Reason(
+            CoachReason(
                 f"You cannot follow suit, so the {c} cannot win this trick.",
                 (Discarding(), Playable(c)),
                 "praise_discard",
@@ -749,7 +748,7 @@ def _praise_play(view: PlayerView, facts: PlayFacts) -> list[Reason]:
     if facts.following and not facts.takes_lead:
         assert w is not None
         return [
-            Reason(
+            CoachReason(
                 f"It stays under the {w}: someone else takes the trick.",
                 (Following(), Playable(c), DucksUnder(c, w)),
                 "praise_duck",
@@ -757,10 +756,10 @@ def _praise_play(view: PlayerView, facts: PlayFacts) -> list[Reason]:
         ]
     if facts.following:  # it would be winning the trick
         assert w is not None
-        said: list[Reason] = []
+        said: list[CoachReason] = []
         if not facts.could_duck:
             said.append(
-                Reason(
+                CoachReason(
                     f"Every card you may play beats the {w}: you cannot stay under it.",
                     (Following(), CannotDuck(w), Playable(c)),
                     "praise_forced",
@@ -768,7 +767,7 @@ def _praise_play(view: PlayerView, facts: PlayFacts) -> list[Reason]:
             )
         if facts.last_to_play and not facts.point_cards_in_trick and not values[c]:
             said.append(
-                Reason(
+                CoachReason(
                     f"You play last and the trick holds no points: the {c} takes it clean.",
                     (LastToPlay(), NoPointsInTrick(), Playable(c), WinsTrick(c), CardPoints(c, 0)),
                     "praise_last_clean",
@@ -781,7 +780,7 @@ def _praise_play(view: PlayerView, facts: PlayFacts) -> list[Reason]:
                 least = "" if facts.last_to_play else "at least "
                 own = f", the {c}'s own included" if values[c] else ""
                 said.append(
-                    Reason(
+                    CoachReason(
                         f"The {c} wins this trick, and you take {least}{_count(points, 'point')} "
                         f"with it{own}.",
                         (
@@ -800,7 +799,7 @@ def _praise_play(view: PlayerView, facts: PlayFacts) -> list[Reason]:
     above = [x for x in out if x.rank > c.rank]
     if above:
         return [
-            Reason(
+            CoachReason(
                 f"{_count(len(above), _one(c.suit))} still out "
                 f"{'outranks' if len(above) == 1 else 'outrank'} the {c}: it wins the trick only if "
                 f"{'that card is' if len(above) == 1 else 'none of them is'} played on it.",
@@ -821,19 +820,19 @@ def _praise_play(view: PlayerView, facts: PlayFacts) -> list[Reason]:
     if QUEEN in view.unseen_cards:
         facts_.append(CardOut(QUEEN))
         text += ", the Q♠ among them" if not out else "; the Q♠ is still out"
-    return [Reason(text + ".", tuple(facts_), "caution_sure_winner")]
+    return [CoachReason(text + ".", tuple(facts_), "caution_sure_winner")]
 
 
 def lower_first(text: str) -> str:
     """The sentence's first word in lower case, to follow a frame's colon (not a card's or a
     seat's name)."""
     first = text.split(" ", 1)[0]
-    if not first.isalpha() or first in ("Left", "Across", "Right", "Seat"):
+    if not first.isalpha() or starts_with_seat(text):
         return text
     return text[:1].lower() + text[1:]
 
 
-def _framed(reasons: list[Reason], g: Grade, best_is: Fact) -> list[Reason]:
+def _framed(reasons: list[CoachReason], g: Grade, best_is: Fact) -> list[CoachReason]:
     """The reasons in the verdict's own direction. For a choice that lost, what the better option
     has over it. For a choice graded best, what speaks for it comes first; what the best option
     has over it (when another option is the best, within the tolerance) is said as the best's,
@@ -884,10 +883,10 @@ def _cards(cards: list[Card] | CardSet) -> str:
     return " ".join(str(c) for c in cards)
 
 
-def _void_made(passed: CardSet, suit: Suit, template: str) -> Reason:
+def _void_made(passed: CardSet, suit: Suit, template: str) -> CoachReason:
     """Passing every card of ``suit``: the void it makes and what it is for."""
     gone = [c for c in passed if c.suit is suit]
-    return Reason(
+    return CoachReason(
         f"Passing all your {suit.noun} ({_cards(gone)}) leaves you void in them unless the pass "
         f"brings you some: when {suit.noun} are led you can discard your dangerous cards.",
         (PassMakesVoid(passed, suit), *(PassContains(passed, c) for c in gone)),
@@ -895,12 +894,12 @@ def _void_made(passed: CardSet, suit: Suit, template: str) -> Reason:
     )
 
 
-def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade) -> list[Reason]:
-    reasons: list[Reason] = []
+def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade) -> list[CoachReason]:
+    reasons: list[CoachReason] = []
     mine, better = chosen.cards, best.cards
     if g.best.moon_for - g.chosen.moon_for > 0.1:
         reasons.append(
-            Reason(
+            CoachReason(
                 f"Keeping the right cards (passing {better}), you shoot the moon in "
                 f"{_percent(g.best.moon_for)} {among(g.measure)}, against {_percent(g.chosen.moon_for)} "
                 f"after passing {mine}.",
@@ -933,7 +932,7 @@ def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade
                 f"Even with {_count(guards, 'other spade')} to guard her{after}, your Q♠ is better "
                 "passed here."
             )
-        reasons.append(Reason(text, facts, "pass_queen"))
+        reasons.append(CoachReason(text, facts, "pass_queen"))
     if chosen.passes_queen and not best.passes_queen:
         guards = sum(1 for c in view.hand if c.suit is Suit.SPADES and c != QUEEN and c not in better)
         facts = (Holds(QUEEN), PassContains(mine, QUEEN), Guards(guards, better))
@@ -948,7 +947,7 @@ def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade
                 "Keeping the Q♠ is worth more here than passing her: passed, the player who receives "
                 "her chooses where she goes."
             )
-        reasons.append(Reason(text, facts, "keep_queen"))
+        reasons.append(CoachReason(text, facts, "keep_queen"))
     missing_high = [c for c in best.passes_high_spades if c not in mine]
     if missing_high and not best.holds_queen:
         low = sum(1 for c in view.hand if c.suit is Suit.SPADES and c.rank < QUEEN.rank and c not in mine)
@@ -963,7 +962,7 @@ def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade
                 f"{'no lower spade' if low == 0 else 'only ' + _count(low, 'lower spade')} to play instead"
             )
         reasons.append(
-            Reason(
+            CoachReason(
                 f"{_capital(_both(missing_high))} can catch the Q♠{few}.",
                 tuple(facts),
                 "pass_high_spades",
@@ -977,7 +976,7 @@ def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade
         suit = lost_voids[0]
         gone = [c for c in mine if c.suit is suit]
         reasons.append(
-            Reason(
+            CoachReason(
                 f"Emptying your {suit.noun} ({_cards(gone)}) is not worth what your pass gives up here.",
                 (PassMakesVoid(mine, suit), *(PassContains(mine, c) for c in gone)),
                 "pass_void_lost",
@@ -996,7 +995,7 @@ def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade
                 "win heart tricks, points and all, late in the hand."
             )
         reasons.append(
-            Reason(
+            CoachReason(
                 text,
                 tuple(f for c in high_hearts for f in (HighHeart(c), Holds(c), PassContains(better, c))),
                 "pass_high_hearts",
@@ -1009,7 +1008,7 @@ def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade
         else:
             text = f"Low cards such as {_cards(low_cards)} are your protection: they let you duck. Keep them."
         reasons.append(
-            Reason(
+            CoachReason(
                 text,
                 tuple(f for c in low_cards for f in (LowCard(c), PassContains(mine, c))),
                 "keep_low",
@@ -1020,13 +1019,13 @@ def _pass_reasons(view: PlayerView, chosen: PassFacts, best: PassFacts, g: Grade
     return reasons
 
 
-def _praise_pass(chosen: PassFacts, g: Grade) -> list[Reason]:
+def _praise_pass(chosen: PassFacts, g: Grade) -> list[CoachReason]:
     """For a pass graded best: what it keeps or makes, each said with the fact or figure it
     rests on."""
     mine = chosen.cards
     if g.chosen.moon_for > 0.3:
         return [
-            Reason(
+            CoachReason(
                 f"It keeps a moon possible: you shoot it in {_percent(g.chosen.moon_for)} "
                 f"{among(g.measure)}.",
                 (PassOption(mine), MoonChance(mine, LEARNER, g.chosen.moon_for)),
@@ -1037,7 +1036,7 @@ def _praise_pass(chosen: PassFacts, g: Grade) -> list[Reason]:
         return [_void_made(mine, chosen.voids_made[0], "praise_pass_void")]
     if g.chosen.option == g.best.option:
         return [
-            Reason(
+            CoachReason(
                 "Of every pass the coach valued, it leaves you the fewest points against the table.",
                 (PassOption(mine), BestOption(mine)),
                 "praise_pass_best",
@@ -1046,7 +1045,7 @@ def _praise_pass(chosen: PassFacts, g: Grade) -> list[Reason]:
     if g.chosen.loss > TOLERANCE:  # graded best against strong blockers only: the moon line says why
         return []
     return [
-        Reason(
+        CoachReason(
             "It leaves you about as few points against the table as the best pass, within "
             f"{TOLERANCE:.1f} points.",
             (PassOption(mine), WithinOf(mine, TOLERANCE)),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Card, CardSet
-from engine.evaluator import Evaluation, OptionValue
+from engine.search.evaluator import Evaluation, OptionValue
 
 __all__ = [
     "LEARNER",
@@ -187,7 +187,7 @@ class Points(Figure):
 @dataclass(frozen=True)
 class Measured(Figure):
     """What the figures are, as the sentence labels them: "forecast" (what strong players make of
-    such hands, ``engine.calibration``), "solved" (each deal solved exactly), "every deal" (every
+    such hands, ``engine.search.calibration``), "solved" (each deal solved exactly), "every deal" (every
     deal the view allows solved once) or "played out" (the play-out policy's own)."""
 
     what: str

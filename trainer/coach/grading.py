@@ -27,7 +27,7 @@ A play graded best by policy play-outs late in the hand is checked on deals solv
 best and the solved loss's band (the play-outs' loss and the solved one are its interval's
 ends), and ``Grade.solved`` keeps the solved figures for the coach to say.
 
-A grade is *decided* when the whole interval of the loss (``engine.evaluator.Z`` standard
+A grade is *decided* when the whole interval of the loss (``engine.search.evaluator.Z`` standard
 errors either side, against every option) lies inside one band; the evaluator keeps sampling
 until it is or its budget is spent. An undecided grade names the bands its interval spans:
 "between good and inaccuracy".
@@ -41,7 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.evaluator import Evaluation, OptionValue, band_index
+from engine.search.evaluator import Evaluation, OptionValue, band_index
 
 __all__ = [
     "BANDS",
@@ -159,7 +159,7 @@ class Grade:
     """Set when the loss came from a moon line checked against strong blockers. When its edge
     does not hold there, the band and loss are the choice's against those blockers."""
     measure: str = "playout"
-    """What the figures are (``engine.evaluator.MEASURES``): the play-outs' over the imagined
+    """What the figures are (``engine.search.evaluator.MEASURES``): the play-outs' over the imagined
     deals, or the forecast of what strong players make of such hands."""
     looked_deeper: bool = False
     """The evaluation spent its budget on settling this choice (``Evaluation.judged``): an

@@ -11,7 +11,7 @@ static site (Pyodide, offline) shows it as the installed version does.
 from __future__ import annotations
 
 from engine import CardSet
-from engine.evaluator import Evaluation
+from engine.search.evaluator import Evaluation
 
 from ..vega import VegaLite
 

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine import Card, Phase, PlayerView
-from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
+from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
 
-from .depth import COACH, Depth, judge, measure_for
+from .depth import COACH, Depth, judge
 from .explain import Stance, coach_pass, coach_play, lower_first, moon_line_words
 from .grading import TOLERANCE, Grade, grade, moon_dependent
 
@@ -47,19 +47,9 @@ def decision_seed(hand_index: int, plays: int, passing: bool, seed: int = 0) -> 
 
 
 def _first_look(view: PlayerView, seed: int, depth: Depth) -> object:
-    deals = depth.first_look
     if view.phase is Phase.PASSING:
-        return evaluate_pass(
-            view, samples=deals, seed=seed, stages=depth.pass_stages, measure=depth.measure
-        ).best.option
-    return evaluate_play(
-        view,
-        samples=deals,
-        seed=seed,
-        exact_samples=deals,
-        exact_cards=depth.exact_cards,
-        measure=measure_for(view, depth),
-    ).best.option
+        return evaluate_pass(view, depth.for_pass("first"), seed=seed).best.option
+    return evaluate_play(view, depth.for_play(view, "first"), seed=seed).best.option
 
 
 def _names(cards: tuple[Card, ...]) -> str:

@@ -4,7 +4,8 @@ A step's prose ("Left led the 9♦, Across played the J♦; you hold the A♦...
 the table under it. Each step lists those claims in ``Step.facts``, one short line each, and
 ``fact_problems`` checks them against the position the step sets up (under every variant), so
 a text and a table cannot drift apart unnoticed. Seats are named as the table names them
-(``you``, ``Left``, ``Across``, ``Right``; ``seat N`` at other tables); cards as codes.
+(``trainer.seats``: ``you``, ``Left``, ``Across``, ``Right``, ``Far left``... by table size, or
+``seat N``); cards as codes.
 
 - ``turn: Left`` whose turn it is (``turn: nobody`` once the hand is over)
 - ``phase: passing`` the hand's phase (``passing``, ``playing``, ``moon_choice``, ``done``)
@@ -45,6 +46,8 @@ from collections.abc import Iterable, Sequence
 from engine import HandState, Suit, parse_cards, to_card, winners_if_over
 from engine.moon import moon_candidate, moon_cards
 
+from ..seats import seat_called, seat_names
+
 __all__ = ["FACT_KINDS", "fact_problems", "seat_named"]
 
 FACT_KINDS = (
@@ -80,15 +83,14 @@ FACT_KINDS = (
     "winners",
 )
 _SCORING = "QS KS AS JD 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"
-_NAMES = {4: ("you", "Left", "Across", "Right")}
 _SUITS = {"C": Suit.CLUBS, "D": Suit.DIAMONDS, "S": Suit.SPADES, "H": Suit.HEARTS}
 
 
 def seat_named(name: str, players: int) -> int:
     """The seat a step's text calls ``name``."""
-    names = _NAMES.get(players, ())
-    if name in names:
-        return names.index(name)
+    seat = seat_called(name, players)
+    if seat is not None:
+        return seat
     if name.startswith("seat ") and name[5:].isdigit() and int(name[5:]) < players:
         return int(name[5:])
     raise ValueError(f"no seat called {name!r} at a table of {players}")
@@ -96,7 +98,7 @@ def seat_named(name: str, players: int) -> int:
 
 def _seat_and_rest(text: str, players: int) -> tuple[int, str]:
     for name in sorted(
-        (*_NAMES.get(players, ()), *(f"seat {s}" for s in range(players))), key=len, reverse=True
+        ("you", *seat_names(players)[1:], *(f"seat {s}" for s in range(players))), key=len, reverse=True
     ):
         if text == name or text.startswith(name + " "):
             return seat_named(name, players), text[len(name) :].strip()

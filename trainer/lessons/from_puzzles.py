@@ -11,7 +11,7 @@ from engine import CardParseError, CardSet, parse_card
 from ..coach import coach_pass, coach_play
 from ..data_files import PUZZLES_DIR
 from ..puzzles import load_puzzle
-from .steps import Context, Step, Verdict
+from .steps import Context, Step, StepVerdict
 
 __all__ = ["puzzle_step"]
 
@@ -19,7 +19,7 @@ __all__ = ["puzzle_step"]
 def _check(puzzle_id: str):
     puzzle = load_puzzle(PUZZLES_DIR / f"{puzzle_id}.toml")
 
-    def check(answer: object, context: Context) -> Verdict:
+    def check(answer: object, context: Context) -> StepVerdict:
         state = context.state
         try:
             if puzzle.kind == "pass":
@@ -29,14 +29,14 @@ def _check(puzzle_id: str):
                 cards = parse_card(str(answer))
                 refusal = state.why_not_play(cards, context.seat)
         except CardParseError as error:
-            return Verdict(False, str(error), "bad_card")
+            return StepVerdict(False, str(error), "bad_card")
         if refusal:
-            return Verdict(False, refusal.message, refusal.reason.value)
+            return StepVerdict(False, refusal.message, refusal.reason.value)
         coach = coach_pass if puzzle.kind == "pass" else coach_play
         verdict = coach(puzzle.view, cards, puzzle.evaluation)
         text = " ".join((verdict.headline, *verdict.reasons))
         correct = puzzle.is_accepted(" ".join(cards.codes) if puzzle.kind == "pass" else cards.code)
-        return Verdict(correct, text, "right" if correct else verdict.grade.band.value)
+        return StepVerdict(correct, text, "right" if correct else verdict.grade.band.value)
 
     return puzzle, check
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from trainer.site import PUZZLES, REVIEW
 
 from .catalog import LESSONS, lesson_address
-from .progress import Progress
+from .progress import LessonProgressStore
 from .steps import Lesson
 
 GAMES_LESSON = "l09_play"
@@ -15,7 +15,7 @@ are counted there (the only lesson then that played games to their end)."""
 __all__ = ["home_markdown", "more_markdown", "next_to_do"]
 
 
-def _games(progress: Progress, lesson: Lesson) -> list[str]:
+def _games(progress: LessonProgressStore, lesson: Lesson) -> list[str]:
     """What the learner has played at the lesson's game tables: games finished, one in play."""
     if not any(step.kind == "game" for step in lesson.steps):
         return []
@@ -26,7 +26,7 @@ def _games(progress: Progress, lesson: Lesson) -> list[str]:
     return parts
 
 
-def _status(progress: Progress | None, lesson: Lesson) -> str:
+def _status(progress: LessonProgressStore | None, lesson: Lesson) -> str:
     if progress is None:
         return "not started"
     steps = len(lesson.steps)
@@ -41,7 +41,7 @@ def _status(progress: Progress | None, lesson: Lesson) -> str:
     return "started" if mine.started else "not started"
 
 
-def home_markdown(progress: Progress | None) -> str:
+def home_markdown(progress: LessonProgressStore | None) -> str:
     rows = ["| | lesson | what you learn | your progress |", "|---|:---|:---|:---|"]
     for lesson in LESSONS.values():
         status = _status(progress, lesson)
@@ -50,7 +50,7 @@ def home_markdown(progress: Progress | None) -> str:
     return "\n".join(rows)
 
 
-def next_to_do(progress: Progress | None) -> str:
+def next_to_do(progress: LessonProgressStore | None) -> str:
     """A link to the first lesson not yet complete."""
     for lesson in LESSONS.values():
         if progress is None or not progress.of(lesson.key, len(lesson.steps)).completed:

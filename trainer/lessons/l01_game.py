@@ -5,16 +5,17 @@ from __future__ import annotations
 from engine import CardSet, Rules, winners_if_over
 from engine.cards import HEARTS_MASK, card_mask
 
+from ..seats import seat_word
 from .deals import D_TRICK_1, D, before_last_card, deal, game_hand, played_out, rows_to
-from .steps import Context, Lesson, Step, Verdict, refusal_verdict, seat_word
+from .steps import Context, Lesson, Step, StepVerdict, refusal_verdict
 
 STANDARD = Rules()
 
 
-def check_cards_each(answer: str, context: Context) -> Verdict:
+def check_cards_each(answer: str, context: Context) -> StepVerdict:
     right = str(context.rules.hand_size)
     if answer == right:
-        return Verdict(
+        return StepVerdict(
             True, f"Correct: 52 cards shared by 4 players is **{right} each**, all dealt out.", "right"
         )
     messages = {
@@ -31,7 +32,7 @@ def check_cards_each(answer: str, context: Context) -> Verdict:
         ),
     }
     text, code = messages.get(answer, (f"{answer} is not it: count the cards in your hand.", "other"))
-    return Verdict(False, text, code)
+    return StepVerdict(False, text, code)
 
 
 POINT_OPTIONS = (
@@ -48,31 +49,31 @@ _OPTION_MASKS = {
 }
 
 
-def check_point_cards(answer: str, context: Context) -> Verdict:
+def check_point_cards(answer: str, context: Context) -> StepVerdict:
     points = context.rules.point_mask
     if _OPTION_MASKS.get(answer) == points:
-        return Verdict(
+        return StepVerdict(
             True,
             "Correct: the 13 hearts cost **1 point each** and the Q♠ costs **13**. "
             "No other card costs anything.",
             "right",
         )
     if answer == POINT_OPTIONS[1]:
-        return Verdict(
+        return StepVerdict(
             False,
             "You left out the **Q♠**: she alone costs 13 points, as much as half the "
             "hearts. She is the card everyone fears.",
             "forgot_queen",
         )
     if answer == POINT_OPTIONS[2]:
-        return Verdict(
+        return StepVerdict(
             False,
             "The K♠ and A♠ cost points only in the **Black Maria** variant (lesson 6). "
             "In standard Hearts only the hearts and the Q♠ do.",
             "black_maria",
         )
     missing = CardSet(points & ~_OPTION_MASKS.get(answer, 0))
-    return Verdict(
+    return StepVerdict(
         False,
         "High cards are dangerous because they **win tricks**, but they cost nothing "
         f"themselves. The point cards are {len(missing)} others: every heart and the Q♠.",
@@ -80,10 +81,10 @@ def check_point_cards(answer: str, context: Context) -> Verdict:
     )
 
 
-def check_points_in_hand(answer: str, context: Context) -> Verdict:
+def check_points_in_hand(answer: str, context: Context) -> StepVerdict:
     total = context.rules.moon_value
     if answer == str(total):
-        return Verdict(
+        return StepVerdict(
             True, f"Correct: 13 hearts × 1 + the Q♠'s 13 = **{total}** points in every hand.", "right"
         )
     texts = {
@@ -92,10 +93,10 @@ def check_points_in_hand(answer: str, context: Context) -> Verdict:
         "52": ("52 is the cards in the deck; most of them cost nothing.", "cards"),
     }
     text, code = texts.get(answer, ("Add the 13 hearts and the Q♠'s 13.", "other"))
-    return Verdict(False, text, code)
+    return StepVerdict(False, text, code)
 
 
-def check_trick(card: str, context: Context) -> Verdict:
+def check_trick(card: str, context: Context) -> StepVerdict:
     state = context.state
     refused = refusal_verdict(
         state,
@@ -109,15 +110,16 @@ def check_trick(card: str, context: Context) -> Verdict:
     after.play(card, context.seat)
     winner = after.tricks[-1].winner
     if winner == context.seat:
-        return Verdict(
+        return StepVerdict(
             False,
             "The A♦ is the highest diamond, so **you would take the trick** and the "
             "10♥ in it: 1 point. Play a diamond lower than the K♦.",
             "won_trick",
         )
-    return Verdict(
+    who = seat_word(winner, state.players, context.seat)
+    return StepVerdict(
         True,
-        f"Correct: the K♦ is still the highest diamond, so **{seat_word(winner)} takes the "
+        f"Correct: the K♦ is still the highest diamond, so **{who} takes the "
         "trick** and the 10♥ (1 point). Right's heart could not win: only the suit led "
         "can.",
         "right",
@@ -129,11 +131,11 @@ TOTALS = (64, 101, 58, 89)
 WINNER_OPTIONS = ("Across, with 58", "Left, with 101", "You, with 64", "Nobody yet: play another hand")
 
 
-def check_winner(answer: str, context: Context) -> Verdict:
+def check_winner(answer: str, context: Context) -> StepVerdict:
     winners = winners_if_over(context.rules, TOTALS)
     right = {2: WINNER_OPTIONS[0]}.get(winners[0]) if len(winners) == 1 else WINNER_OPTIONS[3]
     if answer == right:
-        return Verdict(
+        return StepVerdict(
             True,
             "Correct: Left passed 100, so the game is over, and the **lowest** score, Across's 58, wins.",
             "right",
@@ -148,7 +150,7 @@ def check_winner(answer: str, context: Context) -> Verdict:
         WINNER_OPTIONS[3]: ("Left reached 100, so the game ends after this hand.", "not_over"),
     }
     text, code = texts.get(answer, ("Find the lowest total.", "other"))
-    return Verdict(False, text, code)
+    return StepVerdict(False, text, code)
 
 
 def _first_hand(rules: Rules):

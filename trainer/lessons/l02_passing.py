@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine import CardSet, HandState, PassDirection, Rules, parse_cards
 
 from .deals import THREE_HANDS, game_hand, hand_with
-from .steps import Context, Lesson, Step, Verdict, card_names, evaluate, loss_words
+from .steps import Context, Lesson, Step, StepVerdict, card_names, loss_words
 
 STANDARD = Rules()
 NO_HOLD = Rules(hold_hand=False)
@@ -19,25 +19,25 @@ _DIRECTION_OF = {
 }
 
 
-def check_direction(answer: str, context: Context) -> Verdict:
+def check_direction(answer: str, context: Context) -> StepVerdict:
     direction = context.rules.pass_direction(3)
     right = _DIRECTION_OF[direction.value]
     cycle = ", ".join(d.value for d in context.rules.pass_cycle)
     if answer == right:
         if direction is PassDirection.HOLD:
-            return Verdict(
+            return StepVerdict(
                 True,
                 "Correct: the cycle is left, right, across, then a **hold hand**: "
                 "everyone plays the cards they were dealt.",
                 "right",
             )
-        return Verdict(
+        return StepVerdict(
             True,
             f"Correct: without the hold hand the cycle is {cycle}, so hand 4 starts it again: **left**.",
             "right",
         )
     if answer == DIRECTIONS[3]:
-        return Verdict(
+        return StepVerdict(
             False,
             f"Under this house rule there is no hold hand: the cycle is only {cycle}, "
             "so hand 4 passes left again. (Switch the rule off to see the hold hand.)",
@@ -49,7 +49,7 @@ def check_direction(answer: str, context: Context) -> Verdict:
         DIRECTIONS[2]: ("Across is hand 3. ", "across_is_third"),
     }
     text, code = texts.get(answer, ("", "other"))
-    return Verdict(
+    return StepVerdict(
         False,
         text + f"The cycle is {cycle}: hand 4 is the **{direction.value}** hand. "
         "The table shows the direction at the top (“Pass: …”).",
@@ -65,8 +65,8 @@ def _codes(answer: object) -> list[str]:
     return [card.code for card in parse_cards(list(answer))]
 
 
-def _evaluator_note(state: HandState, cards: list[str]) -> str:
-    evaluation = evaluate(state, 0, choice=cards)
+def _evaluator_note(context: Context, cards: list[str]) -> str:
+    evaluation = context.evaluate(cards)
     best = evaluation.best.option
     mine = evaluation.value_of(cards)
     if mine.option == best:
@@ -78,22 +78,22 @@ def _evaluator_note(state: HandState, cards: list[str]) -> str:
     )
 
 
-def _pass_refusal(state: HandState, cards: list[str]) -> Verdict | None:
+def _pass_refusal(state: HandState, cards: list[str]) -> StepVerdict | None:
     refusal = state.why_not_pass(0, cards)
     if refusal:
-        return Verdict(False, f"The engine refuses that pass: *{refusal.message}*", refusal.reason.value)
+        return StepVerdict(False, f"The engine refuses that pass: *{refusal.message}*", refusal.reason.value)
     return None
 
 
-def check_queen_pass(answer: object, context: Context) -> Verdict:
+def check_queen_pass(answer: object, context: Context) -> StepVerdict:
     state = context.state
     cards = _codes(answer)
     if refused := _pass_refusal(state, cards):
         return refused
-    note = _evaluator_note(state, cards)
+    note = _evaluator_note(context, cards)
     low = [c for c in cards if c[:-1] in ("2", "3", "4", "5")]
     if "QS" not in cards:
-        return Verdict(
+        return StepVerdict(
             False,
             "You kept the **Q♠** with only the 4♠ to hide behind. When someone leads "
             "the A♠ or K♠ you will have to play her, or win her yourself: 13 points. "
@@ -101,14 +101,14 @@ def check_queen_pass(answer: object, context: Context) -> Verdict:
             "kept_queen",
         )
     if low:
-        return Verdict(
+        return StepVerdict(
             False,
             f"You passed the {card_names(low)}: low cards are your **safety**, they let "
             "you duck under other players all hand. Pass the dangerous high cards "
             "instead: the A♥ and K♥ win tricks full of hearts." + note,
             "passed_low",
         )
-    return Verdict(
+    return StepVerdict(
         True,
         f"Good pass: the Q♠ goes, and with her the {card_names(c for c in cards if c != 'QS')}. "
         "Remember where she went: you know who holds her now." + note,
@@ -116,16 +116,16 @@ def check_queen_pass(answer: object, context: Context) -> Verdict:
     )
 
 
-def check_void_pass(answer: object, context: Context) -> Verdict:
+def check_void_pass(answer: object, context: Context) -> StepVerdict:
     state = context.state
     cards = _codes(answer)
     if refused := _pass_refusal(state, cards):
         return refused
-    note = _evaluator_note(state, cards)
+    note = _evaluator_note(context, cards)
     hand = state.hand(0)
     diamonds = {c.code for c in hand if c.suit == 1}
     if set(cards) == diamonds:
-        return Verdict(
+        return StepVerdict(
             True,
             "Correct: all three diamonds go and you are **void** in diamonds. When "
             "diamonds are led you may throw away anything, a heart or even the Q♠ if "
@@ -135,14 +135,14 @@ def check_void_pass(answer: object, context: Context) -> Verdict:
     kept = sorted(diamonds - set(cards))
     spades = [c for c in cards if c.endswith("S")]
     if spades:
-        return Verdict(
+        return StepVerdict(
             False,
             f"You passed the {card_names(spades)}: with no high spades, low spades "
             "**protect** you when the Q♠ is hunted. Pass the three diamonds instead, "
             "and make a void." + note,
             "passed_low_spades",
         )
-    return Verdict(
+    return StepVerdict(
         False,
         f"You still hold the {card_names(kept)}: with one diamond left you must follow "
         "suit when diamonds are led, so there is no void. Pass **all three** "
@@ -162,13 +162,13 @@ def _received_position(rules: Rules) -> HandState:
     return state
 
 
-def check_queen_holder(answer: str, context: Context) -> Verdict:
+def check_queen_holder(answer: str, context: Context) -> StepVerdict:
     state = context.state
     holder = next(seat for seat in range(4) if "QS" in state.hand(seat).codes)
     right = RECEIVE_OPTIONS[{1: 0, 3: 1, 2: 2}[holder]]
     received = state.received(0)
     if answer == right:
-        return Verdict(
+        return StepVerdict(
             True,
             "Correct: you passed her to Left, and passed cards cannot be passed on, so "
             f"**Left holds the Q♠**. You received the {card_names(list(received))} from "
@@ -176,14 +176,14 @@ def check_queen_holder(answer: str, context: Context) -> Verdict:
             "right",
         )
     if answer == RECEIVE_OPTIONS[3]:
-        return Verdict(
+        return StepVerdict(
             False,
             "You know more than that: you passed her to Left yourself this hand, and a "
             "card you receive is yours to play.",
             "forgot_pass",
         )
     who = answer.split()[0]
-    return Verdict(
+    return StepVerdict(
         False,
         f"{who} never saw her: you passed her **left**. Cards only move once, at the pass, so she is in "
         "Left's hand. Use that: when spades are led, watch Left.",

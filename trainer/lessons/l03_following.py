@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import Rules, to_card
 
 from .deals import D_TRICK_1, E_TRICKS, D, E, deal
-from .steps import Context, Lesson, Step, Verdict, evaluate, loss_words, refusal_verdict
+from .steps import Context, Lesson, Step, StepVerdict, loss_words, refusal_verdict
 
 STANDARD = Rules()
 
@@ -16,17 +16,17 @@ FOLLOW = {
 }
 
 
-def check_follow(card: str, context: Context) -> Verdict:
+def check_follow(card: str, context: Context) -> StepVerdict:
     if refused := refusal_verdict(context.state, card, context.seat, FOLLOW):
         return refused
     if card == "AD":
-        return Verdict(
+        return StepVerdict(
             True,
             "Legal: you followed suit. But your A♦ **wins** the trick and Right's 2♥ "
             "with it (1 point). A lower diamond would have followed just as well.",
             "right_but_won",
         )
-    return Verdict(
+    return StepVerdict(
         True,
         f"Correct: the {to_card(card).name} follows suit. Across's 10♦ still beats it, so "
         "Across takes Right's 2♥.",
@@ -34,15 +34,15 @@ def check_follow(card: str, context: Context) -> Verdict:
     )
 
 
-def check_dump(card: str, context: Context) -> Verdict:
+def check_dump(card: str, context: Context) -> StepVerdict:
     state = context.state
     if refused := refusal_verdict(state, card, context.seat):
         return refused
-    evaluation = evaluate(state, context.seat, choice=card)
+    evaluation = context.evaluate(card)
     loss = evaluation.loss_of(card)
     note = f" (The evaluator: {loss_words(loss)} worse than its choice, the {evaluation.best.option.name}.)"
     if card == "QS":
-        return Verdict(
+        return StepVerdict(
             True,
             "Correct: you are void in clubs, so anything goes, and the K♣ is winning. "
             "**Across takes the Q♠**: 13 points that are not yours.",
@@ -50,7 +50,7 @@ def check_dump(card: str, context: Context) -> Verdict:
         )
     parsed = to_card(card)
     if parsed.suit == 3:
-        return Verdict(
+        return StepVerdict(
             False,
             "A heart gives Across 1 point; the **Q♠** would have given 13. When you may "
             "discard and someone else is sure to win the trick, give away your worst "
@@ -58,13 +58,13 @@ def check_dump(card: str, context: Context) -> Verdict:
             "small_dump",
         )
     if card == "KS":
-        return Verdict(
+        return StepVerdict(
             False,
             "The K♠ is a fine card to be rid of, but the **Q♠** is worse to keep: "
             "dropping her now costs you nothing and gives Across 13." + note,
             "king_not_queen",
         )
-    return Verdict(
+    return StepVerdict(
         False,
         f"The {parsed.name} costs nobody anything: a free discard wasted. Void in the "
         "suit led, throw the card you fear most: the **Q♠**." + note,
@@ -72,19 +72,19 @@ def check_dump(card: str, context: Context) -> Verdict:
     )
 
 
-def check_heart_discard(card: str, context: Context) -> Verdict:
+def check_heart_discard(card: str, context: Context) -> StepVerdict:
     state = context.state
     if refused := refusal_verdict(state, card, context.seat):
         return refused
     if to_card(card).suit == 3:
-        return Verdict(
+        return StepVerdict(
             True,
             f"The engine allows it: the {to_card(card).name} is a legal discard although "
             "hearts were not broken. The break rule limits **leading** hearts, not "
             "discarding them. Now hearts **are** broken (see the table).",
             "right",
         )
-    return Verdict(
+    return StepVerdict(
         False,
         f"The {to_card(card).name} is legal too, but this step is about hearts: "
         "discard a **heart** and see whether the engine refuses it.",
@@ -99,11 +99,11 @@ DISCARD_OPTIONS = (
 )
 
 
-def check_discard_rule(answer: str, context: Context) -> Verdict:
+def check_discard_rule(answer: str, context: Context) -> StepVerdict:
     allowed = context.state.why_not_play("2H", context.seat) is None
     right = DISCARD_OPTIONS[0] if allowed else DISCARD_OPTIONS[1]
     if answer == right:
-        return Verdict(
+        return StepVerdict(
             True,
             "Right. Some players believe hearts must wait until they are broken, but "
             "that rule is about **leading**. A void player may throw a heart on any "
@@ -111,13 +111,13 @@ def check_discard_rule(answer: str, context: Context) -> Verdict:
             "right",
         )
     if answer == DISCARD_OPTIONS[1]:
-        return Verdict(
+        return StepVerdict(
             False,
             "That is the common mistake. Discarding a heart is what **breaks** hearts; "
             "the rule only stops you from **leading** one before then.",
             "lead_rule",
         )
-    return Verdict(
+    return StepVerdict(
         False,
         "Holding only hearts matters when you **lead** (you may then lead one). When "
         "you are void in the suit led you may discard any card, hearts included.",

@@ -7,21 +7,21 @@ from __future__ import annotations
 from engine import Rules, lowest_club, to_card
 
 from .deals import D_QUEEN, D_TRICK_1, F_TRICKS, THREE_HANDS, D, F, deal, game_hand
-from .steps import Context, Lesson, Step, Verdict, refusal_verdict
+from .steps import Context, Lesson, Step, StepVerdict, refusal_verdict
 
 STANDARD = Rules()
 QUEEN_BREAKS = Rules(queen_breaks_hearts=True)
 FIVE = Rules(players=5)
 
 
-def check_opening_lead(card: str, context: Context) -> Verdict:
+def check_opening_lead(card: str, context: Context) -> StepVerdict:
     explain = {
         "must_lead_lowest_club": "The first trick always starts with the **2♣**: the player who holds it "
         "leads it, with no choice. That is you.",
     }
     if refused := refusal_verdict(context.state, card, context.seat, explain):
         return refused
-    return Verdict(
+    return StepVerdict(
         True,
         "Correct: the 2♣ opens every hand. Whoever holds it leads it, even if it was just passed to them.",
         "right",
@@ -31,11 +31,11 @@ def check_opening_lead(card: str, context: Context) -> Verdict:
 FIVE_OPTIONS = ("The 2♣", "The 3♣", "The 2♦", "Any club")
 
 
-def check_five_players(answer: str, context: Context) -> Verdict:
+def check_five_players(answer: str, context: Context) -> StepVerdict:
     five = Rules(players=5)
     right = f"The {lowest_club(5).symbol}"
     if answer == right:
-        return Verdict(
+        return StepVerdict(
             True,
             f"Correct: with five players the 2♦ and 2♣ are taken out so that everyone "
             f"gets {five.hand_size} cards, so the **lowest club left, the 3♣**, "
@@ -52,7 +52,7 @@ def check_five_players(answer: str, context: Context) -> Verdict:
         FIVE_OPTIONS[3]: ("The lead is not free: it is the lowest club still in the deck.", "any_club"),
     }
     text, code = texts.get(answer, ("It is the lowest club left in the deck.", "other"))
-    return Verdict(False, text, code)
+    return StepVerdict(False, text, code)
 
 
 UNBROKEN = {
@@ -61,19 +61,19 @@ UNBROKEN = {
 }
 
 
-def check_unbroken_lead(card: str, context: Context) -> Verdict:
+def check_unbroken_lead(card: str, context: Context) -> StepVerdict:
     if refused := refusal_verdict(context.state, card, context.seat, UNBROKEN):
         return refused
     name = to_card(card).name
     if card == "QS":
-        return Verdict(
+        return StepVerdict(
             True,
             "Legal: the Q♠ may be led at any time, since she is not a heart. Whoever "
             "plays a higher spade (the K♠ or A♠) takes her 13 points; if nobody can, "
             "you do.",
             "right_queen",
         )
-    return Verdict(
+    return StepVerdict(
         True,
         f"Correct: the {name} is a legal lead. Hearts stay unbroken until someone who "
         "cannot follow suit throws one.",
@@ -88,25 +88,25 @@ ONLY_HEARTS_OPTIONS = (
 )
 
 
-def check_only_hearts(answer: str, context: Context) -> Verdict:
+def check_only_hearts(answer: str, context: Context) -> StepVerdict:
     state = context.state
     legal = state.legal_cards(context.seat)
     everything = legal == state.hand(context.seat)
     right = ONLY_HEARTS_OPTIONS[0] if everything else ONLY_HEARTS_OPTIONS[2]
     if answer == right:
-        return Verdict(
+        return StepVerdict(
             True,
             "Correct: with nothing but hearts you have no other lead, so **any heart** "
             "may be led (and that breaks hearts). The table shows them all playable.",
             "right",
         )
     if answer == ONLY_HEARTS_OPTIONS[1]:
-        return Verdict(
+        return StepVerdict(
             False,
             "Someone must lead, and you hold only hearts: the rule gives way. You may lead any of them.",
             "must_wait",
         )
-    return Verdict(
+    return StepVerdict(
         False,
         "There is no lowest-card rule for leads (only the 2♣ opening is fixed). Any heart may be led.",
         "lowest",
@@ -116,24 +116,24 @@ def check_only_hearts(answer: str, context: Context) -> Verdict:
 QUEEN_LEAD_OPTIONS = ("Yes, at any time", "Only once hearts are broken", "Only if she is my last spade")
 
 
-def check_queen_lead(answer: str, context: Context) -> Verdict:
+def check_queen_lead(answer: str, context: Context) -> StepVerdict:
     allowed = context.state.why_not_play("QS", context.seat) is None
     right = QUEEN_LEAD_OPTIONS[0] if allowed else QUEEN_LEAD_OPTIONS[1]
     if answer == right:
-        return Verdict(
+        return StepVerdict(
             True,
             "Correct: the Q♠ is a spade, not a heart, so the breaking rule never applies "
             "to her. The engine allows her lead here although hearts are unbroken.",
             "right",
         )
     if answer == QUEEN_LEAD_OPTIONS[1]:
-        return Verdict(
+        return StepVerdict(
             False,
             "Breaking only limits **hearts**. The Q♠ costs points, but she is a spade "
             "and may be led whenever spades may.",
             "breaking",
         )
-    return Verdict(False, "There is no such rule: she may be led like any other spade.", "last_spade")
+    return StepVerdict(False, "There is no such rule: she may be led like any other spade.", "last_spade")
 
 
 def _queen_fell(rules: Rules):
@@ -141,7 +141,7 @@ def _queen_fell(rules: Rules):
     return deal(D, rules, D_TRICK_1 + " 8C QS 2S 6C 2D 10D 3S AD")
 
 
-def check_queen_breaks(card: str, context: Context) -> Verdict:
+def check_queen_breaks(card: str, context: Context) -> StepVerdict:
     state = context.state
     breaks = context.rules.queen_breaks_hearts
     explain = {
@@ -152,19 +152,19 @@ def check_queen_breaks(card: str, context: Context) -> Verdict:
         return refused
     heart = to_card(card).suit == 3
     if heart:
-        return Verdict(
+        return StepVerdict(
             True,
             "Correct: under this rule the Q♠ falling **broke hearts**, so your heart lead is legal.",
             "right_heart",
         )
     if breaks:
-        return Verdict(
+        return StepVerdict(
             False,
             "Legal, but with this rule on hearts **are** broken (the Q♠ fell): lead the "
             "J♥ to see it allowed.",
             "missed_heart",
         )
-    return Verdict(
+    return StepVerdict(
         True,
         "Correct: under the standard rule hearts are still unbroken although the Q♠ "
         "fell, so a non-heart it is.",

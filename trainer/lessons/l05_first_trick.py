@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import Rules, to_card
 
 from .deals import H_TRICK_1, I_HAND, H, deal
-from .steps import Context, Lesson, Step, Verdict, evaluate, loss_words, refusal_verdict
+from .steps import Context, Lesson, Step, StepVerdict, loss_words, refusal_verdict
 
 STANDARD = Rules()
 POINTS_ALLOWED = Rules(no_points_on_first_trick=False)
@@ -21,36 +21,36 @@ FIRST = {
 }
 
 
-def check_first_discard(card: str, context: Context) -> Verdict:
+def check_first_discard(card: str, context: Context) -> StepVerdict:
     state = context.state
     if refused := refusal_verdict(state, card, context.seat, FIRST):
         return refused
-    evaluation = evaluate(state, context.seat, choice=card)
+    evaluation = context.evaluate(card)
     loss = evaluation.loss_of(card)
     best = evaluation.best.option
     name = to_card(card).name
     if context.rules.no_points_on_first_trick:
         if best == to_card(card):
-            return Verdict(
+            return StepVerdict(
                 True,
                 f"Correct: the {name} is no point card, so it is allowed, and it is the "
                 "evaluator's choice too.",
                 "right",
             )
-        return Verdict(
+        return StepVerdict(
             True,
             f"Correct: the {name} is no point card, so it is allowed. (The evaluator "
             f"prefers the {best.name}, by {loss_words(loss)}.)",
             "right",
         )
     if card == "QS":
-        return Verdict(
+        return StepVerdict(
             True,
             "Correct: with points allowed, you drop the **Q♠** on Right's A♣: 13 points "
             "for Right on the very first trick.",
             "right_queen",
         )
-    return Verdict(
+    return StepVerdict(
         False,
         f"Legal under this rule, but the Q♠ is allowed now: throwing her on Right's A♣ "
         f"gets rid of 13 points at once. The {name} costs you {loss_words(loss)} against "
@@ -62,18 +62,18 @@ def check_first_discard(card: str, context: Context) -> Verdict:
 QUEEN_OPTIONS = ("Yes", "No")
 
 
-def check_queen_first_trick(answer: str, context: Context) -> Verdict:
+def check_queen_first_trick(answer: str, context: Context) -> StepVerdict:
     refusal = context.state.why_not_play("QS", context.seat)
     right = QUEEN_OPTIONS[0] if refusal is None else QUEEN_OPTIONS[1]
     rule = "the rules on the table now"
     if answer == right:
         if refusal is None:
-            return Verdict(
+            return StepVerdict(
                 True,
                 f"Correct: under {rule} (points allowed) she may be thrown on the first trick.",
                 "right_allowed",
             )
-        return Verdict(
+        return StepVerdict(
             True,
             f"Correct: under {rule} she may not. The engine says: *{refusal.message}* "
             "Some players argue that only the 2♣ lead is fixed on the first trick, so a "
@@ -82,13 +82,13 @@ def check_queen_first_trick(answer: str, context: Context) -> Verdict:
             "right_refused",
         )
     if refusal is None:
-        return Verdict(
+        return StepVerdict(
             False,
             "With this variant switched on, points are allowed on the first trick, "
             "the Q♠ included: the engine lets her be played.",
             "variant_allows",
         )
-    return Verdict(
+    return StepVerdict(
         False,
         f"The engine refuses her: *{refusal.message}* Being void in clubs lets you "
         "throw anything **except** points on the first trick. (Flip the switch for the "
@@ -100,26 +100,26 @@ def check_queen_first_trick(answer: str, context: Context) -> Verdict:
 NOTHING_ELSE_OPTIONS = ("Any of my cards", "Only a heart, not the Q♠", "Nothing: I cannot play")
 
 
-def check_nothing_else(answer: str, context: Context) -> Verdict:
+def check_nothing_else(answer: str, context: Context) -> StepVerdict:
     state = context.state
     legal = state.legal_cards(context.seat)
     hand = state.hand(context.seat)
     right = NOTHING_ELSE_OPTIONS[0] if legal == hand else NOTHING_ELSE_OPTIONS[1]
     if answer == right:
-        return Verdict(
+        return StepVerdict(
             True,
             "Correct: you hold nothing but point cards, so the first-trick rule gives way: "
             "**any** of them may be played, the Q♠ included.",
             "right",
         )
     if answer == NOTHING_ELSE_OPTIONS[1]:
-        return Verdict(
+        return StepVerdict(
             False,
             "The Q♠ is a point card just like the hearts; when you hold nothing else, "
             "the rule allows every one of them.",
             "hearts_only",
         )
-    return Verdict(
+    return StepVerdict(
         False,
         "Everyone must play a card to every trick. When every card you hold is a point "
         "card, the rule lets you play any of them.",

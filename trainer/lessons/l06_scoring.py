@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from engine import CardParseError, CardSet, MoonChoice, MoonRule, Rules, parse_cards, score_hand
 from engine.cards import HEARTS_MASK, card_mask
 
+from ..seats import seat_names, seat_word
 from .deals import (
     FAILED_MOON_DEAL,
     FAILED_MOON_PLAYS,
@@ -19,7 +20,7 @@ from .deals import (
     hand_with,
     played_out,
 )
-from .steps import Context, Lesson, Step, Verdict, seat_word
+from .steps import Context, Lesson, Step, StepVerdict
 
 STANDARD = Rules()
 SCORING_VARIANTS = (
@@ -30,7 +31,7 @@ SCORING_VARIANTS = (
     ("Spot Hearts (hearts by rank)", Rules(heart_values="spot")),
     ("Black Maria (K♠ 10, A♠ 7)", Rules(black_maria=True)),
 )
-SEATS = ("You", "Left", "Across", "Right")
+SEATS = seat_names(4)  # the calculator's boxes, one a seat of its table of four
 
 
 def _finished(rules: Rules):
@@ -59,10 +60,10 @@ MARK_CARDS = "QS 2H 7H 9H KH"
 TOTAL_OPTIONS = ("17", "5", "4", "26")
 
 
-def check_worked_total(answer: str, context: Context) -> Verdict:
+def check_worked_total(answer: str, context: Context) -> StepVerdict:
     total = context.rules.points_in(card_mask(MARK_CARDS))
     if answer == str(total):
-        return Verdict(
+        return StepVerdict(
             True, f"Correct: four hearts at 1 each and the Q♠ at 13: 4 + 13 = **{total}**.", "right"
         )
     texts = {
@@ -71,7 +72,7 @@ def check_worked_total(answer: str, context: Context) -> Verdict:
         "26": ("26 is everything in the hand: only the cards **in your tricks** count.", "whole_hand"),
     }
     text, code = texts.get(answer, ("Count 1 per heart and 13 for the Q♠.", "other"))
-    return Verdict(False, text, code)
+    return StepVerdict(False, text, code)
 
 
 # ----- the calculator -----
@@ -113,24 +114,25 @@ def score_markdown(rules: Rules, masks: Sequence[int]) -> str:
     return "\n".join(rows)
 
 
-def check_calculator(boxes: Sequence[str], context: Context) -> Verdict:
+def check_calculator(boxes: Sequence[str], context: Context) -> StepVerdict:
     rules = context.rules
     try:
         masks = parse_taken(list(boxes) + [""] * (4 - len(boxes)))
     except ValueError as error:
-        return Verdict(False, f"{error} Type cards like `QS AH 10H` (or `Q♠`).", "bad_input")
+        return StepVerdict(False, f"{error} Type cards like `QS AH 10H` (or `Q♠`).", "bad_input")
     table = score_markdown(rules, masks)
     result = score_hand(rules, masks, [1] * 4, MoonChoice.ADD_TO_OTHERS)
     if result.shooter == 1:
-        return Verdict(True, f"That is a moon for Left under *{context.variant}*:\n\n{table}", "right")
+        return StepVerdict(True, f"That is a moon for Left under *{context.variant}*:\n\n{table}", "right")
     if result.shooter is not None:
-        return Verdict(
+        shooter = seat_word(result.shooter, rules.players)
+        return StepVerdict(
             False,
-            f"That is a moon, but for **{seat_word(result.shooter)}**: give the cards to Left.\n\n{table}",
+            f"That is a moon, but for **{shooter}**: give the cards to Left.\n\n{table}",
             "wrong_shooter",
         )
     missing = CardSet(rules.moon_mask & ~masks[1])
-    return Verdict(
+    return StepVerdict(
         False,
         f"No moon yet: Left still needs the {missing} ({len(missing)} cards). A moon "
         f"takes **every** card that scores.\n\n{table}",
@@ -143,13 +145,13 @@ def check_calculator(boxes: Sequence[str], context: Context) -> Verdict:
 FAILED_OPTIONS = ("Left 25, you 1", "Left 0, everyone else 26", "Left 26, you 0", "Left 0, you 27")
 
 
-def check_failed_moon(answer: str, context: Context) -> Verdict:
+def check_failed_moon(answer: str, context: Context) -> StepVerdict:
     rules = context.rules
     left = (HEARTS_MASK & ~card_mask("2H")) | card_mask("QS")
     result = score_hand(rules, [card_mask("2H"), left, 0, 0], [1, 10, 1, 1])
     right = f"Left {result.scores[1]}, you {result.scores[0]}"
     if answer == right:
-        return Verdict(
+        return StepVerdict(
             True,
             "Correct: one heart missing and there is **no moon**: Left scores every point "
             "taken, 25, and you 1. That is the risk of shooting.",
@@ -164,7 +166,7 @@ def check_failed_moon(answer: str, context: Context) -> Verdict:
         FAILED_OPTIONS[3]: ("There is no moon to turn against you: you took one heart, 1 point.", "reversed"),
     }
     text, code = texts.get(answer, ("A failed moon scores like any other hand.", "other"))
-    return Verdict(False, text, code)
+    return StepVerdict(False, text, code)
 
 
 # ----- moon variants -----
@@ -176,7 +178,7 @@ MOON_OPTIONS = (
 )
 
 
-def check_moon_rule(answer: str, context: Context) -> Verdict:
+def check_moon_rule(answer: str, context: Context) -> StepVerdict:
     moon = context.rules.moon
     right = {
         MoonRule.ADD_TO_OTHERS: MOON_OPTIONS[0],
@@ -184,7 +186,7 @@ def check_moon_rule(answer: str, context: Context) -> Verdict:
         MoonRule.SHOOTERS_CHOICE: MOON_OPTIONS[2],
     }.get(moon)
     if answer == right:
-        return Verdict(
+        return StepVerdict(
             True,
             f"Right, under *{context.variant}*. Every rule page agrees on the moon itself; "
             "they differ on what it is worth. Shooter's choice lets Left pick whichever "
@@ -207,7 +209,7 @@ def check_moon_rule(answer: str, context: Context) -> Verdict:
         ),
     }
     text, code = texts.get(answer, ("Read the rule in the dropdown.", "other"))
-    return Verdict(False, text, code)
+    return StepVerdict(False, text, code)
 
 
 # ----- Omnibus, Spot Hearts, Black Maria -----
@@ -220,10 +222,10 @@ def _count_options() -> tuple[str, ...]:
     return tuple(str(rules.points_in(card_mask(MY_CARDS))) for _, rules in VARIANT_SCORING)
 
 
-def check_variant_count(answer: str, context: Context) -> Verdict:
+def check_variant_count(answer: str, context: Context) -> StepVerdict:
     total = context.rules.points_in(card_mask(MY_CARDS))
     if answer == str(total):
-        return Verdict(
+        return StepVerdict(
             True, f"Correct: under *{context.variant}* your Q♠ K♠ J♦ A♥ 10♥ come to **{total}**.", "right"
         )
     for label, rules in VARIANT_SCORING:
@@ -234,13 +236,13 @@ def check_variant_count(answer: str, context: Context) -> Verdict:
                 "Spot Hearts (hearts by rank)": "hearts by rank: A♥ 14, 10♥ 10",
                 "Black Maria (K♠ 10, A♠ 7)": "the K♠ costing 10 besides the Q♠",
             }[label]
-            return Verdict(
+            return StepVerdict(
                 False,
                 f"{answer} is the count under **{label}**, with {why}. The table's rule is "
                 f"*{context.variant}*.",
                 f"count_{label.split()[0].lower()}",
             )
-    return Verdict(False, "Count each card under the rule on the table.", "other")
+    return StepVerdict(False, "Count each card under the rule on the table.", "other")
 
 
 LESSON = Lesson(

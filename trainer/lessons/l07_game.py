@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from engine import Rules, TieRule, winners_if_over
 
+from ..seats import seat_word
 from .deals import THREE_HANDS, before_last_card, played_out, rows_to
-from .steps import Context, Lesson, Step, Verdict, seat_word
+from .steps import Context, Lesson, Step, StepVerdict
 
 STANDARD = Rules()
 SHORT = Rules(target=50)
@@ -39,35 +40,35 @@ def _tie_rows() -> tuple[tuple[int, ...], ...]:
 END_OPTIONS = ("The game goes on", "The lowest total wins now", "The highest total wins now")
 
 
-def check_game_end(answer: str, context: Context) -> Verdict:
+def check_game_end(answer: str, context: Context) -> StepVerdict:
     totals = _totals(context.rules)
     winners = winners_if_over(context.rules, totals)
     target = context.rules.target
     right = END_OPTIONS[1] if winners else END_OPTIONS[0]
-    names = " and ".join(seat_word(s) for s in winners)
+    names = " and ".join(seat_word(s, context.rules.players) for s in winners)
     if answer == right:
         if winners:
-            return Verdict(
+            return StepVerdict(
                 True,
                 f"Correct: {max(totals)} reached the target of {target}, so the game ends "
                 f"with this hand, and **{names}** (lowest, {min(totals)}) "
                 + ("wins." if len(winners) == 1 and winners[0] != 0 else "win."),
                 "right_over",
             )
-        return Verdict(
+        return StepVerdict(
             True,
             f"Correct: the highest total is {max(totals)}, short of {target}, so another hand is dealt.",
             "right_goes_on",
         )
     if answer == END_OPTIONS[2]:
-        return Verdict(False, "Points are bad: the **lowest** total wins, never the highest.", "highest")
+        return StepVerdict(False, "Points are bad: the **lowest** total wins, never the highest.", "highest")
     if winners:
-        return Verdict(
+        return StepVerdict(
             False,
             f"Someone has {max(totals)}, at or past the target of {target}: the game ends after this hand.",
             "missed_end",
         )
-    return Verdict(
+    return StepVerdict(
         False,
         f"Nobody has reached {target} yet (highest {max(totals)}), so the game goes on. "
         "Switch to the short game to see it end.",
@@ -78,18 +79,18 @@ def check_game_end(answer: str, context: Context) -> Verdict:
 HOLD_OPTIONS = ("Pass left", "Pass across", "No passing: play the cards dealt")
 
 
-def check_hold(answer: str, context: Context) -> Verdict:
+def check_hold(answer: str, context: Context) -> StepVerdict:
     direction = context.rules.pass_direction(3).value
     right = {"left": HOLD_OPTIONS[0], "across": HOLD_OPTIONS[1], "hold": HOLD_OPTIONS[2]}[direction]
     if answer == right:
-        return Verdict(
+        return StepVerdict(
             True,
             "Correct: hand 4 of every cycle is a **hold hand**. No cards move, so your "
             "hand is exactly what you were dealt: no escape for a bad Q♠.",
             "right",
         )
     hand = "1" if answer == HOLD_OPTIONS[0] else "3"
-    return Verdict(
+    return StepVerdict(
         False,
         f"{answer} is hand {hand}'s pass. Hands 1, 2 and 3 pass left, right and across; "
         "hand 4 is the **hold hand**, "
@@ -107,32 +108,32 @@ TIE_OPTIONS = (
 )
 
 
-def check_tie(answer: str, context: Context) -> Verdict:
+def check_tie(answer: str, context: Context) -> StepVerdict:
     winners = winners_if_over(context.rules, TIE_TOTALS)
     right = TIE_OPTIONS[0] if winners else TIE_OPTIONS[1]
     if answer == right:
         if winners:
-            return Verdict(
+            return StepVerdict(
                 True,
                 "Correct: under the shared rule everyone tied on the lowest score wins together.",
                 "right_shared",
             )
-        return Verdict(
+        return StepVerdict(
             True,
             "Correct: under the play-off rule more hands are dealt until one player alone is lowest.",
             "right_play_off",
         )
     if answer == TIE_OPTIONS[2]:
-        return Verdict(
+        return StepVerdict(
             False, "Left reached 100 and ended the game, so Left **lost**: the lowest total wins.", "ender"
         )
     if winners:
-        return Verdict(
+        return StepVerdict(
             False,
             "That is the play-off rule; the rule on the table now is the **shared** win.",
             "play_off_not_set",
         )
-    return Verdict(
+    return StepVerdict(
         False,
         "That is the shared rule; with the play-off switched on, the tie is broken by playing on.",
         "shared_not_set",

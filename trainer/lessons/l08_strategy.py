@@ -10,9 +10,10 @@ from engine import Card, HandState, Rules, Suit, to_card
 from ..coach.grading import grade
 from ..data_files import PUZZLES_DIR
 from ..puzzles import load_puzzle
+from ..seats import seat_names
 from .deals import ACROSS_MOON_DEAL, ACROSS_MOON_PLAYS, D_RIGHT_QUEEN, D_TRICK_1, S_QUEEN, D, deal, game_hand
 from .from_puzzles import puzzle_step
-from .steps import Context, Lesson, Step, Verdict, evaluate, loss_words, refusal_verdict
+from .steps import Context, Lesson, Step, StepVerdict, loss_words, refusal_verdict
 
 STANDARD = Rules()
 SHOOT_PUZZLE = "pass-standard-105-156-01"
@@ -50,12 +51,12 @@ def _hearts_words(puzzle_id: str) -> str:
 def _judge(card: str, context: Context) -> tuple[float, str, bool]:
     """The coach's verdict on ``card``: points lost, the best card's name, and whether the coach
     calls it best (the same tolerance as puzzles and the review)."""
-    evaluation = evaluate(context.state, context.seat, choice=card)
+    evaluation = context.evaluate(card)
     verdict = grade(evaluation, card)
     return verdict.loss, evaluation.best.option.name, verdict.correct
 
 
-def check_duck(card: str, context: Context) -> Verdict:
+def check_duck(card: str, context: Context) -> StepVerdict:
     state = context.state
     if refused := refusal_verdict(state, card, context.seat, {"must_follow_suit": "Follow suit first."}):
         return refused
@@ -63,20 +64,20 @@ def check_duck(card: str, context: Context) -> Verdict:
     after = state.copy()
     after.play(card, context.seat)
     if after.tricks[-1].winner == context.seat:
-        return Verdict(
+        return StepVerdict(
             False,
             f"Your {to_card(card).name} wins the trick and the Q♠ in it: 13 points. **Duck**: play a "
             f"diamond under the J♦ (the evaluator: {loss_words(loss)} lost).",
             "won",
         )
     if correct:
-        return Verdict(
+        return StepVerdict(
             True,
             f"Correct: the {to_card(card).name} ducks under the J♦; Across takes the Q♠. "
             f"(Evaluator's pick: the {best}; yours costs {loss_words(loss)}.)",
             "right",
         )
-    return Verdict(
+    return StepVerdict(
         False,
         f"It ducks, but it spends a card you need later: {loss_words(loss)} worse than "
         f"the {best}. Duck with the **highest** card that still loses, and keep your "
@@ -85,20 +86,20 @@ def check_duck(card: str, context: Context) -> Verdict:
     )
 
 
-def check_queen_under_king(card: str, context: Context) -> Verdict:
+def check_queen_under_king(card: str, context: Context) -> StepVerdict:
     state = context.state
     if refused := refusal_verdict(state, card, context.seat, {"must_follow_suit": "Spades were led."}):
         return refused
     loss, _best, _correct = _judge(card, context)
     if card == "QS":
-        return Verdict(
+        return StepVerdict(
             True,
             "Correct: the K♠ is winning, so the **Q♠ goes under it** and Left takes her 13 "
             "points. Holding the Q♠ with few spades, wait for the A♠ or K♠ to fall and "
             "drop her on it.",
             "right",
         )
-    return Verdict(
+    return StepVerdict(
         False,
         f"Keeping the Q♠ with one small spade left means she will catch you later. "
         f"The K♠ is winning now: drop her on it (the 5♠ costs {loss_words(loss)}).",
@@ -117,7 +118,7 @@ def low_spades_position(rules: Rules) -> HandState:
     return state
 
 
-def check_low_spades(card: str, context: Context) -> Verdict:
+def check_low_spades(card: str, context: Context) -> StepVerdict:
     state = context.state
     explain = {"hearts_not_broken": "No heart has been played yet, so a heart cannot be led."}
     if refused := refusal_verdict(state, card, context.seat, explain):
@@ -125,7 +126,7 @@ def check_low_spades(card: str, context: Context) -> Verdict:
     loss, best, correct = _judge(card, context)
     played = to_card(card)
     if played.suit is Suit.SPADES and correct:
-        return Verdict(
+        return StepVerdict(
             True,
             f"Correct: the {played.name} cannot win against the Q♠, K♠ or A♠. Lead spades while "
             f"you are safe in them and whoever holds the queen may have to play her, or hold "
@@ -133,14 +134,14 @@ def check_low_spades(card: str, context: Context) -> Verdict:
             "right",
         )
     if played.rank >= 12:
-        return Verdict(
+        return StepVerdict(
             False,
             f"The {played.name} wins this trick and keeps the lead with you: {loss_words(loss)} "
             "lost. Lead a **low spade** instead: it cannot win against the queen's friends, and it "
             "forces out the spades of whoever holds her.",
             "high_lead",
         )
-    return Verdict(
+    return StepVerdict(
         False,
         f"The {played.name} is safe enough, but it wastes the chance: {loss_words(loss)} lost. "
         "Your **low spades** are the weapon against the Q♠: lead them to make her holder follow.",
@@ -161,13 +162,13 @@ def count_position(rules: Rules) -> HandState:
     return state
 
 
-def check_count(answer: str, context: Context) -> Verdict:
+def check_count(answer: str, context: Context) -> StepVerdict:
     view = context.state.view(context.seat)
     played = sum(1 for card in view.played_cards if card.suit is Suit.SPADES)
     mine = view.hand.count(Suit.SPADES)
     out = 13 - played - mine
     if answer == str(out):
-        return Verdict(
+        return StepVerdict(
             True,
             f"Correct: {played} spades have been played and you hold {mine}, so the others have "
             f"**{out}** between them. Counting a suit tells you when your low card is safe and "
@@ -175,19 +176,19 @@ def check_count(answer: str, context: Context) -> Verdict:
             "right",
         )
     if answer == str(13 - played):
-        return Verdict(
+        return StepVerdict(
             False,
             f"That counts your own {mine} spade{'s' if mine != 1 else ''} too. The question is the "
             "others': take away the spades you hold.",
             "counted_mine",
         )
     if answer == str(played):
-        return Verdict(
+        return StepVerdict(
             False,
             f"{played} spades have been **played**. The others hold what is neither played nor in your hand.",
             "counted_played",
         )
-    return Verdict(
+    return StepVerdict(
         False,
         f"You can: every card played is on the record. 13 spades, {played} played, {mine} in your "
         "hand: the rest are out.",
@@ -195,15 +196,15 @@ def check_count(answer: str, context: Context) -> Verdict:
     )
 
 
-VOID_OPTIONS = ("Left", "Across", "Right", "Nobody yet")
+VOID_OPTIONS = (*seat_names(4)[1:], "Nobody yet")  # the other seats, then none
 
 
-def check_void(answer: str, context: Context) -> Verdict:
+def check_void(answer: str, context: Context) -> StepVerdict:
     view = context.state.view(context.seat)
     void = [seat for seat in (1, 2, 3) if Suit.DIAMONDS in view.shown_void(seat)]
     right = VOID_OPTIONS[void[0] - 1] if void else VOID_OPTIONS[3]
     if answer == right:
-        return Verdict(
+        return StepVerdict(
             True,
             "Correct: Right threw the 10♥ on a diamond lead, so **Right has no diamonds**. "
             "Remember it: if you lead diamonds, Right can throw anything on it, the Q♠ "
@@ -211,13 +212,13 @@ def check_void(answer: str, context: Context) -> Verdict:
             "right",
         )
     if answer == VOID_OPTIONS[3]:
-        return Verdict(
+        return StepVerdict(
             False,
             "Look at the trick: Right did not follow the diamond lead. Only a player with "
             "no diamonds may do that.",
             "missed",
         )
-    return Verdict(
+    return StepVerdict(
         False,
         f"{answer} followed suit with a diamond. The player who played a heart on a "
         "diamond lead is the one who is void.",
@@ -245,7 +246,7 @@ def _cheapest_win(context: Context) -> tuple[Card, int] | None:
     return min(((c, points + values[c]) for c in wins), key=lambda x: (x[1], x[0].rank), default=None)
 
 
-def check_moon_stop(answer: str, context: Context) -> Verdict:
+def check_moon_stop(answer: str, context: Context) -> StepVerdict:
     if answer == MOON_OPTIONS[0]:
         # the cost is read from the table: the trick that stops the moon holds its hearts too
         win = _cheapest_win(context)
@@ -255,19 +256,19 @@ def check_moon_stop(answer: str, context: Context) -> Verdict:
             if win
             else "each heart you take costs you a point"
         )
-        return Verdict(
+        return StepVerdict(
             True,
             f"Correct: {cost} but breaks the moon, which would cost you **26**.",
             "right",
         )
     if answer == MOON_OPTIONS[1]:
-        return Verdict(
+        return StepVerdict(
             False,
             "If Across takes every point card you score 26 instead of nothing. Ducking "
             "helps the shooter: win a trick with a heart in it.",
             "ducking",
         )
-    return Verdict(
+    return StepVerdict(
         False,
         "Every heart Across takes is one more the moon needs: if Across gets them all you "
         "score 26. Keep a heart out of Across's pile: take one yourself.",
@@ -275,18 +276,18 @@ def check_moon_stop(answer: str, context: Context) -> Verdict:
     )
 
 
-def check_guided(session, context: Context) -> Verdict:
+def check_guided(session, context: Context) -> StepVerdict:
     hand = session.hand
     if not hand.is_over:
         # No trick number: the bots play on after this text is drawn; the table shows the trick.
-        return Verdict(
+        return StepVerdict(
             False,
             "Play the hand to the end. Use **Hint** when unsure: it is the coach's choice from your "
             "own view, and why.",
             "playing",
         )
     mine = hand.result.scores[0]
-    return Verdict(
+    return StepVerdict(
         True,
         f"Hand over: you scored **{mine}**; the others {', '.join(str(s) for s in hand.result.scores[1:])}.",
         "done",

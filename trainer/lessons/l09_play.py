@@ -5,8 +5,9 @@ from __future__ import annotations
 from engine import Rules
 from trainer.site import REVIEW
 
+from ..seats import seat_word
 from .deals import game_hand
-from .steps import Context, Lesson, Step, Verdict, seat_word
+from .steps import Context, Lesson, Step, StepVerdict
 
 STANDARD = Rules()
 SHORT = Rules(target=50)
@@ -19,22 +20,23 @@ VARIANTS = tuple(
 )
 
 
-def check_game(session, context: Context) -> Verdict:
+def check_game(session, context: Context) -> StepVerdict:
     if session.winners:
         totals = session.totals
-        names = " and ".join(seat_word(s) for s in session.winners)
+        words = [seat_word(s, len(totals), session.seat) for s in range(len(totals))]
+        names = " and ".join(words[s] for s in session.winners)
         won = 0 in session.winners
-        return Verdict(
+        return StepVerdict(
             True,
             ("**You won!** " if won else f"**{names} won.** ")
-            + f"Final totals: {', '.join(f'{seat_word(s)} {t}' for s, t in enumerate(totals))}. "
+            + f"Final totals: {', '.join(f'{words[s]} {t}' for s, t in enumerate(totals))}. "
             "Press **New hand** on the table for another game, or review this one decision by "
             f"decision on [your review page]({REVIEW}).",
             "game_over",
         )
     # Nothing here names the trick or the score: the bots play on after this text is drawn, and
     # the table itself shows the live state (and the result, with the review link, at once).
-    return Verdict(
+    return StepVerdict(
         False,
         "Play the game to the end: the table shows the hand, the tricks and the score as they "
         "happen. After each hand press **New hand** (or N). **Hint** shows the coach's choice and why. "

@@ -14,7 +14,7 @@ from engine import RecordError, hand_from_record, winners_if_over
 from engine.records import loads
 from trainer.store import Store
 
-__all__ = ["LessonProgress", "Progress"]
+__all__ = ["LessonProgress", "LessonProgressStore"]
 
 
 def _now() -> str:
@@ -36,7 +36,7 @@ class LessonProgress:
         return self.step > 0 or bool(self.right) or self.completed
 
 
-class Progress:
+class LessonProgressStore:
     def __init__(self, store: Store) -> None:
         self.store = store
 

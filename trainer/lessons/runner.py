@@ -26,8 +26,8 @@ from trainer.table import TableError, TableSession, TableWidget
 
 from .catalog import LESSONS, lesson_address, next_lesson
 from .deals import THREE_HANDS
-from .progress import Progress
-from .steps import Context, Lesson, Step, Verdict, evaluated
+from .progress import LessonProgressStore
+from .steps import Context, Evaluations, Lesson, Step, StepVerdict
 
 __all__ = ["LessonRunner", "open_lesson"]
 
@@ -57,9 +57,11 @@ class LessonRunner:
         bot_delay: float | None = None,
     ) -> None:
         self.lesson = lesson
+        self._evaluations = Evaluations()
+        """The evaluations this lesson's checks asked for: a repeated answer is judged alike."""
         self._deals = random.Random(deal_seed) if deal_seed is not None else random.SystemRandom()
         self.notice = notice
-        self.progress = Progress(store) if store is not None else None
+        self.progress = LessonProgressStore(store) if store is not None else None
         delay = _bot_delay() if bot_delay is None else bot_delay
         self.widget = TableWidget(
             bots=dict(lesson.bots), bot_delay=delay, trick_pause=min(1.2, 2 * delay), table_id="lesson"
@@ -76,7 +78,7 @@ class LessonRunner:
         saved = self.progress.of(lesson.key, len(lesson.steps)) if self.progress else None
         self.index = min(saved.step, len(lesson.steps) - 1) if saved else 0
         self.variant = ""
-        self.verdict: Verdict | None = None
+        self.verdict: StepVerdict | None = None
         self._answered: Any = None
         self._context: Context | None = None
         self._step_hand: object = None
@@ -147,7 +149,7 @@ class LessonRunner:
     def _reset_answer(self) -> None:
         self.verdict = None
         self._answered = None
-        self._context = self.step.context(self.variant)
+        self._context = self.step.context(self.variant, self._evaluations)
 
     def _seat_table(self) -> None:
         """A step at another table size (lesson 4's five players) seats a table of that size."""
@@ -203,7 +205,7 @@ class LessonRunner:
             return False
         if variant:
             self.variant = variant
-            self._context = self.step.context(variant)
+            self._context = self.step.context(variant, self._evaluations)
             self._apply_bots()
         try:
             self.widget.resume(record)
@@ -242,7 +244,7 @@ class LessonRunner:
         """The table still shows the hand the step set up (not one dealt since)."""
         return self.widget.session.hand is self._step_hand
 
-    def answer(self, answer: Any) -> Verdict:
+    def answer(self, answer: Any) -> StepVerdict:
         """Judge an answer to the current step and record it (cached for a repeated answer)."""
         step = self.step
         if step.check is None:
@@ -253,6 +255,7 @@ class LessonRunner:
         key = tuple(answer) if isinstance(answer, list) else answer
         if self.verdict is not None and key == self._answered:
             return self.verdict
+        self._context.evaluation = None  # what this answer's check asks of the evaluator, if anything
         self.verdict = step.check(answer, self._context)
         self._answered = key
         self.widget.concealed = ()  # answered: what the question asked for may show now
@@ -267,7 +270,7 @@ class LessonRunner:
         context = self._context
         if self.step.kind not in ("play", "pass") or context is None or context.state is None:
             return
-        evaluation = evaluated(context.state, context.seat)
+        evaluation = context.evaluation
         if evaluation is None:
             return
         try:

@@ -21,9 +21,10 @@ import re
 
 from engine import PlayAction
 
+from ..seats import seat_word
 from .facts import fact_problems
 from .runner import LessonRunner
-from .steps import Lesson, Step, seat_word
+from .steps import Lesson, Step
 
 __all__ = ["TELLING", "step_table_problems", "table_problems", "undeclared"]
 
@@ -65,7 +66,9 @@ def table_problems(runner: LessonRunner, step: Step, variant: str) -> list[str]:
         if isinstance(a, PlayAction) and a.seat != session.seat
     ]
     if step.kind != "game" and moved:
-        plays = ", ".join(f"{seat_word(a.seat)} plays the {a.card}" for a in moved[:3])
+        plays = ", ".join(
+            f"{seat_word(a.seat, shown.players, session.seat)} plays the {a.card}" for a in moved[:3]
+        )
         problems.append(f"the table moves on before the learner acts: {plays}")
     facts = [fact.replace(" ", "") for fact in step.facts_for(variant)]
     if session.winners and not any(fact.startswith("winners:") for fact in facts):

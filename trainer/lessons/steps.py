@@ -11,45 +11,46 @@ Kinds of step (what the learner does):
   strings, one per seat.
 - ``game``: play on; ``answer`` is the table's ``TableSession``.
 
-A check is ``check(answer, context) -> Verdict``. Rule questions are answered from the
-engine's own ``Refusal`` (``refusal_verdict``); judgement from ``engine.evaluator``
-(``evaluate``), with a small, seeded sample budget.
+A check is ``check(answer, context) -> StepVerdict``. Rule questions are answered from the
+engine's own ``Refusal`` (``refusal_verdict``); judgement from ``engine.search.evaluator``
+through the context (``Context.evaluate``), with a small, seeded sample budget: the context keeps
+the evaluation it was asked for, so the runner records the very figures the check judged with,
+and the runner's ``Evaluations`` (bounded) give a repeated answer the same figures.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from engine import CARDS, CardSet, HandState, Rules, parse_card, to_card
 from engine.cards import card_mask
-from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
+from engine.search.budget import PassBudget, PlayBudget
+from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from ..coach.depth import COACH, judge
 from .facts import FACT_KINDS
 
 __all__ = [
     "Context",
+    "Evaluations",
     "Lesson",
     "Step",
-    "Verdict",
+    "StepVerdict",
     "card_names",
     "deal_with",
     "evaluate",
-    "evaluated",
     "hand_with",
     "refusal_verdict",
-    "seat_word",
 ]
 
-SEAT_WORDS = ("you", "Left", "Across", "Right")
 SAMPLES = 128  # imagined deals per judgement: well under a second on a slow machine
 
 
 @dataclass(frozen=True)
-class Verdict:
+class StepVerdict:
     correct: bool
     message: str
     """Markdown: what was right or wrong, and the idea behind it."""
@@ -67,6 +68,18 @@ class Context:
     state: HandState | None = None
     seat: int = 0
     variant: str = ""
+    evaluations: Evaluations = field(default_factory=lambda: Evaluations())
+    evaluation: Evaluation | None = None
+    """The evaluation the last check on this context asked for (``evaluate``); None when it judged
+    without the evaluator (a rule question). The runner keeps it as the graded decision."""
+
+    def evaluate(self, choice: str | Sequence[str] | None = None) -> Evaluation:
+        """The evaluator on this position for this seat (the coach's verdict on ``choice``), kept
+        in ``evaluations`` and as ``evaluation``."""
+        if self.state is None:
+            raise ValueError("this step has no position to evaluate")
+        self.evaluation = self.evaluations.get(self.state, self.seat, choice=choice)
+        return self.evaluation
 
 
 @dataclass(frozen=True)
@@ -82,7 +95,7 @@ class Step:
     """Rule switches on the table: (label, rules); the first is what the step starts with."""
     variant_label: str = ""
     choices: tuple[str, ...] = ()
-    check: Callable[[Any, Context], Verdict] | None = None
+    check: Callable[[Any, Context], StepVerdict] | None = None
     open_seats: tuple[int, ...] = ()
     conceal: tuple[str, ...] = ()
     """What the table keeps back until the step is answered, because it would give the answer
@@ -123,10 +136,12 @@ class Step:
     def variant_names(self) -> list[str]:
         return [label for label, _ in self.variants]
 
-    def context(self, variant: str = "") -> Context:
+    def context(self, variant: str = "", evaluations: Evaluations | None = None) -> Context:
+        """A fresh context; ``evaluations``: the runner's kept evaluations (else a new store)."""
         rules = self.rules_for(variant)
         state = self.position(rules) if self.position else None
-        return Context(rules, state, 0, variant or (self.variant_names[0] if self.variants else ""))
+        label = variant or (self.variant_names[0] if self.variants else "")
+        return Context(rules, state, 0, label, evaluations if evaluations is not None else Evaluations())
 
     def facts_for(self, variant: str = "") -> tuple[str, ...]:
         """The facts that must hold on the table under ``variant``."""
@@ -135,7 +150,7 @@ class Step:
         names = self.variant_names
         return (*self.facts, *self.variant_facts[names.index(variant) if variant in names else 0])
 
-    def judge(self, answer: Any, variant: str = "") -> Verdict:
+    def judge(self, answer: Any, variant: str = "") -> StepVerdict:
         """The check on an answer, in a fresh context (what the tests call)."""
         if self.check is None:
             raise ValueError(f"step {self.key} has nothing to check")
@@ -204,10 +219,6 @@ def hand_with(
 # ----- judging -----
 
 
-def seat_word(seat: int) -> str:
-    return SEAT_WORDS[seat] if 0 <= seat < len(SEAT_WORDS) else f"seat {seat}"
-
-
 def card_names(cards: Sequence[Any]) -> str:
     names = [to_card(card).name for card in cards]
     if len(names) <= 1:
@@ -217,13 +228,13 @@ def card_names(cards: Sequence[Any]) -> str:
 
 def refusal_verdict(
     state: HandState, card: str, seat: int, explain: Mapping[str, str] | None = None
-) -> Verdict | None:
+) -> StepVerdict | None:
     """The engine's refusal of a card, with the lesson's explanation for that reason, or None
     when the card is legal."""
     try:
         parsed = parse_card(card)
     except ValueError as error:
-        return Verdict(False, f"{error}", "bad_card")
+        return StepVerdict(False, f"{error}", "bad_card")
     refusal = state.why_not_play(parsed, seat)
     if refusal is None:
         return None
@@ -231,25 +242,17 @@ def refusal_verdict(
     message = f"**The {parsed.name} is not allowed here.** The engine says: *{refusal.message}*"
     if extra:
         message += f" {extra}"
-    return Verdict(False, message, refusal.reason.value)
+    return StepVerdict(False, message, refusal.reason.value)
 
 
-@lru_cache(maxsize=64)
-def _evaluate_cached(
-    record: tuple, kind: str, seat: int, seed: int, include: tuple, choice: tuple | None
-) -> Evaluation:
-    state = _STATES[record]
-    view = state.view(seat)
-    if choice is not None:
-        return judge(view, " ".join(choice), seed)  # the coach's own verdict, at the coach's depth
-    if kind == "pass":
-        return evaluate_pass(
-            view, samples=SAMPLES, seed=seed, include=[CardSet(c) for c in include], measure=COACH.measure
-        )
-    return evaluate_play(view, samples=SAMPLES, seed=seed, measure=COACH.measure)
-
-
-_STATES: dict[tuple, HandState] = {}
+def _position_key(state: HandState) -> tuple:
+    """What makes two positions the same to the evaluator: rules, deal, pass direction, actions."""
+    return (
+        repr(state.rules),
+        tuple(state.dealt_hand(s).mask for s in range(state.players)),
+        state.pass_direction.value,
+        tuple(repr(action) for action in state.history),
+    )
 
 
 def evaluate(
@@ -260,39 +263,49 @@ def evaluate(
     choice: str | Sequence[str] | None = None,
 ) -> Evaluation:
     """The evaluator's values for the seat's pass or play, seeded so the same position always
-    gets the same answer; cached per position. With the learner's ``choice`` (a card, or the
-    cards of a pass) it is the coach's verdict (``trainer.coach.depth.judge``): sampled until
-    that choice's band is decided, as puzzles and the review judge it. ``include``: passes to
-    value fully."""
-    key = (
-        repr(state.rules),
-        tuple(state.dealt_hand(s).mask for s in range(state.players)),
-        state.pass_direction.value,
-        tuple(repr(action) for action in state.history),
-    )
-    _STATES[key] = state.copy()
-    kind = "pass" if state.phase.value == "passing" else "play"
-    chosen = None
+    gets the same answer. With the learner's ``choice`` (a card, or the cards of a pass) it is the
+    coach's verdict (``trainer.coach.depth.judge``): sampled until that choice's band is decided,
+    as puzzles and the review judge it. ``include``: passes to value fully."""
+    view = state.view(seat)
     if choice is not None:
-        chosen = (choice,) if isinstance(choice, str) else tuple(sorted(choice))
-    evaluation = _evaluate_cached(key, kind, seat, seed, tuple(tuple(sorted(c)) for c in include), chosen)
-    _EVALUATED[key, seat] = evaluation
-    return evaluation
+        chosen = choice if isinstance(choice, str) else " ".join(sorted(choice))
+        return judge(view, chosen, seed)  # the coach's own verdict, at the coach's depth
+    if state.phase.value == "passing":
+        budget = PassBudget(samples=SAMPLES, measure=COACH.measure)
+        return evaluate_pass(view, budget, seed=seed, include=[CardSet(sorted(c)) for c in include])
+    return evaluate_play(view, PlayBudget(samples=SAMPLES, measure=COACH.measure), seed=seed)
 
 
-_EVALUATED: dict[tuple, Evaluation] = {}
+class Evaluations:
+    """The evaluations a lesson's checks asked for, the most recent ``size`` kept: an answer given
+    again (after the table is set up again, say) gets the very same figures at once. The runner
+    owns one for its lesson; a context made without one (a test's) gets its own."""
 
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple, Evaluation] = OrderedDict()
 
-def evaluated(state: HandState, seat: int = 0) -> Evaluation | None:
-    """The evaluation a check last asked for at this very position and seat, or None when the
-    check judged without the evaluator (a rule question)."""
-    key = (
-        repr(state.rules),
-        tuple(state.dealt_hand(s).mask for s in range(state.players)),
-        state.pass_direction.value,
-        tuple(repr(action) for action in state.history),
-    )
-    return _EVALUATED.get((key, seat))
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def get(
+        self,
+        state: HandState,
+        seat: int,
+        seed: int = 1,
+        include: Sequence[Sequence[str]] = (),
+        choice: str | Sequence[str] | None = None,
+    ) -> Evaluation:
+        chosen = None if choice is None else (choice,) if isinstance(choice, str) else tuple(sorted(choice))
+        key = (_position_key(state), seat, seed, tuple(tuple(sorted(c)) for c in include), chosen)
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return self._kept[key]
+        evaluation = evaluate(state, seat, seed, include, choice)
+        self._kept[key] = evaluation
+        if len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+        return evaluation
 
 
 def loss_words(loss: float) -> str:

@@ -23,7 +23,7 @@ from engine.records import RecordError, loads
 __all__ = [
     "INT64",
     "Bad",
-    "Check",
+    "FieldCheck",
     "cards",
     "hand_record",
     "integer",
@@ -53,7 +53,7 @@ class Bad(ValueError):
         self.field = field
 
 
-Check = Callable[[Any], Any]
+FieldCheck = Callable[[Any], Any]
 
 
 def name(value: object) -> str:
@@ -68,7 +68,7 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def integer(low: int = INT64[0], high: int = INT64[1]) -> Check:
+def integer(low: int = INT64[0], high: int = INT64[1]) -> FieldCheck:
     def check(value: Any) -> int:
         if not _is_int(value):
             raise Bad(f"expected a whole number, not {excerpt(value)}")
@@ -79,7 +79,7 @@ def integer(low: int = INT64[0], high: int = INT64[1]) -> Check:
     return check
 
 
-def real(low: float = -1e300, high: float = 1e300) -> Check:
+def real(low: float = -1e300, high: float = 1e300) -> FieldCheck:
     def check(value: Any) -> float:
         if not ((_is_int(value) and INT64[0] <= value <= INT64[1]) or isinstance(value, float)):
             raise Bad(f"expected a number, not {excerpt(value)}")
@@ -92,7 +92,7 @@ def real(low: float = -1e300, high: float = 1e300) -> Check:
     return check
 
 
-def text(longest: int = 200, pattern: str | None = None, what: str = "") -> Check:
+def text(longest: int = 200, pattern: str | None = None, what: str = "") -> FieldCheck:
     """A string of at most ``longest`` characters, valid Unicode (no lone surrogate), matching
     ``pattern`` when given (``what`` says what it should look like)."""
     shape = re.compile(pattern) if pattern else None
@@ -118,7 +118,7 @@ key = text(200, r"[^\x00-\x1f]+", "a name (1 to 200 characters, no control chara
 """A lesson, step, puzzle or place name."""
 
 
-def one_of(choices: Iterable[str]) -> Check:
+def one_of(choices: Iterable[str]) -> FieldCheck:
     allowed = tuple(choices)
 
     def check(value: Any) -> str:
@@ -152,7 +152,7 @@ def _cards(value: str) -> int:
     return len(parsed)
 
 
-def cards(fewest: int = 1, most: int = 52) -> Check:
+def cards(fewest: int = 1, most: int = 52) -> FieldCheck:
     """Card codes separated by spaces (``QS AH KH``), between ``fewest`` and ``most`` of them."""
 
     def check(value: Any) -> str:
@@ -169,7 +169,7 @@ def cards(fewest: int = 1, most: int = 52) -> Check:
     return check
 
 
-def json_text(shape: Check, longest: int = 5_000_000) -> Check:
+def json_text(shape: FieldCheck, longest: int = 5_000_000) -> FieldCheck:
     """Text holding JSON (a record kept in a column), parsed and checked with ``shape``."""
     outer = text(longest)
 
@@ -184,7 +184,7 @@ def json_text(shape: Check, longest: int = 5_000_000) -> Check:
     return check
 
 
-def _field(data: dict, field: str, check: Check) -> Any:
+def _field(data: dict, field: str, check: FieldCheck) -> Any:
     if field not in data:
         raise Bad("missing", f".{field}")
     try:
@@ -199,7 +199,7 @@ def _object(value: Any) -> dict:
     return value
 
 
-def list_of(check: Check, longest: int = 1000) -> Check:
+def list_of(check: FieldCheck, longest: int = 1000) -> FieldCheck:
     """A list of at most ``longest`` items, each passing ``check``."""
 
     def each(value: Any) -> list:
@@ -271,7 +271,7 @@ def hand_record(value: Any) -> dict:
 
 
 @functools.lru_cache(maxsize=8)
-def _actions(players: int) -> Check:
+def _actions(players: int) -> FieldCheck:
     seat, passed = integer(0, players - 1), list_of(_card, 52)
     moon = text(40)
 
@@ -306,7 +306,7 @@ def _actions(players: int) -> Check:
     return check
 
 
-def object_with(fields: dict[str, Check], optional: Iterable[str] = ()) -> Check:
+def object_with(fields: dict[str, FieldCheck], optional: Iterable[str] = ()) -> FieldCheck:
     """An object holding these fields (each checked); others may be there too."""
     may_miss = set(optional)
 
@@ -320,7 +320,7 @@ def object_with(fields: dict[str, Check], optional: Iterable[str] = ()) -> Check
     return check
 
 
-def mapping(keys: Check, values: Check, longest: int = 100) -> Check:
+def mapping(keys: FieldCheck, values: FieldCheck, longest: int = 100) -> FieldCheck:
     def check(value: Any) -> dict:
         _object(value)
         if len(value) > longest:

@@ -19,9 +19,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import CardParseError, CardSet, HandState, hand_to_record, to_card
-from engine.evaluator import Evaluation
 from engine.excerpt import clip
 from engine.records import RecordError, loads
+from engine.search.evaluator import Evaluation
 
 from ..coach.grading import grade
 from ..puzzles.themes import pass_themes, play_themes

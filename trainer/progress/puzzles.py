@@ -3,23 +3,27 @@ box and when it is due) and every attempt; a first try at a puzzle is also kept 
 decision (source ``puzzle``), so the charts count it with lessons and games.
 
 ``save_attempt`` is what ``PuzzleTrainer``'s ``on_attempt`` hook calls: all of it is written in
-one transaction, so an attempt is kept whole or not at all.
+one transaction, so an attempt is kept whole or not at all. ``open_board`` is what the puzzles
+notebook opens: the board with this progress, every attempt written as it happens; a damaged
+progress file is moved aside and reported in ``board.notice``. (It lives here, not in
+``trainer.puzzles``, so the puzzles package never imports the progress package back.)
 """
 
 from __future__ import annotations
 
+from ..puzzles.board import PuzzleBoard
 from ..puzzles.rating import Rating
-from ..puzzles.schedule import Progress, PuzzleRecord
+from ..puzzles.schedule import PuzzleProgress, PuzzleRecord
 from ..puzzles.trainer import Attempt
-from ..store import Store
+from ..store import Store, StoreError, open_store
 from .decisions import graded_decision, insert, now
 
-__all__ = ["load_progress", "save_attempt"]
+__all__ = ["load_progress", "open_board", "save_attempt"]
 
 
-def load_progress(store: Store) -> Progress:
-    """The learner's saved puzzle progress (a fresh ``Progress`` when there is none)."""
-    progress = Progress()
+def load_progress(store: Store) -> PuzzleProgress:
+    """The learner's saved puzzle progress (a fresh ``PuzzleProgress`` when there is none)."""
+    progress = PuzzleProgress()
     rows = store.query("SELECT rating, deviation, volatility, attempts FROM puzzle_learner WHERE id = 1")
     if rows:
         rating, deviation, volatility, attempts = rows[0]
@@ -34,7 +38,7 @@ def load_progress(store: Store) -> Progress:
     return progress
 
 
-def save_attempt(store: Store, attempt: Attempt, progress: Progress) -> None:
+def save_attempt(store: Store, attempt: Attempt, progress: PuzzleProgress) -> None:
     """Keep an attempt and the progress it led to (all or nothing)."""
     puzzle = attempt.puzzle
     record = progress.record_for(puzzle)
@@ -97,3 +101,20 @@ def save_attempt(store: Store, attempt: Attempt, progress: Progress) -> None:
                 at=at,
             ),
         )
+
+
+def open_board(store: Store | None = None) -> PuzzleBoard:
+    notice = ""
+    if store is None:
+        store, notice = open_store()
+
+    def keep(attempt, progress) -> None:
+        try:
+            save_attempt(store, attempt, progress)
+        except StoreError as error:  # busy or out of reach: the puzzle goes on, unsaved, and says so
+            board.notice = str(error)
+
+    board = PuzzleBoard(progress=load_progress(store), on_attempt=keep)
+    board.notice = notice
+    board.store = store
+    return board

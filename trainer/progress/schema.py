@@ -21,14 +21,14 @@ from engine.records import RecordError
 
 from ..coach.grading import BANDS
 from . import checks as c
-from .checks import Bad, Check
+from .checks import Bad, FieldCheck
 
 __all__ = ["SCHEMA", "Column", "check_row", "column_check"]
 
 
 @dataclass(frozen=True)
 class Column:
-    check: Check
+    check: FieldCheck
     required: bool = True
     """The row must hold it (the merge reads it); else a missing one takes the store's default."""
     nullable: bool = False
@@ -176,7 +176,7 @@ SCHEMA: dict[str, dict[str, Column]] = {
 }
 
 
-def column_check(kind: str) -> Check:
+def column_check(kind: str) -> FieldCheck:
     """The check of a column ``SCHEMA`` does not know, from its declared SQLite type."""
     return {"INTEGER": c.integer(), "REAL": c.real()}.get(kind.upper()) or c.text(RECORD)
 

@@ -34,7 +34,7 @@ from .schema import SCHEMA, Column, check_row, column_check
 __all__ = [
     "FORMAT",
     "ProgressFileError",
-    "dumps",
+    "export_bytes",
     "export_progress",
     "import_progress",
     "read_progress",
@@ -88,7 +88,7 @@ def export_progress(store: Store) -> dict[str, Any]:
     }
 
 
-def dumps(store: Store) -> bytes:
+def export_bytes(store: Store) -> bytes:
     """The file's bytes (what the download button hands the browser)."""
     return json.dumps(export_progress(store), indent=1, ensure_ascii=False).encode()
 

@@ -1,4 +1,5 @@
-"""``python -m trainer.puzzles check [FILES]``, ``index [FOLDER]`` or ``themes [FOLDER]``: see
+"""``python -m trainer.puzzles check [FILES]``, ``index [FOLDER]``, ``themes [FOLDER]`` or
+``migrate [FOLDER]``: see
 ``trainer.puzzles.commands``."""
 
 import sys

@@ -20,7 +20,7 @@ from .entry import RULES_LABELS, rules_label
 from .format import PUZZLES_DIR, THEMES
 from .library import open_library
 from .rating import Rating
-from .schedule import Progress
+from .schedule import PuzzleProgress
 from .trainer import Attempt, PuzzleTrainer
 
 __all__ = ["PUZZLES_DIR", "PuzzleBoard"]
@@ -32,8 +32,8 @@ class PuzzleBoard:
     def __init__(
         self,
         folder: str | Path = PUZZLES_DIR,
-        progress: Progress | None = None,
-        on_attempt: Callable[[Attempt, Progress], None] | None = None,
+        progress: PuzzleProgress | None = None,
+        on_attempt: Callable[[Attempt, PuzzleProgress], None] | None = None,
         seed: int = 0,
     ) -> None:
         library = open_library(folder)
@@ -55,7 +55,7 @@ class PuzzleBoard:
         self.notice = ""
         """A message for the learner about their saved progress ("" when all is well)."""
         self.store = None
-        """The learner's store when progress is saved (``page.open_board``)."""
+        """The learner's store when progress is saved (``trainer.progress.puzzles.open_board``)."""
         self._listeners: list[Callable[[], None]] = []
 
     def on_change(self, callback: Callable[[], None]) -> None:

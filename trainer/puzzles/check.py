@@ -18,10 +18,10 @@ from engine.excerpt import clip
 from .format import PUZZLES_DIR, load_files
 from .library import index_status
 
-__all__ = ["check"]
+__all__ = ["check_files"]
 
 
-def check(named: Sequence[Path] = ()) -> int:
+def check_files(named: Sequence[Path] = ()) -> int:
     """Check these files and folders (none: ``puzzles/``); the exit status."""
     named = list(named) or [PUZZLES_DIR]
     paths = _puzzle_files(named)

@@ -4,6 +4,8 @@ python -m trainer.puzzles check [FILES]   every problem, one a line (``trainer.p
 python -m trainer.puzzles index [FOLDER]  write FOLDER/index.json (``trainer.puzzles.library``)
 python -m trainer.puzzles themes [FOLDER] [--write]  themes and titles read again from the files'
     own figures (``trainer.puzzles.retheme``): list the files they change, or rewrite them
+python -m trainer.puzzles migrate [FOLDER] [--check]  rewrite version 1 files in version 2
+    (``trainer.puzzles.migrate``: each read back the same before it replaces the file), and the index
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .check import check
+from .check import check_files
 from .format import PUZZLES_DIR
 from .library import index_file, write_index
+from .migrate import migrate_folder
 from .retheme import retheme_folder
 
 __all__ = ["main"]
@@ -35,9 +38,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     theming.add_argument(
         "--write", action="store_true", help="rewrite the files' themes and titles, and the index"
     )
+    migrating = commands.add_parser("migrate", help="rewrite version 1 puzzle files in version 2")
+    migrating.add_argument(
+        "folder", nargs="?", type=Path, default=PUZZLES_DIR, help=f"default: {PUZZLES_DIR}"
+    )
+    migrating.add_argument(
+        "--check", action="store_true", help="only list the files to migrate (exit 1 when there are any)"
+    )
     args = parser.parse_args(argv)
+    if args.command == "migrate":
+        return migrate(args.folder, not args.check)
     if args.command == "check":
-        return check(args.files)
+        return check_files(args.files)
     if args.command == "themes":
         return themes(args.folder, args.write)
     return index(args.folder)
@@ -82,5 +94,35 @@ def index(folder: Path) -> int:
     print(
         f"{index_file(folder)}: {listed} puzzles listed"
         + (f", {len(problems)} files left out." if problems else ".")
+    )
+    return 1 if problems else 0
+
+
+def migrate(folder: Path, write: bool) -> int:
+    """Rewrite ``folder``'s version 1 files in version 2, then its index; each file left as it
+    was is printed (file: field: reason) and the status is then 1. Without ``write``, the files
+    to migrate are listed and the status is 1 when there are any."""
+    if not folder.is_dir() or not any(folder.glob("*.toml")):
+        print(f"no puzzle files in {folder}", file=sys.stderr)
+        return 1
+    files = migrate_folder(folder, write)
+    problems = [file.problem for file in files if file.problem]
+    changed = [file for file in files if file.after != file.before and not file.problem]
+    for problem in problems:
+        print(" ".join(problem.splitlines()))
+    if not write:
+        for file in changed:
+            print(f"{file.path}: version 1, {file.before:,} bytes -> {file.after:,}")
+        print(
+            f"{len(changed)} files to migrate (without --check)" if changed else "every file is in version 2"
+        )
+        return 1 if changed or problems else 0
+    before, after = sum(f.before for f in changed), sum(f.after for f in changed)
+    if changed:
+        write_index(folder)
+    print(
+        f"{len(changed)} files rewritten in version 2 ({before:,} -> {after:,} bytes), "
+        f"{len(files) - len(changed) - len(problems)} already in version 2"
+        + (f", {len(problems)} left as they were" if problems else "")
     )
     return 1 if problems else 0

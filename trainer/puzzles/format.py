@@ -1,6 +1,11 @@
 """Puzzle files: one TOML file per puzzle, read and checked field by field.
 
-The format is documented in ``puzzles/README.md``. Loading a malformed file raises one
+The format is documented in ``puzzles/README.md``. Version 2 (written since issue 51) differs
+from version 1 in one field only: ``answer.options``, every option's figures, is one packed
+text (``trainer.puzzles.packed``: the same figures, exactly, in about a tenth of the bytes)
+instead of one row of numbers per option under ``answer.option_columns``. The loader reads
+both, into the same ``Answer``; ``puzzle_text`` writes version 2 whenever the rows pack exactly
+(``python -m trainer.puzzles migrate`` rewrites version 1 files). Loading a malformed file raises one
 ``PuzzleError`` naming the file, the field and what is wrong, whatever the defect (encoding,
 TOML syntax, types, an impossible position, an answer the position does not allow); nothing
 else is affected.
@@ -28,12 +33,13 @@ from engine import (
     RulesError,
     setup_position,
 )
-from engine.evaluator import MEASURES, Evaluation, OptionValue, Z
 from engine.excerpt import clip, excerpt
+from engine.search.evaluator import MEASURES, Evaluation, OptionValue, Z
 
 from ..data_files import PUZZLES_DIR
 from .choices import check_options, read_choice
 from .errors import PuzzleError
+from .packed import PackError, pack_rows, unpack_rows
 from .source import read_toml
 
 __all__ = [
@@ -55,7 +61,9 @@ __all__ = [
 ]
 
 FORMAT = "hearts-trainer/puzzle"
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)
+"""The versions the loader reads; it writes ``VERSION`` (1 only for rows that do not pack)."""
 KINDS = ("pass", "play")
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 FIGURES = 10_000
@@ -81,7 +89,7 @@ THEMES = {
     "endgame": "The last tricks",
 }
 METHODS = ("policy", "exact")
-"""How a stored evaluation's deals were played out (``engine.evaluator.Evaluation.method``)."""
+"""How a stored evaluation's deals were played out (``engine.search.evaluator.Evaluation.method``)."""
 OPTION_COLUMNS = (
     "option",
     "points",
@@ -108,14 +116,14 @@ class Answer:
     verified: str
     options: tuple[OptionValue, ...]
     measure: str = "playout"
-    """What the options' figures are (``engine.evaluator.MEASURES``); files written before the
+    """What the options' figures are (``engine.search.evaluator.MEASURES``); files written before the
     forecast measure hold the play-outs' own."""
     method: str = "policy"
     """How the deals were played out: "policy" or "exact" (every deal solved exactly), so the
     stored evaluation says how deep it looked."""
     every_deal: bool = False
     """With "exact": the deals were every one the view allows, each solved once (the figures
-    are exact, ``engine.evaluator.Evaluation.every_deal``)."""
+    are exact, ``engine.search.evaluator.Evaluation.every_deal``)."""
 
 
 @dataclass(frozen=True)
@@ -193,17 +201,34 @@ class _Reader:
             raise self.fail(where, str(error)) from None
 
 
-def _read_answer(reader: _Reader, data: dict, kind: str, state: HandState, seat: int) -> Answer:
+def _option_rows(reader: _Reader, data: dict, version: int) -> list:
+    """The stored options as version 1's rows, whichever version keeps them."""
+    where = "answer."
+    if version == 1:
+        columns = tuple(reader.get(data, "option_columns", list, where))
+        if columns != OPTION_COLUMNS:
+            raise reader.fail(f"{where}option_columns", f"expected {list(OPTION_COLUMNS)}")
+        return reader.get(data, "options", list, where)
+    if "option_columns" in data:
+        raise reader.fail(f"{where}option_columns", "not in version 2: its packed options have fixed columns")
+    packed = reader.get(data, "options", str, where)
+    try:
+        return unpack_rows(packed)
+    except PackError as error:
+        raise reader.fail(f"{where}options", f"packed options (version 2): {error}") from None
+
+
+def _read_answer(
+    reader: _Reader, data: dict, kind: str, state: HandState, seat: int, version: int = VERSION
+) -> Answer:
     where = "answer."
 
     def choice(text: Any, field: str) -> Any:
         reader.field = field
         return read_choice(reader.fail, state, seat, kind, text, field)
 
-    columns = tuple(reader.get(data, "option_columns", list, where))
-    if columns != OPTION_COLUMNS:
-        raise reader.fail(f"{where}option_columns", f"expected {list(OPTION_COLUMNS)}")
-    rows = reader.get(data, "options", list, where)
+    columns = OPTION_COLUMNS
+    rows = _option_rows(reader, data, version)
     options = []
     for index, row in enumerate(rows):
         if not isinstance(row, list) or len(row) != len(columns):
@@ -373,8 +398,9 @@ def _checked(path: Path, read: Callable[[_Reader], Puzzle]) -> Puzzle:
 def _read_puzzle(reader: _Reader, path: Path, data: dict) -> Puzzle:
     if reader.get(data, "format", str, "") != FORMAT:
         raise reader.fail("format", f"expected {FORMAT!r}")
-    if reader.get(data, "version", int, "") != VERSION:
-        raise reader.fail("version", f"this program reads version {VERSION}")
+    version = reader.get(data, "version", int, "")
+    if version not in VERSIONS:
+        raise reader.fail("version", f"this program reads version {' or '.join(map(str, VERSIONS))}")
     kind = reader.get(data, "kind", str, "")
     if kind not in KINDS:
         raise reader.fail("kind", f"{excerpt(kind)} is not 'pass' or 'play'")
@@ -404,7 +430,7 @@ def _read_puzzle(reader: _Reader, path: Path, data: dict) -> Puzzle:
         seat=seat,
         state=state,
         scores=scores,
-        answer=_read_answer(reader, reader.get(data, "answer", dict, ""), kind, state, seat),
+        answer=_read_answer(reader, reader.get(data, "answer", dict, ""), kind, state, seat, version),
         position=position,
         path=path,
     )
@@ -484,11 +510,34 @@ def save_puzzle(data: dict[str, Any], path: str | Path) -> None:
     Path(path).write_text(puzzle_text(data), encoding="utf-8")
 
 
-def puzzle_text(data: dict[str, Any]) -> str:
-    """A puzzle's plain data as its file's text, header first."""
+def puzzle_text(data: dict[str, Any], version: int | None = None) -> str:
+    """A puzzle's plain data as its file's text, header first: version 2, its options packed,
+    when they are rows that pack exactly (or are packed already); else the rows as they are, in
+    version 1. ``version=1`` writes packed options out as rows."""
+    answer = data.get("answer")
+    if isinstance(answer, dict):
+        answer = _answer_as(answer, version)
+    packed = isinstance(answer, dict) and isinstance(answer.get("options"), str)
+    if version == 2 and not packed:
+        raise ValueError("these options do not pack exactly: write them as rows (version 1)")
+    version = 2 if packed else 1
     ordered = {
         "format": FORMAT,
-        "version": VERSION,
+        "version": version,
         **{k: v for k, v in data.items() if k not in ("format", "version")},
+        **({"answer": answer} if answer is not None else {}),
     }
     return tomli_w.dumps(ordered, multiline_strings=True)
+
+
+def _answer_as(answer: dict[str, Any], version: int | None) -> dict[str, Any]:
+    """``answer`` with its options packed (``version`` 2 or None) or as rows (1), where it can."""
+    options = answer.get("options")
+    rest = {k: v for k, v in answer.items() if k not in ("option_columns", "options")}
+    if version == 1 and isinstance(options, str):
+        return {**rest, "option_columns": list(OPTION_COLUMNS), "options": unpack_rows(options)}
+    if version != 1 and isinstance(options, list) and answer.get("option_columns") == list(OPTION_COLUMNS):
+        packed = pack_rows(options)
+        if packed is not None:
+            return {**rest, "options": packed}
+    return answer

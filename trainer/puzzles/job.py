@@ -28,7 +28,7 @@ from pathlib import Path
 from engine.cluster import CONNECT_TIMEOUT, WORKER_WAIT, run_on_dask
 
 from .format import save_puzzle
-from .tasks import Budget, Candidate, decide
+from .tasks import Candidate, MiningBudget, decide
 
 __all__ = ["JobReport", "Journal", "puzzle_id", "run_job"]
 
@@ -109,7 +109,7 @@ def run_job(
     out: Path,
     *,
     journal: Path | None = None,
-    budget: Budget | None = None,
+    budget: MiningBudget | None = None,
     workers: int = 2,
     scheduler: str | None = None,
     wanted: dict[str, int] | None = None,
@@ -129,7 +129,7 @@ def run_job(
     ``notice`` (default: stderr) are ``engine.cluster.run_on_dask``'s: a cluster that cannot be
     reached or has no worker raises ``ClusterUnavailable``."""
     book = Journal(journal or out / ".journal.jsonl")  # ``out`` is made at the first write
-    budget = budget or Budget()
+    budget = budget or MiningBudget()
     candidates = list(candidates)  # plain data, a few hundred bytes each: the quota needs them all
     report = JobReport(wanted=dict(wanted) if wanted is not None else None)
     found = {"pass": 0, "play": 0}
@@ -163,7 +163,7 @@ def run_job(
         if entry and entry["status"] == "spare" and still_wanted(candidate.kind):
             keep(entry)
 
-    def jobs() -> Iterator[tuple[dict, Budget]]:
+    def jobs() -> Iterator[tuple[dict, MiningBudget]]:
         for candidate in candidates:
             if done():
                 return
@@ -207,7 +207,7 @@ def run_job(
     return report
 
 
-def _decide(job: tuple[dict, Budget]) -> dict:
+def _decide(job: tuple[dict, MiningBudget]) -> dict:
     candidate, budget = job
     return decide(candidate, budget)
 

@@ -23,8 +23,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from engine import HandState, Phase, Rules, deal_game_hand
-from engine.bots import make_bot
+from engine import HandState, Rules, deal_game_hand
+from engine.bots import bot_action, make_bot
 from engine.cluster import ClusterUnavailable, DaskMissing, add_cluster_options
 
 from .tasks import TABLES, candidates
@@ -38,21 +38,12 @@ def decisions(rules: Rules, seed: int, hands: int) -> Iterator[tuple[str, HandSt
     bots = [make_bot("normal", seat) for seat in range(rules.players)]
     for index in range(hands):
         state = deal_game_hand(rules, seed, index)
-        while not state.is_over:
-            if state.phase is Phase.PASSING:
-                seat = state.seats_to_pass[0]
-                choice = bots[seat].choose_pass(state.view(seat))
-                yield "pass", state.copy(), seat, choice
-                state.pass_cards(seat, choice)
-            elif state.phase is Phase.MOON_CHOICE:
-                state.choose_moon(bots[state.to_move].choose_moon(state.view(state.to_move)))
-            else:
-                seat = state.to_move
-                view = state.view(seat)
-                choice = bots[seat].choose_play(view)
-                if len(view.legal_cards) > 1:
-                    yield "play", state.copy(), seat, choice
-                state.play(choice)
+        while (seat := state.seat_to_act) is not None:
+            view = state.view(seat)
+            action = bot_action(bots[seat], view)
+            if action.kind == "pass" or (action.kind == "play" and len(view.legal_cards) > 1):
+                yield action.kind, state.copy(), seat, action.choice
+            state.apply(action)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -25,7 +25,16 @@ from typing import Protocol, TypeVar
 
 from .rating import Rating, update
 
-__all__ = ["GAPS", "NEAR", "Listed", "Progress", "PuzzleRecord", "choose_next", "matches", "record_attempt"]
+__all__ = [
+    "GAPS",
+    "NEAR",
+    "Listed",
+    "PuzzleProgress",
+    "PuzzleRecord",
+    "choose_next",
+    "matches",
+    "record_attempt",
+]
 
 GAPS = (3, 8, 20, 50)
 STRETCH = 50
@@ -61,7 +70,7 @@ class PuzzleRecord:
 
 
 @dataclass
-class Progress:
+class PuzzleProgress:
     learner: Rating = field(default_factory=Rating)
     attempts: int = 0
     records: dict[str, PuzzleRecord] = field(default_factory=dict)
@@ -94,7 +103,7 @@ def matches(
 
 def choose_next(
     puzzles: Sequence[L],
-    progress: Progress,
+    progress: PuzzleProgress,
     themes: Iterable[str] | None = None,
     difficulty: tuple[int, int] | None = None,
     rng: random.Random | None = None,
@@ -134,7 +143,7 @@ def choose_next(
     return min(pool, key=order)
 
 
-def record_attempt(progress: Progress, puzzle: Listed, solved: bool) -> PuzzleRecord:
+def record_attempt(progress: PuzzleProgress, puzzle: Listed, solved: bool) -> PuzzleRecord:
     """Score an attempt: both ratings move, and the puzzle is scheduled again."""
     record = progress.record_for(puzzle)
     learner_before = progress.learner

@@ -7,14 +7,14 @@ from its key, so the same candidate is decided the same way wherever and wheneve
 
 A task decides in four steps, each cheaper than the next and each able to reject:
 
-1. *screen* (``Budget.screen`` deals): the natural choice (the Normal bot's) must lose at
+1. *screen* (``MiningBudget.screen`` deals): the natural choice (the Normal bot's) must lose at
    least ``MIN_NATURAL_LOSS`` points and three standard errors to the best option;
-2. *pre-verify* (``Budget.pre_verify`` fresh deals, every option): rejects a position the
+2. *pre-verify* (``MiningBudget.pre_verify`` fresh deals, every option): rejects a position the
    acceptance rule is already seen to fail by three standard errors (an option stuck between
    "right" and "clearly wrong", or the natural choice as good as the best), or will fail at
    verification with a chance of 90% or more: it can only lose puzzles, never admit one, and
    saves much of the cost of the doomed;
-3. *verify* (``Budget.verify`` fresh deals on another seed, every option, all 286 passes):
+3. *verify* (``MiningBudget.verify`` fresh deals on another seed, every option, all 286 passes):
    the acceptance rule of ``trainer.puzzles.verify``, moon check included;
 4. *evidence*: how the Easy, Normal and Hard bots answer it gives its starting rating
    (``trainer.puzzles.evidence``).
@@ -29,19 +29,20 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from statistics import NormalDist
 
-from engine import CardSet, HandState, Phase, PlayerView, Rules, deal_game_hand, parse_card
-from engine.bots import make_bot
-from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
+from engine import CardSet, HandState, PlayerView, Rules, deal_game_hand, parse_card
+from engine.bots import bot_action, make_bot
 from engine.rules import PRESETS
+from engine.search.budget import PassBudget, PlayBudget
+from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from ..coach import coach_pass, coach_play
 from ..coach.grading import TOLERANCE
 from .evidence import bot_evidence, rating_from
 from .format import answer_from_evaluation, as_stored, position_state
 from .themes import pass_themes, play_themes, title_of
-from .verify import MEASURE, MIN_ERRORS, MIN_LOSS, Check, evaluate_all, text_of, verify_position
+from .verify import MEASURE, MIN_ERRORS, MIN_LOSS, Acceptance, evaluate_all, text_of, verify_position
 
-__all__ = ["TABLES", "Budget", "Candidate", "candidates", "decide"]
+__all__ = ["TABLES", "Candidate", "MiningBudget", "candidates", "decide"]
 
 MIN_NATURAL_LOSS = 1.5
 """The natural choice must cost at least this much on the screen to be worth verifying."""
@@ -59,7 +60,7 @@ TABLES: dict[str, Rules] = {
 
 
 @dataclass(frozen=True)
-class Budget:
+class MiningBudget:
     """Deals spent on one candidate at each step (tests use a small one)."""
 
     screen: int = 192
@@ -93,25 +94,15 @@ def candidates(table: str, seed: int, hands: int, first_hand: int = 0) -> Iterat
     for hand in range(first_hand, first_hand + hands):
         state = deal_game_hand(rules, seed, hand)
         number = 0
-        while not state.is_over:
-            if state.phase is Phase.PASSING:
-                seat = state.seats_to_pass[0]
-                choice = bots[seat].choose_pass(state.view(seat))
-                yield _candidate(table, rules, f"{table}/{seed}/{hand}/{number}", "pass", state, seat, choice)
-                state.pass_cards(seat, choice)
-            elif state.phase is Phase.MOON_CHOICE:
-                state.choose_moon(bots[state.to_move].choose_moon(state.view(state.to_move)))
-                continue
-            else:
-                seat = state.to_move
-                view = state.view(seat)
-                choice = bots[seat].choose_play(view)
-                if len(view.legal_cards) > 1:
-                    yield _candidate(
-                        table, rules, f"{table}/{seed}/{hand}/{number}", "play", state, seat, choice
-                    )
-                state.play(choice)
-            number += 1
+        while (seat := state.seat_to_act) is not None:
+            view = state.view(seat)
+            action = bot_action(bots[seat], view)
+            if action.kind != "moon":
+                if action.kind == "pass" or len(view.legal_cards) > 1:
+                    key = f"{table}/{seed}/{hand}/{number}"
+                    yield _candidate(table, rules, key, action.kind, state, seat, action.choice)
+                number += 1
+            state.apply(action)
 
 
 def _candidate(
@@ -143,12 +134,12 @@ def position_of(kind: str, state: HandState, seat: int) -> dict:
     return position
 
 
-def decide(candidate: Candidate | dict, budget: Budget | None = None) -> dict:
+def decide(candidate: Candidate | dict, budget: MiningBudget | None = None) -> dict:
     """The task: a verified puzzle's data (``status`` "puzzle") or a rejection (``status``
     "rejected", with the ``step`` and the ``reason``), with the figures either way."""
     if isinstance(candidate, dict):
         candidate = Candidate(**candidate)
-    budget = budget or Budget()
+    budget = budget or MiningBudget()
     start = time.perf_counter()
     rules = Rules.from_dict(candidate.rules)
     kind = candidate.kind
@@ -199,8 +190,8 @@ def decide(candidate: Candidate | dict, budget: Budget | None = None) -> dict:
 
 def _screen(kind: str, view: PlayerView, seed: int, natural: object, deals: int) -> Evaluation:
     if kind == "pass":
-        return evaluate_pass(view, samples=deals, seed=seed, include=[natural], measure=MEASURE)
-    return evaluate_play(view, samples=deals, seed=seed, measure=MEASURE)
+        return evaluate_pass(view, PassBudget(samples=deals, measure=MEASURE), seed=seed, include=[natural])
+    return evaluate_play(view, PlayBudget(samples=deals, measure=MEASURE), seed=seed)
 
 
 def doomed(evaluation: Evaluation, natural: object, final_deals: int | None = None) -> str:
@@ -234,7 +225,13 @@ def doomed(evaluation: Evaluation, natural: object, final_deals: int | None = No
 
 
 def puzzle_data(
-    kind: str, view: PlayerView, rules: Rules, position: dict, checked: Check, natural: object, evidence: list
+    kind: str,
+    view: PlayerView,
+    rules: Rules,
+    position: dict,
+    checked: Acceptance,
+    natural: object,
+    evidence: list,
 ) -> dict:
     """A verified position as a puzzle file's plain data (without its id: the job numbers it)."""
     evaluation = checked.evaluation

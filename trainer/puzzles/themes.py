@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import CardSet, PlayerView, Suit
-from engine.evaluator import Evaluation
+from engine.search.evaluator import Evaluation
 
 from ..coach.features import pass_facts, play_facts
 from .format import THEMES

@@ -22,7 +22,7 @@ from ..coach.hint import Hint, hint_from
 from .entry import Entry
 from .format import Puzzle
 from .library import PuzzleLibrary
-from .schedule import Progress, choose_next, record_attempt
+from .schedule import PuzzleProgress, choose_next, record_attempt
 
 __all__ = ["Attempt", "PuzzleTrainer"]
 
@@ -51,14 +51,14 @@ class PuzzleTrainer:
     def __init__(
         self,
         puzzles: PuzzleLibrary | Sequence[Puzzle],
-        progress: Progress | None = None,
-        on_attempt: Callable[[Attempt, Progress], None] | None = None,
+        progress: PuzzleProgress | None = None,
+        on_attempt: Callable[[Attempt, PuzzleProgress], None] | None = None,
         seed: int = 0,
     ) -> None:
         if not isinstance(puzzles, PuzzleLibrary):
             puzzles = PuzzleLibrary.from_puzzles(puzzles)
         self.library = puzzles
-        self.progress = progress or Progress()
+        self.progress = progress or PuzzleProgress()
         self.on_attempt = on_attempt
         self.rng = random.Random(seed)
         self.current: Puzzle | None = None

@@ -13,37 +13,24 @@ A puzzle is kept only if, on deals that played no part in finding it (a fresh se
 
 Every option is valued on the same fresh deals (passes: all 286, not only a screened few).
 
-    python -m trainer.puzzles.verify puzzles [--seed 5] [--write] [--report puzzles/README.md] \\
-        [--reproduce] [--workers 2] [--dask | --scheduler tcp://HOST:8786]
-
-A report's figure must come from a seed that took part in no selection of these puzzles
-(``trainer.puzzles.seeds``, ``FOLDER/seeds.json``): a seed listed there, or one that gives a puzzle
-deals it was verified on, is refused for ``--report`` unless the run is said to be a reproduction
-(``--reproduce``, and the report says so). A ``--write`` run adds its seed there: it kept and
-dropped puzzles, so it cannot give their figure again.
-
-Each puzzle is one task, run in this process, in ``--workers`` processes, on a local Dask cluster
-of ``--workers`` processes (``--dask``) or on a running one (``--scheduler``, as the miner's),
-with the same outcomes for the same seed.
+The command that re-verifies a folder with this rule: ``trainer.puzzles.verify_command``
+(run as ``python -m trainer.puzzles.verify``).
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 from engine import CardSet, PlayerView
 from engine.bots import make_bot
-from engine.cluster import ClusterUnavailable, DaskMissing, add_cluster_options
-from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
 from engine.moon import BLOCKERS, STRONG_BLOCKERS, Blocking
+from engine.search.budget import PassBudget, PlayBudget
+from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
 
 from ..coach.depth import COACH
 from ..coach.grading import MOON_LINE, TOLERANCE
 
-__all__ = ["DEALS", "MIN_ERRORS", "MIN_LOSS", "Check", "check", "natural_choice", "verify_position"]
+__all__ = ["DEALS", "MIN_ERRORS", "MIN_LOSS", "Acceptance", "acceptance", "natural_choice", "verify_position"]
 
 MIN_LOSS = 1.0
 MIN_ERRORS = 3.0
@@ -56,7 +43,7 @@ MEASURE = COACH.measure
 
 
 @dataclass(frozen=True)
-class Check:
+class Acceptance:
     evaluation: Evaluation
     accepted: tuple[str, ...]
     natural: str
@@ -91,35 +78,21 @@ def evaluate_all(
     them when a late play is solved exactly, or every deal the view allows when there are no
     more than that: then the values are exact)."""
     if kind == "pass":
-        return evaluate_pass(
-            view,
-            samples=deals or DEALS["pass"],
-            seed=seed,
-            stages=(),
-            only=only,
-            blocking=blocking,
-            measure=measure,
-        )
-    return evaluate_play(
-        view,
-        samples=deals or DEALS["play"],
-        seed=seed,
-        exact_samples=exact,
-        blocking=blocking,
-        measure=measure,
-        every_deal=True,
-    )
+        budget = PassBudget(samples=deals or DEALS["pass"], stages=(), measure=measure)
+        return evaluate_pass(view, budget, seed=seed, only=only, blocking=blocking)
+    budget = PlayBudget(samples=deals or DEALS["play"], exact_samples=exact, measure=measure, every_deal=True)
+    return evaluate_play(view, budget, seed=seed, blocking=blocking)
 
 
 def moon_line_check(
     kind: str,
     view: PlayerView,
     seed: int,
-    found: Check,
+    found: Acceptance,
     natural: object,
     deals: int | None = None,
     exact: int = EXACT_DEALS,
-) -> Check:
+) -> Acceptance:
     """When the answer rests on a moon (it shoots more often than the natural choice), the
     natural choice must still be clearly worse against strong blockers."""
     evaluation = found.evaluation
@@ -134,7 +107,7 @@ def moon_line_check(
             f"the answer rests on a moon that strong blockers stop: against them "
             f"{text_of(strong.best.option)} is better than {text_of(best.option)}"
         )
-        return Check(evaluation, found.accepted, found.natural, False, reason, found.margin)
+        return Acceptance(evaluation, found.accepted, found.natural, False, reason, found.margin)
     against = strong.value_of(plain.option)
     if against.loss >= MIN_LOSS and against.loss >= MIN_ERRORS * against.loss_error:
         return found
@@ -142,10 +115,10 @@ def moon_line_check(
         f"the answer rests on a moon that strong blockers stop: against them {found.natural} loses "
         f"only {against.loss:.2f} ± {against.loss_error:.2f} points"
     )
-    return Check(evaluation, found.accepted, found.natural, False, reason, found.margin)
+    return Acceptance(evaluation, found.accepted, found.natural, False, reason, found.margin)
 
 
-def check(evaluation: Evaluation, natural: object) -> Check:
+def acceptance(evaluation: Evaluation, natural: object) -> Acceptance:
     """The acceptance rule applied to an evaluation of every option."""
     accepted = [v for v in evaluation.options if v.loss <= TOLERANCE]
     rejected = [v for v in evaluation.options if v.loss > TOLERANCE]
@@ -161,7 +134,7 @@ def check(evaluation: Evaluation, natural: object) -> Check:
     elif natural_text in {text_of(v.option) for v in accepted}:
         reason = f"the natural-looking {natural_text} is as good as the best"
     margin = min((v.loss / v.loss_error if v.loss_error else float("inf") for v in rejected), default=0.0)
-    return Check(
+    return Acceptance(
         evaluation,
         tuple(text_of(v.option) for v in accepted),
         natural_text,
@@ -179,72 +152,16 @@ def verify_position(
     deals: int | None = None,
     exact: int = EXACT_DEALS,
     measure: str = MEASURE,
-) -> Check:
+) -> Acceptance:
     """Value every option on fresh deals (``seed``; ``deals`` of them, else ``DEALS``) and apply
     the acceptance rule."""
     if natural is None:
         natural = natural_choice(kind, view)
-    found = check(evaluate_all(kind, view, seed, deals, exact=exact, measure=measure), natural)
+    found = acceptance(evaluate_all(kind, view, seed, deals, exact=exact, measure=measure), natural)
     return moon_line_check(kind, view, seed, found, natural, deals, exact) if found.holds else found
 
 
-def main(argv: list[str] | None = None) -> None:
-    import datetime
+if __name__ == "__main__":  # the documented ``python -m trainer.puzzles.verify``
+    from trainer.puzzles.verify_command import main
 
-    from .reverify import reverify_folder
-    from .seeds import SeedsError, record_seeds, why_used
-
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folder", type=Path)
-    parser.add_argument("--seed", type=int, default=5, help="seed of the fresh deals")
-    parser.add_argument("--write", action="store_true", help="rewrite kept and fixed puzzles, delete dropped")
-    parser.add_argument("--report", type=Path, help="Markdown file whose re-verification section is replaced")
-    parser.add_argument(
-        "--reproduce",
-        action="store_true",
-        help="repeat a run with a seed that took part in selecting these puzzles (its report says so)",
-    )
-    parser.add_argument("--workers", type=int, default=1, help="processes checking puzzles side by side")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--dask", action="store_true", help="on a local Dask cluster of --workers processes")
-    where.add_argument(
-        "--scheduler", metavar="tcp://HOST:8786", help="on the running Dask cluster at this address"
-    )
-    add_cluster_options(parser)
-    args = parser.parse_args(argv)
-    if args.workers < 1:
-        parser.error(f"--workers {args.workers}: give at least 1")
-    try:
-        used = why_used(args.folder, args.seed)
-    except SeedsError as error:
-        sys.exit(str(error))
-    if used and args.report and not args.reproduce:
-        sys.exit(
-            f"--seed {args.seed}: {used}; a reported figure needs a seed never used on these puzzles "
-            "(or --reproduce to repeat that run: its figure is then not an independent one)"
-        )
-    try:
-        report = reverify_folder(
-            args.folder,
-            args.seed,
-            write=args.write,
-            log=lambda m: print(m, flush=True),
-            workers=args.workers,
-            dask=args.dask,
-            scheduler=args.scheduler,
-            connect_timeout=args.connect_timeout,
-            worker_wait=args.worker_wait,
-        )
-    except (ClusterUnavailable, DaskMissing) as error:
-        sys.exit(str(error))  # one line, not a traceback
-    report.used = used
-    if args.write:
-        today = datetime.datetime.now(datetime.UTC).date().isoformat()
-        record_seeds(args.folder, args.seed, f"{today}: {report.summary()}")
-    if args.report:
-        report.write_into(args.report)
-    print(report.summary(), file=sys.stderr)
-
-
-if __name__ == "__main__":
     main()

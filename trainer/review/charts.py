@@ -22,8 +22,8 @@ from ..vega import VegaLite, plain
 __all__ = [
     "DIRECTIONS",
     "MIN_ATTEMPTS",
+    "ChartRows",
     "ChartView",
-    "Rows",
     "accuracy_over_time",
     "all_charts",
     "areas",
@@ -35,7 +35,7 @@ __all__ = [
     "points_over_time",
 ]
 
-Rows = list[dict[str, object]]
+ChartRows = list[dict[str, object]]
 """A table: one dict a row, every row the same keys."""
 
 MIN_ATTEMPTS = 3
@@ -50,7 +50,7 @@ MEASURES = {"points_per_hand": "points a hand", "lost_per_hand": "points lost by
 class ChartView:
     key: str
     title: str
-    rows: Rows
+    rows: ChartRows
     chart: VegaLite
     reading: str
 
@@ -65,7 +65,7 @@ def theme_label(theme: str) -> str:
     return LABELS.get(theme, theme.replace("_", " "))
 
 
-def decision_rows(decisions: Sequence[Decision]) -> Rows:
+def decision_rows(decisions: Sequence[Decision]) -> ChartRows:
     """One row per graded decision."""
     return [
         {
@@ -90,7 +90,7 @@ def decision_rows(decisions: Sequence[Decision]) -> Rows:
     ]
 
 
-def game_rows(games: Sequence[SavedGame]) -> Rows:
+def game_rows(games: Sequence[SavedGame]) -> ChartRows:
     """One row per finished game: the learner's points and points per hand."""
     rows = []
     for number, game in enumerate(games, start=1):
@@ -112,10 +112,10 @@ def _mean(values: Sequence[float]) -> float:
     return sum(values) / len(values)
 
 
-def _summary(rows: Rows, by: str) -> Rows:
+def _summary(rows: ChartRows, by: str) -> ChartRows:
     """Per value of ``by``, in order of first appearance: decisions, mean and total loss, and the
     percentage of best or good decisions."""
-    groups: dict[object, Rows] = {}
+    groups: dict[object, ChartRows] = {}
     for row in rows:
         groups.setdefault(row[by], []).append(row)
     return [
@@ -130,7 +130,7 @@ def _summary(rows: Rows, by: str) -> Rows:
     ]
 
 
-def loss_by_theme(rows: Rows) -> Rows:
+def loss_by_theme(rows: ChartRows) -> ChartRows:
     """Per theme (a decision counts for each of its themes): decisions, mean and total loss,
     accuracy; costliest first."""
     exploded = [{**row, "theme": theme} for row in rows for theme in row["themes"]]
@@ -138,27 +138,27 @@ def loss_by_theme(rows: Rows) -> Rows:
     return sorted(out, key=lambda r: (-r["mean_loss"], r["theme"]))
 
 
-def _ordered(rows: Rows, by: str, order: Sequence[str]) -> Rows:
+def _ordered(rows: ChartRows, by: str, order: Sequence[str]) -> ChartRows:
     place = {name: i for i, name in enumerate(order)}
     return sorted(_summary(rows, by), key=lambda r: (place.get(r[by], len(order)), str(r[by])))
 
 
-def loss_by_phase(rows: Rows) -> Rows:
+def loss_by_phase(rows: ChartRows) -> ChartRows:
     """Per phase of the hand: the pass, early, middle and late tricks."""
     return _ordered(rows, "phase", PHASES)
 
 
-def loss_by_direction(rows: Rows) -> Rows:
+def loss_by_direction(rows: ChartRows) -> ChartRows:
     """Per pass direction of the hand the decision was in (every decision of that hand)."""
     return _ordered(rows, "pass_direction", DIRECTIONS)
 
 
-def accuracy_over_time(rows: Rows) -> Rows:
+def accuracy_over_time(rows: ChartRows) -> ChartRows:
     """Per day: decisions, accuracy (percent best or good) and mean loss."""
     return sorted(_summary(rows, "day"), key=lambda r: r["day"])
 
 
-def points_over_time(games: Rows, rows: Rows) -> Rows:
+def points_over_time(games: ChartRows, rows: ChartRows) -> ChartRows:
     """Per finished game: points per hand, and expected points lost per hand by decisions
     (once the game has been reviewed; None before)."""
     lost: dict[object, float] = {}
@@ -177,7 +177,7 @@ def points_over_time(games: Rows, rows: Rows) -> Rows:
     ]
 
 
-def areas(rows: Rows, min_attempts: int = MIN_ATTEMPTS) -> Rows:
+def areas(rows: ChartRows, min_attempts: int = MIN_ATTEMPTS) -> ChartRows:
     """Themes with at least ``min_attempts`` decisions, against the learner's own mean loss:
     ``vs_average`` > 0 is an improvement area, < 0 a strength; worst first."""
     if not rows:
@@ -201,7 +201,7 @@ def areas(rows: Rows, min_attempts: int = MIN_ATTEMPTS) -> Rows:
 # ----- readings -----
 
 
-def _theme_reading(themes: Rows) -> str:
+def _theme_reading(themes: ChartRows) -> str:
     if not themes:
         return EMPTY
     worst = themes[0]
@@ -222,7 +222,7 @@ DIRECTION_WORDS = {
 }
 
 
-def _extremes_reading(table: Rows, by: str, noun: str, words: dict[str, str] | None = None) -> str:
+def _extremes_reading(table: ChartRows, by: str, noun: str, words: dict[str, str] | None = None) -> str:
     if not table:
         return EMPTY
     ranked = sorted(table, key=lambda r: -r["mean_loss"])  # stable: ties keep the table's order
@@ -237,7 +237,7 @@ def _extremes_reading(table: Rows, by: str, noun: str, words: dict[str, str] | N
     return text + "."
 
 
-def _time_reading(days: Rows) -> str:
+def _time_reading(days: ChartRows) -> str:
     if not days:
         return EMPTY
     first, last = days[0], days[-1]
@@ -259,7 +259,7 @@ def _time_reading(days: Rows) -> str:
     )
 
 
-def _points_reading(points: Rows) -> str:
+def _points_reading(points: ChartRows) -> str:
     if not points:
         return "No finished games yet: play one in lesson 9 and it is kept here for review."
     first, last = points[0], points[-1]
@@ -271,7 +271,7 @@ def _points_reading(points: Rows) -> str:
     )
 
 
-def _areas_reading(table: Rows, average: float | None) -> str:
+def _areas_reading(table: ChartRows, average: float | None) -> str:
     if not table:
         return f"No theme has {MIN_ATTEMPTS} decisions yet (or every theme is at your average)."
     improve = [row["label"] for row in table if row["area"] == "improve"]
@@ -288,7 +288,7 @@ def _areas_reading(table: Rows, average: float | None) -> str:
 # ----- charts -----
 
 
-def _values(table: Rows, fields: Sequence[str]) -> dict:
+def _values(table: ChartRows, fields: Sequence[str]) -> dict:
     """The chart's inline data: the fields it draws, as JSON has them."""
     return {"values": [{field: plain(row[field]) for field in fields} for row in table]}
 
@@ -297,7 +297,7 @@ def _field(name: str, kind: str = "quantitative", **more: object) -> dict:
     return {"field": name, "type": kind, **more}
 
 
-def _bar(table: Rows, y: str, title: str, sort: list[str] | str = "-x") -> VegaLite:
+def _bar(table: ChartRows, y: str, title: str, sort: list[str] | str = "-x") -> VegaLite:
     return VegaLite({
         "title": title,
         "width": WIDTH,
@@ -319,7 +319,7 @@ def _bar(table: Rows, y: str, title: str, sort: list[str] | str = "-x") -> VegaL
     })  # fmt: skip
 
 
-def _accuracy_chart(days: Rows) -> VegaLite:
+def _accuracy_chart(days: ChartRows) -> VegaLite:
     return VegaLite({
         "title": "Accuracy by day",
         "width": WIDTH,
@@ -333,7 +333,7 @@ def _accuracy_chart(days: Rows) -> VegaLite:
     })  # fmt: skip
 
 
-def _points_chart(points: Rows) -> VegaLite:
+def _points_chart(points: ChartRows) -> VegaLite:
     long = [
         {"game": row["game"], "day": row["day"], "hands": row["hands"], "measure": label, "points": row[key]}
         for row in points
@@ -358,7 +358,7 @@ def _points_chart(points: Rows) -> VegaLite:
     })  # fmt: skip
 
 
-def _areas_chart(area: Rows) -> VegaLite:
+def _areas_chart(area: ChartRows) -> VegaLite:
     colours = {"domain": ["improve", "strength"], "range": ["#b3261e", "#2e7d32"]}
     return VegaLite({
         "title": "Improvement areas and strengths",
@@ -384,7 +384,7 @@ def all_charts(decisions: Sequence[Decision], games: Sequence[SavedGame] = ()) -
     points = points_over_time(game_rows(games), rows)
     area = areas(rows)
     average = _mean([row["loss"] for row in rows]) if rows else None
-    views: list[tuple[str, str, Rows, Callable[[Rows], VegaLite], str]] = [
+    views: list[tuple[str, str, ChartRows, Callable[[ChartRows], VegaLite], str]] = [
         (
             "theme",
             "By theme",

@@ -1,7 +1,7 @@
 """Game review: every pass and play the learner made in a finished game, judged by the evaluator.
 
 For each hand it replays the actions from the deal and, at each of the learner's decisions, values
-every option from the learner's view only (``engine.evaluator``), then grades the choice (the
+every option from the learner's view only (``engine.search.evaluator``), then grades the choice (the
 coach's bands). A play with one legal card is no decision and is not graded.
 
 Figures (all in the evaluator's unit: expected points minus the other players' average, per hand;
@@ -29,23 +29,23 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from engine import HandState, MoonAction, PassAction, Phase, PlayAction
-from engine.evaluator import Evaluation, evaluate_pass, evaluate_play
-from engine.threads import one_thread
+from engine import HandState, MoonAction, PassAction, Phase
+from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
+from engine.search.threads import one_thread
 
-from ..coach.depth import Depth, judge, measure_for
-from ..coach.hint import decision_seed as coach_seed
+from ..coach.depth import Depth, judge
+from ..coach.hint import decision_seed
 from ..progress.decisions import Decision, graded_decision, insert, now, option_symbols
 from ..progress.games import SavedGame
 from ..store import Store
 
 __all__ = [
-    "Budget",
     "GameReview",
     "HandReview",
     "Moment",
+    "ReviewDepth",
     "decision_points",
-    "decision_seed",
+    "decision_seed_at",
     "evaluate_decision",
     "moment_label",
     "review_game",
@@ -64,7 +64,7 @@ ProgressCallback = Callable[[int, int, str], None]
 
 
 @dataclass(frozen=True)
-class Budget(Depth):
+class ReviewDepth(Depth):
     """How hard the review looks at each decision: the coach's own depth (``COACH``), so a
     decision gets the same verdict here as in a lesson, a puzzle or a hint; and the seed."""
 
@@ -211,15 +211,6 @@ def _fresh(hand: HandState) -> HandState:
     return HandState(hand.rules, hand.dealt, hand.pass_direction, seed=hand.seed)
 
 
-def _apply(state: HandState, action: PassAction | PlayAction | MoonAction) -> None:
-    if isinstance(action, PassAction):
-        state.pass_cards(action.seat, action.cards)
-    elif isinstance(action, PlayAction):
-        state.play(action.card, action.seat)
-    else:
-        state.choose_moon(action.choice, action.seat)
-
-
 def decision_points(hand: HandState, seat: int) -> list[tuple[int, HandState, object, bool]]:
     """The learner's decisions in a finished hand: (action index, the hand before it, the
     choice, whether it was a real choice). The first one is always listed (it values the
@@ -234,18 +225,18 @@ def decision_points(hand: HandState, seat: int) -> list[tuple[int, HandState, ob
                 real = len(state.legal_cards(seat)) > 1
                 if real or not points:
                     points.append((index, state.copy(), action.card, real))
-        _apply(state, action)
+        state.apply(action)
     return points
 
 
-def decision_seed(budget: Budget, hand_index: int, state: HandState) -> int:
+def decision_seed_at(budget: ReviewDepth, hand_index: int, state: HandState) -> int:
     """The evaluator's seed for the decision at ``state``: the same decision is always valued
     alike, here and in the hint the learner could ask for (``trainer.coach.hint``)."""
-    return coach_seed(hand_index, state.cards_played, state.phase is Phase.PASSING, budget.seed)
+    return decision_seed(hand_index, state.cards_played, state.phase is Phase.PASSING, budget.seed)
 
 
 def evaluate_decision(
-    state: HandState, seat: int, choice: object, scores: tuple[int, ...], budget: Budget, seed: int
+    state: HandState, seat: int, choice: object, scores: tuple[int, ...], budget: ReviewDepth, seed: int
 ) -> Evaluation:
     """Value every option of ``seat``'s pass or play at ``state``, from its view only, until the
     band of ``choice`` is decided (the coach's verdict, ``trainer.coach.depth.judge``); with no
@@ -254,25 +245,8 @@ def evaluate_decision(
     if choice is not None:
         return judge(view, choice, seed, budget)
     if state.phase is Phase.PASSING:
-        return evaluate_pass(
-            view,
-            samples=budget.pass_samples,
-            playouts=budget.pass_playouts,
-            seconds=budget.pass_seconds,
-            seed=seed,
-            stages=budget.pass_stages,
-            measure=budget.measure,
-        )
-    return evaluate_play(
-        view,
-        samples=budget.play_samples,
-        seconds=budget.play_seconds,
-        seed=seed,
-        exact_samples=budget.exact_samples,
-        exact_cards=budget.exact_cards,
-        measure=measure_for(view, budget),
-        every_deal=True,  # as ``judge`` does: a late position has one value, whichever way it is asked
-    )
+        return evaluate_pass(view, budget.for_pass("full"), seed=seed)
+    return evaluate_play(view, budget.for_play(view, "full"), seed=seed)
 
 
 def _evaluate_job(job: tuple) -> Evaluation:
@@ -295,7 +269,7 @@ def _evaluations(jobs: list[tuple], workers: int) -> Iterator[Evaluation]:
 def review_hands(
     hands: Sequence[HandState],
     seat: int,
-    budget: Budget | None = None,
+    budget: ReviewDepth | None = None,
     progress: ProgressCallback | None = None,
     game_id: int | None = None,
     workers: int = 1,
@@ -303,7 +277,7 @@ def review_hands(
     """Review finished hands (a game's, in order) from ``seat``. ``progress(done, total, label)``
     is called after each evaluation. ``workers`` processes share the evaluations; the review is
     the same with any number."""
-    budget = budget or Budget()
+    budget = budget or ReviewDepth()
     if not all(hand.is_over for hand in hands):
         raise ValueError("only finished hands can be reviewed")
     plan = [decision_points(hand, seat) for hand in hands]
@@ -313,7 +287,7 @@ def review_hands(
     for hand_index, (hand, points) in enumerate(zip(hands, plan, strict=True)):
         for _action_index, state, choice, _real in points:
             jobs.append(
-                (state, seat, choice, tuple(totals), budget, decision_seed(budget, hand_index, state))
+                (state, seat, choice, tuple(totals), budget, decision_seed_at(budget, hand_index, state))
             )
         for s, points_taken in enumerate(hand.result.scores):
             totals[s] += points_taken
@@ -359,7 +333,7 @@ def review_hands(
 
 def review_game(
     game: SavedGame,
-    budget: Budget | None = None,
+    budget: ReviewDepth | None = None,
     progress: ProgressCallback | None = None,
     workers: int = WORKERS,
 ) -> GameReview:

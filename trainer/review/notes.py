@@ -44,13 +44,13 @@ def _where(moment: Moment) -> str:
 
 
 @dataclass(frozen=True)
-class Claim:
+class NoteClaim:
     def check(self, hand: HandReview) -> bool:
         raise NotImplementedError
 
 
 @dataclass(frozen=True)
-class DecisionsAbove(Claim):
+class DecisionsAbove(NoteClaim):
     """The hand's decisions figure is above ``points``, the points the hand deals out."""
 
     points: int
@@ -60,7 +60,7 @@ class DecisionsAbove(Claim):
 
 
 @dataclass(frozen=True)
-class LostAt(Claim):
+class LostAt(NoteClaim):
     """The decision at ``trick`` (0: the pass) chose ``choice`` where ``best`` was best and lost
     about ``loss`` (to the tenth shown)."""
 
@@ -80,7 +80,7 @@ class LostAt(Claim):
 
 
 @dataclass(frozen=True)
-class Share(Claim):
+class Share(NoteClaim):
     """The decisions listed make about ``total`` of the hand's decisions figure."""
 
     tricks: tuple[int, ...]
@@ -92,7 +92,7 @@ class Share(Claim):
 
 
 @dataclass(frozen=True)
-class MoonSwing(Claim):
+class MoonSwing(NoteClaim):
     """At ``trick`` the best option and the choice differ in someone's moon chance by at least
     ``MOON_SHIFT``: the learner shoots in ``best_for`` against ``chosen_for``, another player
     in ``best_against`` against ``chosen_against``."""
@@ -116,7 +116,7 @@ class MoonSwing(Claim):
 
 
 @dataclass(frozen=True)
-class AddsUp(Claim):
+class AddsUp(NoteClaim):
     """Cards, decisions and luck, as shown, add up to the result shown (to the tenth)."""
 
     cards: float
@@ -136,7 +136,7 @@ class AddsUp(Claim):
 @dataclass(frozen=True)
 class Sentence:
     text: str
-    claims: tuple[Claim, ...]
+    claims: tuple[NoteClaim, ...]
 
     def holds(self, hand: HandReview) -> bool:
         return bool(self.claims) and all(claim.check(hand) for claim in self.claims)

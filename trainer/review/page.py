@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from ..lessons.catalog import lesson_address
 from ..progress.decisions import Decision, option_symbols, readable_decisions
 from ..progress.games import SavedGame, readable_games
+from ..seats import seat_names
 from ..store import Store, open_store
 from .charts import ChartView, all_charts
 from .game import GameReview, Moment
@@ -26,8 +27,6 @@ __all__ = [
     "scoresheet_for",
     "stored_review_markdown",
 ]
-
-SEATS = ("You", "Left", "Across", "Right")
 
 
 @dataclass
@@ -91,12 +90,6 @@ def _games_phrase(count: int) -> str:
 
 def _decisions_phrase(count: int) -> str:
     return _many(count, "kept decision")
-
-
-def seat_names(players: int, seat: int) -> list[str]:
-    if players == 4:
-        return [SEATS[(s - seat) % 4] for s in range(players)]
-    return ["You" if s == seat else f"Seat {s}" for s in range(players)]
 
 
 def game_markdown(game: SavedGame | None) -> str:

@@ -18,7 +18,7 @@ from ..puzzles.board import PuzzleBoard
 from ..puzzles.format import answer_from_evaluation, load_puzzle, save_puzzle
 from ..puzzles.tasks import position_of
 from ..store import data_home
-from .game import Budget, Moment
+from .game import Moment, ReviewDepth
 
 __all__ = ["moment_puzzle", "replay_board", "save_moment_puzzle"]
 
@@ -61,7 +61,7 @@ def moment_puzzle(moment: Moment, puzzle_id: str) -> dict:
 
 
 def moment_stages(moment: Moment) -> tuple:
-    return Budget().pass_stages if moment.decision.kind == "pass" else ()
+    return ReviewDepth().pass_stages if moment.decision.kind == "pass" else ()
 
 
 def save_moment_puzzle(moment: Moment, folder: str | Path | None = None, game_id: int | None = None) -> Path:

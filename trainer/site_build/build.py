@@ -15,15 +15,12 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import functools
-import http.server
 import json
 import os
 import pathlib
 import shutil
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator, Sequence
 from urllib.parse import urljoin
@@ -32,6 +29,7 @@ from trainer.data_files import LESSONS_DIR
 from trainer.site import PAGES, SITE_FILES
 
 from .bytecode import compile_site_wheels
+from .local_server import serve_folder
 from .mirror import build_mirror, mirror_ready
 from .needs import CHROMIUM, MIRROR_ENV, default_mirror, missing_needs
 from .startup import lighten_startup
@@ -55,40 +53,6 @@ RESTORE = (
 )
 SAVE_GUARD = pathlib.Path(__file__).with_name("save_guard.js")
 """The page's half of the background save (``trainer.browser``): asks before a tab is closed mid-save."""
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    missing: list[str]
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        if code == 404:
-            self.missing.append(self.path)
-        super().send_error(code, message, explain)
-
-    def end_headers(self) -> None:
-        self.send_header("Access-Control-Allow-Origin", "*")
-        self.send_header("Cache-Control", "no-store")
-        super().end_headers()
-
-
-@contextlib.contextmanager
-def serve_folder(folder: pathlib.Path) -> Iterator[tuple[str, list[str]]]:
-    """Serve FOLDER on a free localhost port: yields (base URL, paths answered 404)."""
-    missing: list[str] = []
-    handler = type("Handler", (_QuietHandler,), {"missing": missing})
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(handler, directory=str(folder))
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", missing
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _site_notebook(notebook: pathlib.Path, wheel: pathlib.Path, into: pathlib.Path) -> pathlib.Path:

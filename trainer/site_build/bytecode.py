@@ -22,6 +22,7 @@ import shutil
 import tempfile
 import zipfile
 
+from .local_server import serve_folder
 from .mirror import _canonical, write_wheel
 from .wheel import DISTRIBUTION
 
@@ -107,8 +108,6 @@ def compile_site_wheels(site: pathlib.Path, chromium: pathlib.Path | None) -> in
     update the wheels' sha256; returns how many archives got it. CHROMIUM: the browser to run
     Pyodide in (None: Playwright's own)."""
     from playwright.sync_api import sync_playwright
-
-    from .build import serve_folder
 
     lockfiles = {path: json.loads(path.read_text()) for path in sorted((site / "lockfile").glob("*.json"))}
     wheels = {

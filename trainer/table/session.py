@@ -11,9 +11,12 @@ import uuid
 from collections.abc import Callable, Generator, Iterable, Mapping
 
 from engine import (
+    ActionRecord,
     CardParseError,
+    CardSet,
     Game,
     HandState,
+    MoonAction,
     MoonChoice,
     PassAction,
     Phase,
@@ -275,7 +278,7 @@ class TableSession:
         codes = self._cards(cards)
         if refusal := self.hand.why_not_pass(self.seat, codes):
             raise TableError(refusal.reason.value, refusal.message)
-        self.hand.pass_cards(self.seat, codes)
+        self.hand.apply(PassAction(self.seat, CardSet(codes)))
         self._clear_marks()
         return self._after_pass(self.seat, codes)
 
@@ -304,7 +307,7 @@ class TableSession:
         if refusal := self.hand.why_not_play(parsed, self.seat):
             raise TableError(refusal.reason.value, refusal.message)
         self._clear_marks()
-        return self._apply_play(self.seat, lambda: self.hand.play(parsed, self.seat))
+        return self._play_events(self.hand.apply(PlayAction(self.seat, parsed)))
 
     def choose_moon(self, choice: object) -> list[Event]:
         try:
@@ -315,7 +318,7 @@ class TableSession:
             raise TableError("bad_message", f"{excerpt(choice)} is not a moon choice.") from error
         if refusal := self.hand.why_not_choose_moon(moon, self.seat):
             raise TableError(refusal.reason.value, refusal.message)
-        self.hand.choose_moon(moon, self.seat)
+        self.hand.apply(MoonAction(self.seat, moon))
         return self._hand_over_events()
 
     def take_back(self) -> list[Event]:
@@ -380,30 +383,23 @@ class TableSession:
         seat = self.bot_to_act
         if seat is None:
             return []
-        phase = self.hand.phase
-        tricks_before = self.hand.trick_number
 
         def view_of(s: int):
             return self.hand.view(s, hand_index=self.hand_index, scores=self.totals)
 
-        yield from bot_turn(self.hand, seat, self.bots[seat], view_of)
-        if phase is Phase.PASSING:
-            return self._after_pass(seat, [])
-        if phase is Phase.MOON_CHOICE:
+        record = yield from bot_turn(self.hand, seat, self.bots[seat], view_of)
+        if isinstance(record.action, PassAction):
+            return self._after_pass(seat, [])  # a bot's pass stays hidden
+        if isinstance(record.action, MoonAction):
             return self._hand_over_events()
-        return self._play_events(seat, tricks_before)
+        return self._play_events(record)
 
-    def _apply_play(self, seat: int, act: Callable[[], None]) -> list[Event]:
-        tricks_before = self.hand.trick_number
-        act()
-        return self._play_events(seat, tricks_before)
-
-    def _play_events(self, seat: int, tricks_before: int) -> list[Event]:
-        card = self.hand.history[-1].card
-        events: list[Event] = [{"type": "play", "seat": seat, "card": card.code, "name": card.name}]
-        if self.hand.trick_number > tricks_before or self.hand.phase is not Phase.PLAYING:
-            trick = self.hand.tricks[-1]
-            events.append({"type": "trick", "winner": trick.winner, "cards": [c.code for c in trick.cards]})
+    def _play_events(self, record: ActionRecord) -> list[Event]:
+        card = record.action.card
+        events: list[Event] = [{"type": "play", "seat": record.seat, "card": card.code, "name": card.name}]
+        if record.trick is not None:
+            cards = [c.code for c in record.trick.cards]
+            events.append({"type": "trick", "winner": record.winner, "cards": cards})
         if self.hand.is_over:
             events += self._hand_over_events()
         return events

@@ -7,34 +7,18 @@ sent only for seats a lesson has opened.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 
 from engine import Phase, to_card
 
+from ..seats import YOU, seat_names
 from .session import Event, TableSession
 
 CONCEALABLE = frozenset({"points", "pass"})
 """What a table can keep back while a lesson question asks for it: the seats' points and the pass
 direction (its badge and its Pass button)."""
 
-__all__ = ["announce", "seat_names", "snapshot"]
-
-# Seats named by where they sit from the learner, going round to the left.
-_AROUND = {
-    3: ["Left", "Right"],
-    4: ["Left", "Across", "Right"],
-    5: ["Left", "Far left", "Far right", "Right"],
-    6: ["Left", "Far left", "Across", "Far right", "Right"],
-    7: ["Left", "Far left", "Top left", "Top right", "Far right", "Right"],
-}
-
-
-def seat_names(players: int, learner: int) -> list[str]:
-    names = [""] * players
-    names[learner] = "You"
-    for offset, name in enumerate(_AROUND[players], start=1):
-        names[(learner + offset) % players] = name
-    return names
+__all__ = ["announce", "snapshot"]
 
 
 def _card(code: str) -> dict[str, str]:
@@ -57,7 +41,9 @@ def _hand_cards(session: TableSession, my_turn: bool) -> list[dict[str, object]]
     return cards
 
 
-def _status(session: TableSession, names: list[str], still: str | None = None, decided: bool = False) -> str:
+def _status(
+    session: TableSession, names: Sequence[str], still: str | None = None, decided: bool = False
+) -> str:
     hand = session.hand
     thinking = None if still is not None else session.bot_to_act
     if still is not None and decided:
@@ -156,15 +142,15 @@ def snapshot(
     }
 
 
-def announce(event: Event, names: list[str]) -> str:
+def announce(event: Event, names: Sequence[str]) -> str:
     """The sentence a screen reader hears for an event."""
     kind = event["type"]
     if kind == "play":
         who = names[event["seat"]]
-        return f"{who} play{'' if who == 'You' else 's'} the {event['name']}."
+        return f"{who} play{'' if who == YOU else 's'} the {event['name']}."
     if kind == "trick":
         who = names[event["winner"]]
-        return f"{who} take{'' if who == 'You' else 's'} the trick."
+        return f"{who} take{'' if who == YOU else 's'} the trick."
     if kind == "pass":
         return f"{names[event['seat']]} passed." if event["cards"] else ""
     if kind == "hand_over":

@@ -23,8 +23,9 @@ from engine.excerpt import excerpt
 
 from ..browser import Later, call_later
 from ..coach.hint import HintSource
+from ..seats import seat_names
 from .session import Event, TableError, TableSession
-from .snapshot import CONCEALABLE, announce, seat_names, snapshot
+from .snapshot import CONCEALABLE, announce, snapshot
 
 __all__ = ["TableWidget"]
 

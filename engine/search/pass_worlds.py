@@ -3,7 +3,7 @@
 Before the pass a seat knows only its own hand, so every deal of the other cards is equally
 likely: a shuffle. The other seats pass by the rule of thumb (``engine.passing``). Deals come
 from the project's SplitMix64 stream (``engine.rng``) so that the compiled path
-(``engine.compiled.deal_pass_blocks``) draws exactly the same deals as this reference: a pass
+(``engine.search.compiled.deal_pass_blocks``) draws exactly the same deals as this reference: a pass
 verdict does not depend on whether numba is installed. The deals come in blocks of
 ``PASS_DEAL_BLOCK``, each its own stream, so the compiled path deals a call's blocks on several
 threads and still draws exactly these deals.
@@ -11,11 +11,11 @@ threads and still draws exactly these deals.
 
 from __future__ import annotations
 
-from .cards import iter_mask
-from .passing import rule_of_thumb_pass
-from .rng import SplitMix64
+from ..cards import iter_mask
+from ..passing import rule_of_thumb_pass
+from ..rng import SplitMix64
+from ..view import PlayerView
 from .sampling import world_seed
-from .view import PlayerView
 
 __all__ = ["PASS_DEAL_BLOCK", "deal_for_pass", "pass_room"]
 

@@ -30,7 +30,7 @@ And it plays the moon on both sides (``engine.moon`` says who is running and how
   long as the moon can still be made; once it must let a trick with points go, it plays the
   ordinary policy again.
 
-``choose_card`` is the reference; ``engine.batch`` applies the same rules to many hands at once
+``choose_card`` is the reference; ``engine.search.batch`` applies the same rules to many hands at once
 and is tested to agree card for card.
 """
 
@@ -38,12 +38,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import HEARTS_MASK, SUIT_MASKS, Suit
-from .moon import BLOCKERS, NOBODY, Blocking, has_loser, moon_cards
-from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES
+from ..cards import HEARTS_MASK, SUIT_MASKS, Suit
+from ..moon import BLOCKERS, NOBODY, Blocking, has_loser, moon_cards
+from ..rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES
 
 if TYPE_CHECKING:
-    from .view import PlayerView
+    from ..view import PlayerView
 
 __all__ = ["choose_card", "discard", "highest_by_rank", "lowest_by_rank", "view_card"]
 

@@ -26,23 +26,20 @@ game is not zero-sum, so there is no alpha-beta; the search is made fast, and st
 
 Everything works on plain ints: a card is 0..51 (``card // 13`` is the suit: clubs,
 diamonds, spades, hearts; a higher number is a higher card of its suit), a hand is a bit mask.
-Legality mirrors ``HandState.legal_cards`` (and ``engine.playout``) exactly. Pure Python,
+Legality mirrors ``HandState.legal_cards`` (and ``engine.search.playout``) exactly. Pure Python,
 standard library only.
 """
 
 from __future__ import annotations
 
-from .cards import CARDS, HEARTS_MASK, SUIT_MASKS, Card, Suit, trick_taker
-from .hand import HandState, Phase
-from .rules import QUEEN_OF_SPADES, MoonRule, Rules
-from .scoring import MoonChoice, score_hand
+from ..cards import CARDS, SUIT_MASKS, Card
+from ..hand import HandState, Phase
+from ..kernel import breaks_hearts, legal_mask, trick_taker
+from ..rules import QUEEN_OF_SPADES, MoonRule, Rules
+from ..scoring import MoonChoice, score_hand
 
 __all__ = ["solve_options", "solve_value"]
 
-_CLUBS = SUIT_MASKS[Suit.CLUBS]
-_NOT_HEARTS = ((1 << 52) - 1) & ~HEARTS_MASK
-_QUEEN_BIT = 1 << QUEEN_OF_SPADES
-_FIRST_HEART = Suit.HEARTS * 13
 # Cards a rule singles out beyond their value: the Q♠ (she may break hearts, and she is the card
 # ``hearts_instead_of_queen`` speaks of). The J♦ of Omnibus and the K♠ and A♠ of Black Maria
 # differ from their suits by value already; the lowest club matters only for the first lead,
@@ -79,6 +76,7 @@ class _Tables:
         "must_break",
         "negative_mask",
         "no_points",
+        "play_rules",
         "queen_breaks",
         "raw_suits",
         "safe_mask",
@@ -92,16 +90,18 @@ class _Tables:
         self.values = rules.card_values
         self.moon_mask = 0 if rules.moon is MoonRule.OFF else rules.moon_mask
         self.moon_value = rules.moon_value
-        # Shooter's choice is scored as "add to the others", as engine.playout does by default.
+        # Shooter's choice is scored as "add to the others", as engine.search.playout does by default.
         self.moon_add = rules.moon is not MoonRule.SUBTRACT_FROM_SHOOTER
         self.bonus = rules.no_tricks_bonus
-        self.first_lead = 1 << rules.lowest_club
+        # The legal-card rule's options (``engine.kernel``).
+        code = self.play_rules = rules.play_rules
+        self.first_lead = code.first_lead
         self.any_club = rules.lead_any_club
         self.no_points = rules.no_points_on_first_trick
-        self.safe_mask = ~rules.point_mask
-        self.must_break = rules.must_break_hearts
-        self.queen_breaks = rules.queen_breaks_hearts
-        self.hearts_for_queen = rules.hearts_instead_of_queen
+        self.safe_mask = code.safe
+        self.must_break = code.must_break
+        self.queen_breaks = code.queen_breaks
+        self.hearts_for_queen = code.hearts_for_queen
         self.classes = _classes(rules)
         self.shapes, self.raw_suits = _suit_shapes(self.classes, rules.deck_mask)
         # Every card that changes a score when taken (the moon's cards included).
@@ -193,12 +193,8 @@ def _search(tables: _Tables, players: int):
     moon_value = tables.moon_value
     moon_add = tables.moon_add
     bonus = tables.bonus
-    first_lead = tables.first_lead
-    any_club = tables.any_club
-    no_points = tables.no_points
-    safe_mask = tables.safe_mask
+    play_rules = tables.play_rules
     queen_breaks = tables.queen_breaks
-    hearts_for_queen = tables.hearts_for_queen
     suit_masks = SUIT_MASKS
     n = players
     seats = range(n)
@@ -343,25 +339,14 @@ def _search(tables: _Tables, players: int):
                         return out
             seat = leader
             hand = hands[seat]
-            if first:
-                legal = hand & _CLUBS if any_club else first_lead
-            elif broken:
-                legal = hand
-            else:
-                legal = hand & _NOT_HEARTS
-                if not legal or (legal == _QUEEN_BIT and hearts_for_queen):
-                    legal = hand
+            legal = legal_mask(hand, -1, first, broken, play_rules)
             top = 0
         else:
             seat = leader + pos
             if seat >= n:
                 seat -= n
             hand = hands[seat]
-            legal = hand & suit_masks[win_card // 13]
-            if not legal:
-                legal = hand
-                if first and no_points:
-                    legal = hand & safe_mask or hand
+            legal = legal_mask(hand, win_card // 13, first, broken, play_rules)
             top = win_card // 13 * 13 + 13
         closes = pos + 1 == n
         best = None
@@ -400,7 +385,7 @@ def _search(tables: _Tables, players: int):
             previous = card
             previous_class = card_class
             hands[seat] = hand ^ low
-            now_broken = broken or card >= _FIRST_HEART or (card == QUEEN_OF_SPADES and queen_breaks)
+            now_broken = broken or breaks_hearts(low, queen_breaks)
             if pos == 0 or win_card < card < top:
                 taker_card = card
                 taker = seat
@@ -487,9 +472,9 @@ def _root(state: HandState) -> tuple[_Tables, list, list[int]]:
     rules = state.rules
     tables = _tables(rules)
     players = rules.players
-    hands = list(state._hands)
-    trick = list(state._trick)
-    leader = state._leader
+    hands = list(state.hand_masks)
+    trick = list(state.trick_cards)
+    leader = state.leader
     live = 0
     for hand in hands:
         live |= hand
@@ -504,15 +489,15 @@ def _root(state: HandState) -> tuple[_Tables, list, list[int]]:
     status = _NOBODY
     moon_mask = tables.moon_mask
     taken = 0
-    for mask in state._taken:
+    for mask in state.taken_masks:
         taken |= mask
     if moon_mask and not moon_mask & ~(taken | live):
         # (A made-up position missing a moon card has no moon, as score_hand would say.)
-        takers = [seat for seat, mask in enumerate(state._taken) if mask & moon_mask]
+        takers = [seat for seat, mask in enumerate(state.taken_masks) if mask & moon_mask]
         status = _ANYONE if not takers else takers[0] if len(takers) == 1 else _NOBODY
     won = 0
     if tables.bonus:
-        for seat, count in enumerate(state._won):
+        for seat, count in enumerate(state.tricks_won):
             if count:
                 won |= 1 << seat
     args = [
@@ -523,13 +508,13 @@ def _root(state: HandState) -> tuple[_Tables, list, list[int]]:
         win_seat,
         trick_mask,
         trick_points,
-        state._hearts_broken or not tables.must_break,
+        state.hearts_broken or not tables.must_break,
         status,
         won,
-        not state._tricks,
+        state.is_first_trick,
         live,
     ]
-    taken_points = [rules.points_in(mask) for mask in state._taken]
+    taken_points = list(state.points_taken)
     return tables, args, taken_points
 
 
@@ -556,7 +541,7 @@ def solve_value(state: HandState) -> tuple[tuple[int, ...], int]:
     if state.phase in (Phase.DONE, Phase.MOON_CHOICE):
         rules = state.rules
         choice = MoonChoice.ADD_TO_OTHERS if rules.moon is MoonRule.SHOOTERS_CHOICE else None
-        result = score_hand(rules, state._taken, state._won, choice)
+        result = score_hand(rules, state.taken_masks, state.tricks_won, choice)
         return result.scores, -1 if result.shooter is None else result.shooter
     tables, args, taken_points = _root(state)
     node = _search(tables, state.rules.players)

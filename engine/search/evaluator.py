@@ -1,7 +1,7 @@
 """The evaluator: every option of a pass or play decision, valued in expected points.
 
 For a seat's view it imagines many deals of the hidden cards that fit what the seat knows
-(``engine.sampling``), plays each option out in every one of them (``engine.outcomes``: the
+(``engine.search.sampling``), plays each option out in every one of them (``engine.search.outcomes``: the
 play-out policy, compiled where numba is there, or an exact solution late in the hand) and
 reports per option: every seat's expected points for the hand, the seat's own and the other
 seats' average, their difference (what wins games, and what makes a moon worth its risk: the
@@ -9,13 +9,13 @@ ranking key, lower is better), its standard error, each seat's chance of shootin
 the expected loss against the best option with its standard error and interval. Every option
 is played in the same imagined deals, so the losses are paired comparisons and much tighter
 than the values. Beside them, each option's *forecast* (``Forecast``): the moon chances and
-points to expect against strong players, the play-outs' mapped by ``engine.calibration``.
+points to expect against strong players, the play-outs' mapped by ``engine.search.calibration``.
 
 Options are ranked and their losses measured by the play-outs' own points, or (``measure=
 "forecast"``, what the coach uses) by the forecast where it applies and the play is not solved
 exactly (solved values are shown as they are, ``MEASURES``): a loss is then the
 forecasts' difference, its error paired deal by deal by the delta method
-(``engine.forecast_value``). The play-outs' own losses overstate what strong players lose on
+(``engine.search.forecast_value``). The play-outs' own losses overstate what strong players lose on
 the true deal (about 1.6 times, ``benchmarks/loss_calibration.py``); the forecasts' do not.
 
 A verdict is a function of the position, the seed and the budget in deals. Asked to *judge*
@@ -25,7 +25,7 @@ lies inside one band, or the budget is spent (then ``Evaluation.decided`` is Fal
 limit is only a safety stop, and ``Evaluation.clock_stopped`` says when it fired.
 
 Passing has C(13, 3) = 286 choices: all are screened on a few deals and the better ones on more
-and more (successive halving, ``PASS_STAGES``); the finalists, and any pass to judge, are then
+and more (successive halving, ``budget.PASS_STAGES``); the finalists, and any pass to judge, are then
 valued on fresh deals that played no part in choosing them, so the best pass's value is not
 flattered by its selection.
 """
@@ -40,13 +40,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..cards import Card, CardSet, iter_mask, to_card
+from ..hand import Phase
+from ..moon import BLOCKERS, Blocking
+from ..view import PlayerView
+from .budget import PASS_DEFAULTS, PLAY_DEFAULTS, ROUND, PassBudget, PlayBudget
 from .calibration import Calibration, calibration_for
-from .cards import Card, CardSet, iter_mask, to_card
 from .forecast_value import ForecastValue, Rows
-from .hand import Phase
-from .moon import BLOCKERS, Blocking
 from .outcomes import HAVE_COMPILED, Outcomes, PlayWorlds, pass_deals, pass_outcomes, play_outcomes
-from .view import PlayerView
 
 try:
     import numpy as np
@@ -56,8 +57,7 @@ except ImportError:  # pragma: no cover - the engine also runs without numpy, mo
 __all__ = [
     "EXACT_CARDS",
     "MEASURES",
-    "PASS_STAGES",
-    "ROUND",
+    "DealsDone",
     "Evaluation",
     "Forecast",
     "OptionValue",
@@ -66,10 +66,8 @@ __all__ = [
     "evaluate_play",
 ]
 
-Progress = Callable[[int, int], None]
-
-ROUND = 64
-"""Deals added at a time: the stopping rule is checked after each round."""
+DealsDone = Callable[[int, int], None]
+"""Told the deals done so far and the deals planned, after each round."""
 
 Z = 2.5
 """Standard errors either side of a loss: its interval (wide enough to stay true when the
@@ -80,21 +78,17 @@ EXACT_CARDS = 5
 
 MEASURES = ("playout", "forecast")
 """What options are ranked and their losses measured by: the play-outs' own points, or the
-forecast (``engine.calibration``: the points to expect against strong players), where the
+forecast (``engine.search.calibration``: the points to expect against strong players), where the
 forecast applies; elsewhere the play-outs'. A play solved exactly is measured by its solved
 values whatever is asked: the map forecasts what strong players make of the policy's play-outs,
 and a solved value is no play-out to forecast (with one deal possible the map turned a certain
 17 points into 17.6, and a certain loss of 2.67, a mistake, into 2.2, issue 50)."""
 
-PASS_STAGES = ((128, 48), (512, 12), (1024, 4))
-"""Successive halving for passes: every pass is played on 128 imagined deals, the best 48 on 512
-more, the best 12 on 1,024 more; the best 4 are the finalists, valued afresh."""
-
 
 @dataclass(frozen=True)
 class Forecast:
     """What an option is expected to give against strong players: the play-outs' moon chances and
-    points mapped onto what Hard x4 made of such positions (``engine.calibration``). The option's
+    points mapped onto what Hard x4 made of such positions (``engine.search.calibration``). The option's
     value and loss stay the play-outs' (paired on the same deals); this is the outcome to expect."""
 
     moon_by_seat: tuple[float, ...]
@@ -156,7 +150,7 @@ class OptionValue:
     each rival, widest. The judged option and the best are compared with every option valued
     on their deals, the others with the best only."""
     forecast: Forecast | None = None
-    """The outcome to expect against strong players, where ``engine.calibration`` applies."""
+    """The outcome to expect against strong players, where ``engine.search.calibration`` applies."""
     certain: bool = False
     """Every deal the view allows was solved and each gave every seat the same points: the
     figures are the outcome itself (whole points for each seat), not an average."""
@@ -174,7 +168,7 @@ class Evaluation:
     """Imagined deals behind the leading options' values."""
     seconds: float
     method: str = "policy"
-    """"policy" (play-outs by ``engine.policy``) or "exact" (every deal solved exactly)."""
+    """"policy" (play-outs by ``engine.search.policy``) or "exact" (every deal solved exactly)."""
     judged: Card | CardSet | None = None
     """The option the budget was spent on settling, if any."""
     decided: bool = True
@@ -218,7 +212,7 @@ def _as_option(kind: str, option: object) -> Card | CardSet:
 
 class _Tally:
     """Per option and per imagined deal: the seat's score minus the others' average, and the
-    deal's weight (1, unless a moon runner's plays are being read: ``engine.inference``); and
+    deal's weight (1, unless a moon runner's plays are being read: ``engine.search.inference``); and
     per option, every seat's points and moons, weighted and summed."""
 
     def __init__(
@@ -534,7 +528,7 @@ def _value(
 
 
 def _calibration(view: PlayerView, kind: str, blocking: Blocking) -> Calibration | None:
-    """The map onto Hard x4's outcomes (``engine.calibration``) where it was fitted: these rules,
+    """The map onto Hard x4's outcomes (``engine.search.calibration``) where it was fitted: these rules,
     and play-outs with the standard blockers."""
     return calibration_for(view, kind) if blocking == BLOCKERS else None
 
@@ -579,48 +573,42 @@ class _Clock:
 
 def evaluate_play(
     view: PlayerView,
+    budget: PlayBudget = PLAY_DEFAULTS,
     *,
-    samples: int = 256,
-    seconds: float | None = None,
     seed: int = 0,
-    progress: Progress | None = None,
-    vectorized: bool | None = None,
     judge: Card | str | None = None,
     limits: Sequence[float] = (),
-    min_samples: int = ROUND,
-    exact_cards: int | None = None,
-    exact_samples: int | None = None,
-    exact_min_samples: int | None = None,
     blocking: Blocking = BLOCKERS,
-    measure: str = "playout",
-    every_deal: bool = False,
+    progress: DealsDone | None = None,
+    vectorized: bool | None = None,
 ) -> Evaluation:
-    """Value every legal card for the seat to move on up to ``samples`` imagined deals.
+    """Value every legal card for the seat to move on up to ``budget.samples`` imagined deals.
 
     With ``judge`` (a card) and band ``limits``, stop as soon as that card's loss interval lies
-    inside one band (after at least ``min_samples`` deals). ``seconds`` is a safety stop.
-    ``vectorized`` forces the compiled (True) or pure-Python (False) play-outs; ``exact_cards``
-    overrides ``EXACT_CARDS`` (0: never solve exactly); ``exact_samples`` caps the deals when
-    the position is solved exactly (each deal costs far more than a play-out), and
-    ``exact_min_samples`` (by default ``min_samples``) is the least deals there. The play-outs
-    play the moon by ``blocking`` (``engine.moon``); options are ranked and their losses
-    measured by ``measure`` (``MEASURES``; a play solved exactly by its solved values). With
-    ``every_deal``, a position solved exactly that allows no more deals than the budget is
-    valued on every one of them, each once: its values are then exact (no sampling error), so
-    the verdict is decided and no deeper look changes it."""
+    inside one band (after at least ``budget.min_samples`` deals). ``budget.seconds`` is a safety
+    stop. ``vectorized`` forces the compiled (True) or pure-Python (False) play-outs;
+    ``budget.exact_cards`` overrides ``EXACT_CARDS`` (0: never solve exactly); ``exact_samples``
+    caps the deals when the position is solved exactly (each deal costs far more than a
+    play-out), and ``exact_min_samples`` (by default ``min_samples``) is the least deals there.
+    The play-outs play the moon by ``blocking`` (``engine.moon``); options are ranked and their
+    losses measured by ``budget.measure`` (``MEASURES``; a play solved exactly by its solved
+    values). With ``budget.every_deal``, a position solved exactly that allows no more deals than
+    the budget is valued on every one of them, each once: its values are then exact (no sampling
+    error), so the verdict is decided and no deeper look changes it."""
     if view.phase is not Phase.PLAYING or not view.is_my_turn:
         raise ValueError(f"seat {view.seat} has no card to play now")
-    how = _how(view, vectorized, exact_cards)
-    if how == "exact" and exact_samples is not None:
-        samples = min(samples, exact_samples)
-    if how == "exact" and exact_min_samples is not None:
-        min_samples = exact_min_samples
+    samples, min_samples, measure = budget.samples, budget.min_samples, budget.measure
+    how = _how(view, vectorized, budget.exact_cards)
+    if how == "exact" and budget.exact_samples is not None:
+        samples = min(samples, budget.exact_samples)
+    if how == "exact" and budget.exact_min_samples is not None:
+        min_samples = budget.exact_min_samples
     min_samples = min(min_samples, samples)  # a budget below the minimum is the minimum
-    clock = _Clock(seconds)
+    clock = _Clock(budget.seconds)
     source = PlayWorlds(
         view, seed, "python" if how == "python" else ("compiled" if HAVE_COMPILED else "python")
     )
-    deck = source.sampler.every_world(samples) if every_deal and how == "exact" else None
+    deck = source.sampler.every_world(samples) if budget.every_deal and how == "exact" else None
     if deck is not None:
         samples = len(deck)
     options = list(view.legal_cards)
@@ -692,38 +680,35 @@ def evaluate_play(
 
 def evaluate_pass(
     view: PlayerView,
+    budget: PassBudget = PASS_DEFAULTS,
     *,
-    samples: int = 320,
-    seconds: float | None = None,
     seed: int = 0,
-    progress: Progress | None = None,
-    stages: Sequence[tuple[int, int]] = PASS_STAGES,
-    include: Sequence[CardSet | str] = (),
-    vectorized: bool | None = None,
     judge: CardSet | str | Sequence | None = None,
     limits: Sequence[float] = (),
-    min_samples: int = ROUND,
+    include: Sequence[CardSet | str] = (),
     only: Sequence[CardSet | str | Sequence] | None = None,
     blocking: Blocking = BLOCKERS,
-    measure: str = "playout",
-    playouts: int | None = None,
+    progress: DealsDone | None = None,
+    vectorized: bool | None = None,
 ) -> Evaluation:
     """Value every possible pass, or ``only`` these (all on the same fresh deals, no screening;
-    a ``judge``d or ``include``d pass must be one of them). ``stages`` screens them in rounds of
-    (deals, survivors); the survivors of the last stage (the finalists), the passes in
-    ``include`` and the ``judge``d pass are then valued on up to ``samples`` fresh deals. With
-    ``judge`` and ``limits`` the fresh deals stop once the judged pass's loss interval lies
-    inside one band. Options are
-    ranked: those valued on fresh deals by that value, then the rest by the stage they reached
-    (their losses there are paired with the best pass's on the screening deals). The play-outs
-    play the moon by ``blocking``; options are screened, ranked and their losses measured by
-    ``measure`` (``MEASURES``). ``playouts`` caps the fresh deals' play-outs too (deals times the
-    passes still in the race): finals where several passes stay close to the best cost that many
-    times a deal, and a verdict's time is its play-outs'."""
+    a ``judge``d or ``include``d pass must be one of them). ``budget.stages`` screens them in
+    rounds of (deals, survivors); the survivors of the last stage (the finalists), the passes in
+    ``include`` and the ``judge``d pass are then valued on up to ``budget.samples`` fresh deals.
+    With ``judge`` and ``limits`` the fresh deals stop once the judged pass's loss interval lies
+    inside one band. Options are ranked: those valued on fresh deals by that value, then the rest
+    by the stage they reached (their losses there are paired with the best pass's on the
+    screening deals). The play-outs play the moon by ``blocking``; options are screened, ranked
+    and their losses measured by ``budget.measure`` (``MEASURES``). ``budget.playouts`` caps the
+    fresh deals' play-outs too (deals times the passes still in the race): finals where several
+    passes stay close to the best cost that many times a deal, and a verdict's time is its
+    play-outs'."""
     if view.phase is not Phase.PASSING or view.passed is not None:
         raise ValueError(f"seat {view.seat} has no pass to choose now")
+    samples, stages, min_samples = budget.samples, budget.stages, budget.min_samples
+    playouts, measure = budget.playouts, budget.measure
     how = _how(view, vectorized, 0)
-    clock = _Clock(seconds)
+    clock = _Clock(budget.seconds)
     rng = random.Random(seed)
     cards = list(iter_mask(view.hand.mask))
     candidates = [

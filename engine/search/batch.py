@@ -3,10 +3,10 @@
 Every game in a batch is at the same point of its hand (the same number of cards played), as
 the worlds a search imagines from one position are; seats to move, tricks taken and hands
 differ per game. One numpy operation advances every game by one card. The rules applied are
-those of ``HandState`` and the policies those of ``engine.policy`` (heuristic) or uniform
+those of ``HandState`` and the policies those of ``engine.search.policy`` (heuristic) or uniform
 random; the tests hold both to that card for card.
 
-numpy is optional for the engine: without it, search falls back to ``engine.playout``'s
+numpy is optional for the engine: without it, search falls back to ``engine.search.playout``'s
 pure-Python loop (slower, same answers for the heuristic policy).
 """
 
@@ -16,19 +16,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..cards import SUIT_MASKS, Suit
+from ..hand import HandState, Phase
+from ..kernel_compiled import broken_rows, legal_rows, winner_rows
+from ..moon import BLOCKERS, Blocking
+from ..rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, MoonRule, Rules
 from . import threads
-from .cards import HEARTS_MASK, SUIT_MASKS, Suit
 from .compiled import RulesCode, card_points, run_policy
-from .hand import HandState, Phase
-from .moon import BLOCKERS, Blocking
-from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, MoonRule, Rules
 
 __all__ = ["Batch"]
 
-_SUITS = np.array(SUIT_MASKS, dtype=np.int64)
-_HEARTS = np.int64(HEARTS_MASK)
-_CLUBS = np.int64(SUIT_MASKS[Suit.CLUBS])
-_QUEEN_BIT = np.int64(1 << QUEEN_OF_SPADES)
 _HIGH_SPADES = np.int64((1 << ACE_OF_SPADES) | (1 << KING_OF_SPADES))
 _LOW_SPADES = np.int64(SUIT_MASKS[Suit.SPADES] & ((1 << QUEEN_OF_SPADES) - 1))
 _SEGMENT = np.int64((1 << 13) - 1)
@@ -113,17 +110,18 @@ class Batch:
         players = first.players
         trick = np.zeros((len(states), players), dtype=np.int64)
         for row, state in enumerate(states):
-            trick[row, : len(state._trick)] = state._trick
+            cards = state.trick_cards
+            trick[row, : len(cards)] = cards
         return cls(
             first.rules,
-            np.array([state._hands for state in states], dtype=np.int64),
+            np.array([state.hand_masks for state in states], dtype=np.int64),
             trick,
-            len(first._trick),
-            np.array([state._leader for state in states]),
-            len(first._tricks),
-            np.array([state._hearts_broken for state in states]),
-            np.array([state._taken for state in states], dtype=np.int64),
-            np.array([state._won for state in states], dtype=np.int64),
+            len(first.trick_cards),
+            np.array([state.leader for state in states]),
+            first.trick_number,
+            np.array([state.hearts_broken for state in states]),
+            np.array([state.taken_masks for state in states], dtype=np.int64),
+            np.array([state.tricks_won for state in states], dtype=np.int64),
         )
 
     def tile(self, times: int) -> Batch:
@@ -147,26 +145,11 @@ class Batch:
         return (self.leader + self.trick_length) % self.players
 
     def legal(self) -> np.ndarray:
-        rules = self.rules
+        """Every game's legal cards (``engine.kernel.legal_mask``)."""
+        code = self.rules.play_rules
         hand = self.hands[self.rows, self.to_move]
-        if self.trick_length:
-            follow = hand & _SUITS[self.trick[:, 0] // 13]
-            legal = np.where(follow != 0, follow, hand)
-            if not self.tricks_done and rules.no_points_on_first_trick:
-                safe = hand & np.int64(~rules.point_mask & ((1 << 52) - 1))
-                legal = np.where((follow == 0) & (safe != 0), safe, legal)
-            return legal
-        if not self.tricks_done:
-            if rules.lead_any_club:
-                return hand & _CLUBS
-            return np.full(self.size, 1 << rules.lowest_club, dtype=np.int64)
-        if not rules.must_break_hearts:
-            return hand
-        others = hand & ~_HEARTS
-        free = self.broken | (others == 0)
-        if rules.hearts_instead_of_queen:
-            free |= others == _QUEEN_BIT
-        return np.where(free, hand, others)
+        led = self.trick[:, 0] // 13 if self.trick_length else np.full(self.size, -1, dtype=np.int64)
+        return legal_rows(hand, led, self.tricks_done == 0, self.broken, tuple(code))
 
     def random_cards(self, legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal card for every game."""
@@ -180,18 +163,12 @@ class Batch:
         seats = self.to_move
         bits = _ONE << cards
         self.hands[self.rows, seats] ^= bits
-        self.broken |= cards >= 39
-        if self.rules.queen_breaks_hearts:
-            self.broken |= cards == QUEEN_OF_SPADES
+        self.broken[:] = broken_rows(self.broken, cards, self.rules.queen_breaks_hearts)
         self.trick[:, self.trick_length] = cards
         self.trick_length += 1
         if self.trick_length < self.players:
             return
-        led = self.trick[:, 0] // 13
-        in_led = (self.trick // 13) == led[:, None]
-        best = np.where(in_led, self.trick, -1).argmax(axis=1)
-        winner = (self.leader + best) % self.players
-        mask = np.bitwise_or.reduce(_ONE << self.trick, axis=1)
+        winner, mask = winner_rows(self.trick, self.leader, self.players)
         self.taken[self.rows, winner] |= mask
         self.won[self.rows, winner] += 1
         self.leader = winner
@@ -222,7 +199,7 @@ class Batch:
         return self.scores()
 
     def _run_heuristic(self, blocking: Blocking = BLOCKERS) -> None:
-        """Every game to its end with ``engine.policy``, compiled (``engine.compiled``)."""
+        """Every game to its end with ``engine.search.policy``, compiled (``engine.search.compiled``)."""
         if self.is_over:
             return
         rules = self.rules

@@ -6,7 +6,7 @@ by not following. A sampled world gives every other seat exactly as many cards a
 never a card it cannot have, and otherwise spreads the unseen cards at random.
 
 Each world draws from its own SplitMix64 stream (``engine.rng``), seeded from the caller's seed
-and the world's number, so the compiled sampler (``engine.compiled.quick_worlds``) produces
+and the world's number, so the compiled sampler (``engine.search.compiled.quick_worlds``) produces
 exactly the worlds this module does, and a verdict does not depend on whether numba is there.
 """
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 import functools
 import random
 
-from .cards import SUIT_MASKS, iter_mask
-from .rng import SplitMix64
-from .view import PlayerView
+from ..cards import SUIT_MASKS, iter_mask
+from ..rng import SplitMix64
+from ..view import PlayerView
 
 __all__ = ["ImpossibleView", "WorldSampler", "sample_world", "sample_worlds", "world_seed"]
 

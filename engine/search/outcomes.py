@@ -1,22 +1,26 @@
 """Playing options out: every option of a decision, in every imagined deal, to the hand's end.
 
-The evaluator imagines deals (``engine.sampling``) and asks this module how each option ends in
+The evaluator imagines deals (``engine.search.sampling``) and asks this module how each option ends in
 each of them: the hand's score for every seat and who shot the moon. Three ways, one answer
 format (option-major rows: row ``o * deals + d`` is option ``o`` in deal ``d``):
 
-- compiled: ``engine.batch`` with ``engine.compiled`` (numpy and numba), the play-out policy;
-- pure Python: ``engine.playout``, the same policy card for card (Pyodide, or no numba);
-- exact: ``engine.solver`` solves each deal with every hand open (late in a hand, when every
+- compiled: ``engine.search.batch`` with ``engine.search.compiled`` (numpy and numba), the play-out policy;
+- pure Python: ``engine.search.playout``, the same policy card for card (Pyodide, or no numba);
+- exact: ``engine.search.solver`` solves each deal with every hand open (late in a hand, when every
   seat holds few cards), instead of trusting the policy; its compiled twin
-  (``engine.compiled_solver``) where numba is there.
+  (``engine.search.compiled_solver``) where numba is there.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..hand import HandState
+from ..kernel import exchange, first_leader
+from ..moon import BLOCKERS, Blocking
+from ..rng import SplitMix64
+from ..view import PlayerView
 from . import threads
-from .hand import HandState
 from .inference import (
     BLOCKER_TREMBLE,
     TREMBLE,
@@ -28,12 +32,9 @@ from .inference import (
     runner_plays,
     weight_of,
 )
-from .moon import BLOCKERS, Blocking
 from .pass_worlds import PASS_DEAL_BLOCK, deal_for_pass, pass_room
 from .playout import playout_result
-from .rng import SplitMix64
 from .sampling import RETRIES, WorldSampler, world_seed
-from .view import PlayerView
 
 try:
     import numpy as np
@@ -78,7 +79,7 @@ _THIN_SALT = 0x7A1D_5EED_0F_7E1A
 
 
 class PlayWorlds:
-    """Imagined deals for a play decision (``engine.sampling``), drawn compiled or in pure
+    """Imagined deals for a play decision (``engine.search.sampling``), drawn compiled or in pure
     Python: world ``k`` of a seed is the same either way."""
 
     def __init__(self, view: PlayerView, seed: int, how: str) -> None:
@@ -109,7 +110,7 @@ class PlayWorlds:
 
     def weights(self, worlds: Sequence[Sequence[int]]) -> list[float] | None:
         """Each world's weight from the moon runner's plays, or from the blockers' plays while
-        this seat is the runner (``engine.inference``); None when nothing is read (every world
+        this seat is the runner (``engine.search.inference``); None when nothing is read (every world
         counts the same)."""
         if not self.weighted:
             return None
@@ -200,7 +201,7 @@ class PlayWorlds:
 
 
 def _plays_arrays(plays: RunnerPlays, view: PlayerView) -> tuple:
-    """A seat's plays as the arrays ``engine.compiled.runner_mismatches`` reads."""
+    """A seat's plays as the arrays ``engine.search.compiled.runner_mismatches`` reads."""
     tricks = np.zeros((len(plays.cards), view.players), dtype=np.int64)
     for k, trick in enumerate(plays.tricks):
         tricks[k, : len(trick)] = trick
@@ -235,7 +236,7 @@ def play_outcomes(
         batch = _play_batch(view, worlds, tricks, trick, leader, broken).tile(len(cards))
         batch.play(np.repeat(np.array(cards, dtype=np.int64), len(worlds)))
         return batch.run("heuristic", blocking=blocking), batch.shooters()
-    states = [HandState._imagined(view.rules, hands, tricks, trick, leader, broken) for hands in worlds]
+    states = [HandState.imagined(view.rules, hands, tricks, trick, leader, broken) for hands in worlds]
     if how == "exact":
         by_card = [{int(card): (scores, shooter) for card, scores, shooter in _solve(s)} for s in states]
         rows = [by_card[world][card] for card in cards for world in range(len(states))]
@@ -252,7 +253,7 @@ def play_outcomes(
 
 
 def _solve(state: HandState) -> list:
-    """``engine.solver.solve_options``, by its compiled twin where numba is there and the twin
+    """``engine.search.solver.solve_options``, by its compiled twin where numba is there and the twin
     holds the rules' scores (the same outcomes, card for card, several times faster)."""
     if solve_options_compiled is not None and supports(state.rules):
         return solve_options_compiled(state)
@@ -294,7 +295,7 @@ def _play_batch(
 
 
 def pass_deals(view: PlayerView, seed: int, deals: int, how: str) -> tuple:
-    """Imagined deals for a pass and the others' passes (``engine.pass_worlds``), as numpy
+    """Imagined deals for a pass and the others' passes (``engine.search.pass_worlds``), as numpy
     arrays for the compiled path, lists for pure Python: the same deals either way."""
     if how == "compiled":
         cards, room = pass_room(view)
@@ -323,14 +324,10 @@ def hands_after_pass(
 ) -> tuple[list[int], int]:
     """Every seat's hand once the passes are made (the seat's own pass is ``candidate``), and
     the seat holding the lowest club, who leads."""
-    players = view.players
-    offset = view.pass_direction.offset(players)
     passes = list(passes)
     passes[view.seat] = candidate
-    after = [(hands[s] & ~passes[s]) | passes[(s - offset) % players] for s in range(players)]
-    lowest = view.rules.lowest_club
-    leader = next(seat for seat, hand in enumerate(after) if hand >> lowest & 1)
-    return after, leader
+    after = exchange(hands, passes, view.pass_direction.offset(view.players))
+    return after, first_leader(after, view.rules.lowest_club)
 
 
 def pass_outcomes(
@@ -366,7 +363,7 @@ def pass_outcomes(
     for candidate in candidates:
         for hand_row, pass_row in zip(hands, passes, strict=True):
             after, leader = hands_after_pass(view, candidate, hand_row, pass_row)
-            state = HandState._imagined(view.rules, after, [], [], leader, False)
+            state = HandState.imagined(view.rules, after, [], [], leader, False)
             result = playout_result(state, None, blocking=blocking)
             scores.append(result.scores)
             shooters.append(-1 if result.shooter is None else result.shooter)

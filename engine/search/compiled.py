@@ -1,6 +1,6 @@
 """The play-out policy compiled to machine code with numba: the search's fast path.
 
-``engine.policy`` and ``engine.playout`` are the reference (pure Python, and what runs where
+``engine.search.policy`` and ``engine.search.playout`` are the reference (pure Python, and what runs where
 numba cannot, such as Pyodide); this module applies the same rules and the same policy, card
 for card, to many games at once, one game after another in a compiled loop. The tests hold it
 to the reference on every rule preset.
@@ -19,9 +19,10 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .cards import HEARTS_MASK, SUIT_MASKS, Suit
-from .moon import BLOCKERS, IMPOSSIBLE, NOBODY, Blocking, moon_cards
-from .rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, Rules
+from ..cards import HEARTS_MASK, SUIT_MASKS, Suit
+from ..kernel_compiled import breaks_hearts, exchange, first_leader, legal_mask, trick_winner
+from ..moon import BLOCKERS, IMPOSSIBLE, NOBODY, Blocking, moon_cards
+from ..rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, Rules
 
 __all__ = [
     "RulesCode",
@@ -196,7 +197,7 @@ def _choose(
     cheap_block: int,
     shooter: int,
 ) -> int:
-    """``engine.policy.choose_card``, line for line."""
+    """``engine.search.policy.choose_card``, line for line."""
     running = runner_cards >= moon_run
     guarding = runner_cards >= moon_guard
     led = suit_end = winning = position = trick_mask = 0
@@ -284,7 +285,7 @@ def _candidate(taken: np.ndarray, players: int, moon_mask: int) -> tuple[int, in
     return runner, cards
 
 
-@njit(cache=True, nogil=True)  # nogil: a batch's parts run in threads (``engine.threads``)
+@njit(cache=True, nogil=True)  # nogil: a batch's parts run in threads (``engine.search.threads``)
 def run_policy(
     hands: np.ndarray,
     trick: np.ndarray,
@@ -297,7 +298,7 @@ def run_policy(
     rules: tuple,
 ) -> None:
     """Play every game (row) to the end of the hand with the policy, updating ``hands``,
-    ``taken`` and ``won`` in place (``engine.playout.playout_result``'s loop)."""
+    ``taken`` and ``won`` in place (``engine.search.playout.playout_result``'s loop)."""
     (
         players,
         hand_size,
@@ -315,7 +316,9 @@ def run_policy(
         _deck_mask,
         shooter,
     ) = rules
-    safe_mask = ~point_mask
+    # ``engine.kernel.PlayRules``, by index: first lead, safe cards, hearts for the queen, must break
+    play_rules = (_CLUBS if lead_any_club else 1 << lowest_club, ~point_mask if no_points else -1,
+                  hearts_for_queen, must_break, queen_breaks)  # fmt: skip
     current = np.empty(players, dtype=np.int64)
     for game in range(hands.shape[0]):
         row_hands = hands[game]
@@ -337,22 +340,8 @@ def run_policy(
             unplayed |= row_hands[other]
         while done < hand_size:
             hand = row_hands[seat]
-            if length:
-                legal = hand & _SUIT_MASKS[current[0] // 13]
-                if not legal:
-                    legal = hand
-                    if not done and no_points:
-                        safe = hand & safe_mask
-                        if safe:
-                            legal = safe
-            elif not done:
-                legal = hand & _CLUBS if lead_any_club else 1 << lowest_club
-            elif hearts_broken:
-                legal = hand
-            else:
-                legal = hand & ~_HEARTS
-                if not legal or (legal == _QUEEN_BIT and hearts_for_queen):
-                    legal = hand
+            led = current[0] // 13 if length else -1
+            legal = legal_mask(hand, led, done == 0, hearts_broken, play_rules)
             card = _choose(
                 hand,
                 legal,
@@ -375,24 +364,14 @@ def run_policy(
                 queen_out = False
             row_hands[seat] = hand ^ (1 << card)
             unplayed ^= 1 << card
-            if card >= 39 or (card == _QUEEN and queen_breaks):
+            if not hearts_broken and breaks_hearts(1 << card, queen_breaks):
                 hearts_broken = True
             current[length] = card
             length += 1
             if length < players:
                 seat = seat + 1 if seat + 1 < players else 0
                 continue
-            high = current[0]
-            suit_end = (high // 13 + 1) * 13
-            best = 0
-            mask = 0
-            for index in range(players):
-                card = current[index]
-                mask |= 1 << card
-                if high < card < suit_end:
-                    high = card
-                    best = index
-            lead = (lead + best) % players
+            lead, mask = trick_winner(current, lead, players)
             seat = lead
             row_taken[seat] |= mask
             won[game, seat] += 1
@@ -404,7 +383,7 @@ def run_policy(
         broken[game] = hearts_broken
 
 
-# ----- imagined deals for a pass (``engine.pass_worlds`` is the reference) -----
+# ----- imagined deals for a pass (``engine.search.pass_worlds`` is the reference) -----
 
 _GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -487,7 +466,7 @@ def _rule_of_thumb_pass(hand: int, count: int) -> int:
     return chosen
 
 
-@njit(cache=True, nogil=True)  # nogil: a call's blocks are dealt in threads (``engine.threads``)
+@njit(cache=True, nogil=True)  # nogil: a call's blocks are dealt in threads (``engine.search.threads``)
 def deal_pass_blocks(
     unseen: np.ndarray,
     room: np.ndarray,
@@ -501,7 +480,7 @@ def deal_pass_blocks(
     hands: np.ndarray,
     passes: np.ndarray,
 ) -> None:
-    """``engine.pass_worlds.deal_for_pass``, rows ``first`` to ``last``: the imagined deals
+    """``engine.search.pass_worlds.deal_for_pass``, rows ``first`` to ``last``: the imagined deals
     (every seat's hand) and the others' rule-of-thumb passes, written into ``hands`` and
     ``passes``. ``first`` starts a block (a multiple of ``block_size``, ``PASS_DEAL_BLOCK``
     there: an argument, as numba's cache would not see that constant change)."""
@@ -538,7 +517,7 @@ def deal_pass_blocks(
 def hands_after_passes(
     hands: np.ndarray, passes: np.ndarray, candidates: np.ndarray, seat: int, offset: int, lowest: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``engine.outcomes.hands_after_pass`` for each candidate pass in each deal, candidate-major
+    """``engine.search.outcomes.hands_after_pass`` for each candidate pass in each deal, candidate-major
     (row ``k * deals + d``): every seat's hand once the passes are made, and who leads."""
     deals, players = hands.shape
     after = np.empty((candidates.shape[0] * deals, players), dtype=np.int64)
@@ -549,13 +528,8 @@ def hands_after_passes(
             row = k * deals + deal
             for other in range(players):
                 given[other] = candidates[k] if other == seat else passes[deal, other]
-            found = False
-            for other in range(players):
-                hand = (hands[deal, other] & ~given[other]) | given[(other - offset) % players]
-                after[row, other] = hand
-                if not found and (hand >> lowest) & 1:
-                    leader[row] = other
-                    found = True
+            after[row] = exchange(hands[deal], given, offset)
+            leader[row] = first_leader(after[row], lowest)
     return after, leader
 
 
@@ -572,12 +546,12 @@ def card_points(taken: np.ndarray, masks: np.ndarray, values: np.ndarray) -> np.
     return points
 
 
-# ----- imagined deals during play (``engine.sampling`` is the reference) -----
+# ----- imagined deals during play (``engine.search.sampling`` is the reference) -----
 
 
 @njit(cache=True)
 def _world_seed(seed: np.uint64, world: int) -> np.uint64:
-    """``engine.sampling.world_seed``."""
+    """``engine.search.sampling.world_seed``."""
     state = np.empty(1, dtype=np.uint64)
     state[0] = seed + np.uint64(world) * _GOLDEN_GAMMA
     return _next_u64(state)
@@ -587,7 +561,7 @@ def _world_seed(seed: np.uint64, world: int) -> np.uint64:
 def _quick_deal(
     cards: np.ndarray, seats_of: np.ndarray, free: np.ndarray, state: np.ndarray, dealt: np.ndarray
 ) -> bool:
-    """``engine.sampling._quick_deal`` (cards in order, each with its mask of allowed seats)."""
+    """``engine.search.sampling._quick_deal`` (cards in order, each with its mask of allowed seats)."""
     players = free.shape[0]
     room = free.copy()
     dealt[:] = 0
@@ -624,7 +598,7 @@ def quick_worlds(
     count: int,
     retries: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``engine.sampling.WorldSampler.world`` for worlds ``first`` .. ``first + count - 1``:
+    """``engine.search.sampling.WorldSampler.world`` for worlds ``first`` .. ``first + count - 1``:
     (hands, whether the quick deal succeeded, each stream's state afterwards). ``sizes[k]`` is
     how many seats card k may go to (the key the cards are kept sorted by)."""
     players = free.shape[0]
@@ -661,7 +635,7 @@ def quick_worlds(
     return hands, done, states
 
 
-# ----- reading a moon runner's hand (``engine.inference`` is the reference) -----
+# ----- reading a moon runner's hand (``engine.search.inference`` is the reference) -----
 
 
 @njit(cache=True)
@@ -681,7 +655,7 @@ def runner_mismatches(
     later: np.ndarray,
     rules: tuple,
 ) -> np.ndarray:
-    """``engine.inference.mismatches`` for the runner's hand (``hands[w]``) of every world."""
+    """``engine.search.inference.mismatches`` for the runner's hand (``hands[w]``) of every world."""
     (
         players,
         _hand_size,
@@ -689,9 +663,9 @@ def runner_mismatches(
         lead_any_club,
         no_points,
         point_mask,
-        _must_break,
+        must_break,
         hearts_for_queen,
-        _queen_breaks,
+        queen_breaks,
         moon_mask,
         moon_run,
         moon_guard,
@@ -699,6 +673,9 @@ def runner_mismatches(
         deck_mask,
         shooter,
     ) = rules
+    # ``engine.kernel.PlayRules``, by index: first lead, safe cards, hearts for the queen, must break
+    play_rules = (_CLUBS if lead_any_club else 1 << lowest_club, ~point_mask if no_points else -1,
+                  hearts_for_queen, must_break, queen_breaks)  # fmt: skip
     counts = np.zeros(hands.shape[0], dtype=np.int64)
     trick = np.zeros(players, dtype=np.int64)
     for world in range(hands.shape[0]):
@@ -708,22 +685,8 @@ def runner_mismatches(
             length = lengths[k]
             for index in range(length):
                 trick[index] = tricks[k, index]
-            if length:
-                legal = held & _SUIT_MASKS[trick[0] // 13]
-                if not legal:
-                    legal = held
-                    if first[k] and no_points:
-                        safe = held & ~point_mask
-                        if safe:
-                            legal = safe
-            elif first[k]:
-                legal = held & _CLUBS if lead_any_club else held & (1 << lowest_club)
-            elif broken[k]:
-                legal = held
-            else:
-                legal = held & ~_HEARTS
-                if not legal or (legal == _QUEEN_BIT and hearts_for_queen):
-                    legal = held
+            led = trick[0] // 13 if length else -1
+            legal = legal_mask(held, led, first[k], broken[k], play_rules)
             if legal & (legal - 1) == 0:
                 continue
             card = _choose(

@@ -12,7 +12,7 @@ went on to do from 2,374 runner positions of four kept calibration runs (each ru
 turn, the fitted law beat the old one on it every time). The fit also said that how well the
 play-out policy explains each of the runner's plays (``mismatches``, each one multiplying the
 weight by ``TREMBLE``) tells nothing against players who are not that policy, so ``TREMBLE``
-is 1: the count is kept, compiled in ``engine.compiled`` and held to the reference by the
+is 1: the count is kept, compiled in ``engine.search.compiled`` and held to the reference by the
 tests, for the benchmark to re-fit against another model of the players.
 
 The other way round, while the deciding seat is itself the runner, deals are drawn as if the
@@ -30,11 +30,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import HEARTS_MASK, SUIT_MASKS, Suit
-from .moon import losers, moon_candidate, moon_cards, moon_threat
+from ..kernel import breaks_hearts, legal_mask
+from ..moon import losers, moon_candidate, moon_cards, moon_threat
+from ..rules import QUEEN_OF_SPADES, Rules
+from ..view import PlayerView
 from .policy import choose_card
-from .rules import QUEEN_OF_SPADES, Rules
-from .view import PlayerView
 
 __all__ = [
     "BLOCKER_TREMBLE",
@@ -70,7 +70,6 @@ GROWTH = 0.5
 """A deal's weight shrinks by ``exp(-STRENGTH * tricks_done ** (1 + GROWTH))`` for each loser in
 the runner's hand: to 0.90 after one trick, 0.75 after two, 0.10 after eight (fitted, see above)."""
 
-_CLUBS = SUIT_MASKS[Suit.CLUBS]
 _QUEEN_BIT = 1 << QUEEN_OF_SPADES
 
 
@@ -142,9 +141,7 @@ def _seat_plays(view: PlayerView, seat: int, blocking: int | None) -> RunnerPlay
         for position, card in enumerate(trick.cards):
             player = (trick.leader + position) % players
             if player == seat:
-                broken = not rules.must_break_hearts or bool(played & HEARTS_MASK)
-                if rules.queen_breaks_hearts and played & _QUEEN_BIT:
-                    broken = True
+                broken = not rules.must_break_hearts or breaks_hearts(played, rules.queen_breaks_hearts)
                 rows.append(
                     (
                         int(card),
@@ -180,23 +177,7 @@ def _seat_plays(view: PlayerView, seat: int, blocking: int | None) -> RunnerPlay
 
 def _legal(hand: int, trick: Sequence[int], first: bool, broken: bool, rules: Rules) -> int:
     """``HandState``'s legal cards for ``hand`` at that moment."""
-    if trick:
-        follow = hand & SUIT_MASKS[trick[0] // 13]
-        if follow:
-            return follow
-        if first and rules.no_points_on_first_trick:
-            safe = hand & ~rules.point_mask
-            if safe:
-                return safe
-        return hand
-    if first:
-        return hand & _CLUBS if rules.lead_any_club else hand & 1 << rules.lowest_club
-    if broken:
-        return hand
-    others = hand & ~HEARTS_MASK
-    if not others or (others == _QUEEN_BIT and rules.hearts_instead_of_queen):
-        return hand
-    return others
+    return legal_mask(hand, trick[0] // 13 if trick else -1, first, broken, rules.play_rules)
 
 
 def mismatches(plays: RunnerPlays, hand: int, rules: Rules) -> int:

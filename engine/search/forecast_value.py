@@ -1,6 +1,6 @@
 """Options valued by their forecast, with errors paired deal by deal (the delta method).
 
-The forecast (``engine.calibration``) maps the play-outs' *averages* (every seat's points and moon
+The forecast (``engine.search.calibration``) maps the play-outs' *averages* (every seat's points and moon
 chance) onto what strong players make of such positions; it is not a sum over deals, so an
 option's forecast difference (its points minus the others' average) has no per-deal value to
 pair. Its error comes from the first-order expansion around the averages: each deal counts as

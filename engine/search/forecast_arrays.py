@@ -1,6 +1,6 @@
 """The forecast difference (``ForecastValue.of``) at many points at once, with numpy.
 
-A side of a forecast loss (``engine.forecast_value``) needs the forecast at its averages and at
+A side of a forecast loss (``engine.search.forecast_value``) needs the forecast at its averages and at
 two points around each of them (the delta method's gradient): seventeen calls of
 ``Calibration.predict`` for four players, some 60 microseconds each in Python, and a pass verdict
 works out about a thousand sides. Here they are one pass over a (points, 2 * players) array, the
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..moon import NOBODY
 from .calibration import FLOOR, MOON_VALUE, QUIET_UNKNOWN, Calibration, _moon_group, _quiet_group
 from .calibration import _logit as _logit_of
-from .moon import NOBODY
 
 __all__ = ["forecast_differences"]
 

@@ -1,4 +1,4 @@
-"""The fitted map of ``engine.calibration``: its figures are data, kept in ``calibration_map.json``
+"""The fitted map of ``engine.search.calibration``: its figures are data, kept in ``calibration_map.json``
 beside this module (written by ``benchmarks/fit_calibration.py``, with the runs, the command and
 the sha256 of the decisions it was fitted on), and read here once."""
 

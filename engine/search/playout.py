@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import random
 
-from .cards import HEARTS_MASK, SUIT_MASKS, Suit, trick_taker
-from .hand import HandState, Phase
-from .moon import BLOCKERS, Blocking, moon_candidate, moon_cards
+from ..hand import HandState, Phase
+from ..kernel import breaks_hearts, legal_mask, trick_winner
+from ..moon import BLOCKERS, Blocking, moon_candidate, moon_cards
+from ..rules import QUEEN_OF_SPADES
+from ..scoring import HandResult, MoonChoice, score_hand
 from .policy import choose_card
-from .rules import QUEEN_OF_SPADES
-from .scoring import HandResult, MoonChoice, score_hand
 
 __all__ = ["heuristic_playout", "playout_result", "random_playout"]
-
-_CLUBS = SUIT_MASKS[Suit.CLUBS]
-_QUEEN_BIT = 1 << QUEEN_OF_SPADES
 
 
 def random_playout(
@@ -33,7 +30,7 @@ def random_playout(
 def heuristic_playout(
     state: HandState, moon_choice: MoonChoice = MoonChoice.ADD_TO_OTHERS
 ) -> tuple[int, ...]:
-    """Play ``state`` (left untouched) to the end with ``engine.policy`` for every seat."""
+    """Play ``state`` (left untouched) to the end with ``engine.search.policy`` for every seat."""
     return playout_result(state, None, moon_choice).scores
 
 
@@ -51,20 +48,16 @@ def playout_result(
     rules = state.rules
     players = rules.players
     hand_size = rules.hand_size
-    hands = list(state._hands)
-    taken = list(state._taken)
-    won = list(state._won)
-    trick = list(state._trick)
-    leader = state._leader
-    seat = state._to_move
-    done = len(state._tricks)
-    broken = state._hearts_broken or not rules.must_break_hearts
-    first_lead = 1 << rules.lowest_club
-    lead_any_club = rules.lead_any_club
-    no_points = rules.no_points_on_first_trick
-    safe_mask = ~rules.point_mask
-    queen_breaks = rules.queen_breaks_hearts
-    hearts_for_queen = rules.hearts_instead_of_queen
+    hands = list(state.hand_masks)
+    taken = list(state.taken_masks)
+    won = list(state.tricks_won)
+    trick = list(state.trick_cards)
+    leader = state.leader
+    seat = state.to_move
+    done = state.trick_number
+    play_rules = rules.play_rules
+    queen_breaks = play_rules.queen_breaks
+    broken = state.hearts_broken or not play_rules.must_break
     uniform = rng.random if rng else None
     queen_out = any(hand >> QUEEN_OF_SPADES & 1 for hand in hands)
     moon_mask = moon_cards(rules)
@@ -72,24 +65,10 @@ def playout_result(
     for hand in hands:
         unplayed |= hand
     runner, runner_cards = moon_candidate(taken, moon_mask)
-    suit_masks = SUIT_MASKS
 
     while done < hand_size:
         hand = hands[seat]
-        if trick:
-            legal = hand & suit_masks[trick[0] // 13]
-            if not legal:
-                legal = hand
-                if not done and no_points:
-                    legal = hand & safe_mask or hand
-        elif not done:
-            legal = hand & _CLUBS if lead_any_club else first_lead
-        elif broken:
-            legal = hand
-        else:
-            legal = hand & ~HEARTS_MASK
-            if not legal or (legal == _QUEEN_BIT and hearts_for_queen):
-                legal = hand
+        legal = legal_mask(hand, trick[0] // 13 if trick else -1, not done, broken, play_rules)
         if uniform:  # the k-th legal card, k uniform
             for _ in range(int(uniform() * legal.bit_count())):
                 legal &= legal - 1
@@ -113,14 +92,14 @@ def playout_result(
                 queen_out = False
         hands[seat] = hand ^ (1 << card)
         unplayed ^= 1 << card
-        if card >= 39 or (card == QUEEN_OF_SPADES and queen_breaks):
+        if not broken and breaks_hearts(1 << card, queen_breaks):
             broken = True
         trick.append(card)
         if len(trick) < players:
             seat = seat + 1 if seat + 1 < players else 0
             continue
-        best, mask = trick_taker(trick)
-        leader = seat = (leader + best) % players
+        seat, mask = trick_winner(trick, leader, players)
+        leader = seat
         taken[seat] |= mask
         won[seat] += 1
         trick = []

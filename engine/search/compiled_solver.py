@@ -1,4 +1,4 @@
-"""The exact late-hand solver compiled with numba: ``engine.solver`` is its reference.
+"""The exact late-hand solver compiled with numba: ``engine.search.solver`` is its reference.
 
 The same max^n search (every seat minimising its own score minus the others' average, the lowest
 card among equals), the same legality, the same equivalent cards and the same floor, so every
@@ -9,7 +9,7 @@ on the hands at trick boundaries (the reference's second, renamed memo saves lit
 An outcome travels packed in one int: each seat's points added from the node on in 13 bits
 (offset by 4,096), the moon's shooter plus one above them, so adding a trick's points is one
 addition. That fits four seats; other tables use the reference (``supports``). Where numba
-is missing (Pyodide) ``engine.outcomes`` solves with the reference.
+is missing (Pyodide) ``engine.search.outcomes`` solves with the reference.
 """
 
 from __future__ import annotations
@@ -18,23 +18,17 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from .cards import HEARTS_MASK, SUIT_MASKS, Suit
+from ..kernel_compiled import breaks_hearts, legal_mask
+from ..rules import Rules
 from .compiled import _bottom, _top
-from .rules import QUEEN_OF_SPADES, Rules
 from .solver import _ANYONE, _NO_FLOOR, _NOBODY, _root, _tables
 
 __all__ = ["solve_options_compiled", "supports"]
 
 _BITS = 13
 _FIELD = (1 << _BITS) - 1
-_SUIT = (1 << 13) - 1
 _OFFSET = 1 << (_BITS - 1)
 _MAX_SEATS = 4
-_CLUBS = int(SUIT_MASKS[Suit.CLUBS])
-_NOT_HEARTS = ((1 << 52) - 1) & ~int(HEARTS_MASK)
-_QUEEN = int(QUEEN_OF_SPADES)
-_QUEEN_BIT = 1 << _QUEEN
-_FIRST_HEART = int(Suit.HEARTS) * 13
 _SHOOTER_SHIFT = _BITS * _MAX_SEATS
 _ZERO = sum(_OFFSET << (_BITS * seat) for seat in range(_MAX_SEATS))
 """Every seat adds nothing, nobody shoots (shooter field 0 = -1 + 1)."""
@@ -67,6 +61,13 @@ def supports(rules: Rules) -> bool:
     tables = _tables(rules)
     most = sum(abs(v) for v in tables.values) + 2 * abs(tables.moon_value) + abs(tables.bonus)
     return rules.players <= _MAX_SEATS and most < _OFFSET
+
+
+@njit(cache=True)
+def _play_rules(params: np.ndarray) -> tuple:
+    """The kernel's ``PlayRules`` from the params, as ``kernel_compiled.legal_mask`` reads them
+    (must-break reads 1: the search's ``broken`` already says whether hearts may be led)."""
+    return (params[P_FIRST_LEAD], params[P_SAFE_MASK], params[P_HEARTS_FOR_QUEEN], 1, params[P_QUEEN_BREAKS])
 
 
 @njit(cache=True, inline="always")
@@ -197,7 +198,7 @@ def _enter(
     live,
     collect,
 ) -> int:
-    """Set up row ``d`` for the node at this position (``engine.solver``'s ``node`` up to its
+    """Set up row ``d`` for the node at this position (``engine.search.solver``'s ``node`` up to its
     loop over cards); or, where the node needs no search (nothing left to score, or the memo
     has it), its packed outcome (-1 otherwise: outcomes are never negative)."""
     n = params[P_N]
@@ -218,14 +219,7 @@ def _enter(
                 row[F_KEY + k] = key[k]
         seat = leader
         hand = hands[seat]
-        if first:
-            legal = hand & _CLUBS if params[P_ANY_CLUB] else params[P_FIRST_LEAD]
-        elif broken:
-            legal = hand
-        else:
-            legal = hand & _NOT_HEARTS
-            if not legal or (legal == _QUEEN_BIT and params[P_HEARTS_FOR_QUEEN]):
-                legal = hand
+        legal = legal_mask(hand, -1, first, broken, _play_rules(params))
         top = 0
     else:
         seat = leader + pos
@@ -233,13 +227,7 @@ def _enter(
             seat -= n
         hand = hands[seat]
         suit = win_card // 13
-        legal = hand & (_SUIT << (suit * 13))
-        if not legal:
-            legal = hand
-            if first and params[P_NO_POINTS]:
-                legal = hand & params[P_SAFE_MASK]
-                if not legal:
-                    legal = hand
+        legal = legal_mask(hand, suit, first, broken, _play_rules(params))
         top = suit * 13 + 13
     if not collect and won == every_seat and not live & params[P_NEGATIVE_MASK]:
         points_left = _suit_total(points, live)
@@ -295,7 +283,7 @@ def _solve(
     live,
     collected,
 ) -> None:
-    """Every legal card's packed outcome into ``collected[card]``: ``engine.solver``'s search,
+    """Every legal card's packed outcome into ``collected[card]``: ``engine.search.solver``'s search,
     its recursion kept on an explicit stack (numba cannot cache a recursive function)."""
     n = params[P_N]
     bonus = params[P_BONUS]
@@ -386,9 +374,7 @@ def _solve(
         hand = row[F_HAND]
         hands[seat] = hand ^ low
         broken = row[F_BROKEN]
-        now_broken = (
-            1 if (broken or card >= _FIRST_HEART or (card == _QUEEN and params[P_QUEEN_BREAKS])) else 0
-        )
+        now_broken = 1 if (broken or breaks_hearts(low, params[P_QUEEN_BREAKS])) else 0
         pos = row[F_POS]
         win_card = row[F_WIN_CARD]
         if pos == 0 or (win_card < card and card < row[F_TOP]):
@@ -508,7 +494,7 @@ def _arrays(rules: Rules) -> tuple:
 
 
 def solve_options_compiled(state) -> list[tuple[int, tuple[int, ...], int]]:
-    """``engine.solver.solve_options`` of ``state``, compiled (``supports(state.rules)``), as
+    """``engine.search.solver.solve_options`` of ``state``, compiled (``supports(state.rules)``), as
     ``(card number, final_scores, shooter)`` per legal card in card order."""
     _, args, taken_points = _root(state)
     (hands, leader, pos, win_card, win_seat, trick_mask, trick_points, broken, status, won, first, live) = (

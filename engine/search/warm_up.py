@@ -1,7 +1,7 @@
-"""Compile the numba play-outs once and keep them in numba's cache (``engine/__pycache__``), so
+"""Compile the numba play-outs once and keep them in numba's cache (``engine/search/__pycache__``), so
 the first verdict a learner asks for does not wait half a minute for the compiler.
 
-    .venv/bin/python -m engine.warm_up      # scripts/setup.sh runs it; quick once cached
+    .venv/bin/python -m engine.search.warm_up      # scripts/setup.sh runs it; quick once cached
 
 It evaluates a pass, a play with a moon runner being read, a plain play and a late play solved
 exactly, with a few deals each: every compiled function runs at least once.
@@ -9,27 +9,29 @@ exactly, with a few deals each: every compiled function runs at least once.
 
 from __future__ import annotations
 
+import random
 import time
 
-from .bots import make_bot
+from ..hand import HandState, Phase
+from ..rules import Rules
+from .budget import PassBudget, PlayBudget
 from .evaluator import evaluate_pass, evaluate_play
-from .hand import HandState, Phase
 from .inference import runner_plays
 from .outcomes import HAVE_COMPILED, PlayWorlds
-from .rules import Rules
 
 __all__ = ["warm_up"]
 
 
 def _runner_position(seed: int) -> HandState | None:
-    """A play decision with a moon runner whose plays are read (``engine.inference``)."""
+    """A play decision with a moon runner whose plays are read (``engine.search.inference``)."""
     state = HandState.from_seed(seed, Rules(), "hold")
-    bot = make_bot("easy", seed)
+    rng = random.Random(seed)  # random legal cards, as the easy bot plays (search imports no bot)
     while not state.is_over:
         view = state.view(state.to_move)
-        if len(view.legal_cards) > 1 and runner_plays(view) is not None:
+        legal = view.legal_cards
+        if len(legal) > 1 and runner_plays(view) is not None:
             return state
-        state.play(bot.choose_play(view))
+        state.play(legal[rng.randrange(len(legal))])
     return None
 
 
@@ -39,19 +41,19 @@ def warm_up() -> float:
     if not HAVE_COMPILED:
         return 0.0
     passing = HandState.from_seed(1, Rules(), "left")
-    evaluate_pass(passing.view(0), samples=8, stages=((4, 2),), vectorized=True)
+    evaluate_pass(passing.view(0), PassBudget(samples=8, stages=((4, 2),)), vectorized=True)
     playing = HandState.from_seed(1, Rules(), "hold")
-    evaluate_play(playing.view(playing.to_move), samples=8, vectorized=True)
-    # The exact solver's twin (``engine.compiled_solver``): a late play solved on a few deals.
+    evaluate_play(playing.view(playing.to_move), PlayBudget(samples=8), vectorized=True)
+    # The exact solver's twin (``engine.search.compiled_solver``): a late play solved on a few deals.
     late = HandState.from_seed(2, Rules(), "hold")
     while late.phase is Phase.PLAYING and len(late.hand(late.to_move)) > 3:
         late.play(late.legal_cards()[0])
-    evaluate_play(late.view(late.to_move), samples=4, exact_cards=3)
+    evaluate_play(late.view(late.to_move), PlayBudget(samples=4, exact_cards=3))
     for seed in range(200):
         state = _runner_position(seed)
         if state is not None and state.phase is Phase.PLAYING:
             view = state.view(state.to_move)
-            evaluate_play(view, samples=8, vectorized=True, exact_cards=0)
+            evaluate_play(view, PlayBudget(samples=8, exact_cards=0), vectorized=True)
             source = PlayWorlds(view, seed, "compiled")
             source.evidence(source.next(2))  # the mismatch count (benchmarks/runner_read.py)
             break

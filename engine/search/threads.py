@@ -3,9 +3,10 @@
 The compiled play-out loop releases the GIL, so a large batch split in parts runs on several cores
 at once: a learner's verdict in a lesson takes about half the time on a 2-core machine. Each game is
 played alone, so the split changes no answer; a pass's imagined deals are dealt the same way, block
-by block (each block its own stream, ``engine.pass_worlds``). Processes that already run side by
+by block (each block its own stream, ``engine.search.pass_worlds``). Processes that already run side by
 side (a tournament's or the review's workers) set one thread each, so the cores are not
-oversubscribed. ``HEARTS_THREADS`` in the environment overrides the default.
+oversubscribed. By default a thread for each core this process may run on; ``HEARTS_THREADS`` in the
+environment overrides that.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def _default() -> int:
         if wanted < 1:
             raise ValueError(f"HEARTS_THREADS must be at least 1, not {wanted}")
         return wanted
-    return max(1, min(2, _cores()))
+    return max(1, _cores())
 
 
 _threads = _default()

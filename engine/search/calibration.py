@@ -36,10 +36,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from ..moon import IMPOSSIBLE, NOBODY, moon_candidate, moon_cards, taken_masks
+from ..rules import Rules
+from ..view import PlayerView
 from .calibration_map import MOON, QUIET
-from .moon import IMPOSSIBLE, NOBODY, moon_candidate, moon_cards, taken_masks
-from .rules import Rules
-from .view import PlayerView
 
 __all__ = ["FLOOR", "Calibration", "applies", "calibration_for", "situation"]
 
@@ -121,7 +121,7 @@ def _moon_group(where: Situation, seat: int) -> str:
 class Calibration:
     where: Situation
     moon_map: dict = field(default_factory=lambda: MOON)
-    """``engine.calibration_map.MOON`` unless a fit under test gives its own."""
+    """``engine.search.calibration_map.MOON`` unless a fit under test gives its own."""
     quiet_map: dict = field(default_factory=lambda: QUIET)
 
     def moons(self, predicted: Sequence[float], points: Sequence[float]) -> tuple[float, ...]:
