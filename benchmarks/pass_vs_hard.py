@@ -203,6 +203,45 @@ def check_hand(index: int, args: argparse.Namespace, bots: Bots) -> dict:
     }
 
 
+def coach_loss_between(view: PlayerView, chosen: CardSet, best: CardSet, seed: int) -> dict:
+    """The coach's loss of ``chosen`` against ``best`` (a best read earlier, kept in the finals):
+    against strong blockers where the coach grades ``chosen`` against them, as ``coach_best``."""
+    evaluation = judge_pass(view, chosen, seed=seed, depth=COACH, include=[best])
+    graded = grade(evaluation, chosen)
+    line = graded.moon_line
+    source = evaluation
+    if line is not None and graded.loss == line.strong_chosen.loss:
+        source = evaluation.strong_blockers
+    loss = source.value_of(chosen).loss - source.value_of(best).loss
+    return {"coach_loss": loss, "band": graded.label, "coach_best": str(coach_best(evaluation, graded))}
+
+
+def rejudge(rows: list[dict], args: argparse.Namespace) -> list[dict]:
+    """Checked verdicts (journal lines or a summary's ``verdict_rows``) with the coach's figure
+    read again by the coach as it is now, between the same two passes. Hard's play-outs do not
+    depend on the coach: the realised losses are kept."""
+    rules = Rules()
+    out = []
+    for row in rows:
+        index = row["hand"]
+        view = deal_game_hand(rules, args.seed, index).view(index % rules.players)
+        seed = SEED + index + (1 if row["source"] == "random" else 0)
+        start = time.process_time()
+        now = coach_loss_between(view, CardSet(row["pass"]), CardSet(row["best"]), seed)
+        out.append(
+            row
+            | {"coach_loss_before": row["coach_loss"], "band_before": row["band"]}
+            | now
+            | {"coach_seconds": time.process_time() - start}
+        )
+        print(
+            f"hand {index}: coach {row['coach_loss']:.2f} -> {now['coach_loss']:.2f}, "
+            f"realised {row['realised']:.2f} ± {row['realised_error']:.2f}",
+            flush=True,
+        )
+    return out
+
+
 def more_deals(first: dict, block: int, args: argparse.Namespace, bots: Bots) -> dict:
     """Another ``--deals`` deals (block ``block``, its own deals and bots) for a checked verdict:
     the same two passes, read from its first journal line, not judged again."""
@@ -246,6 +285,7 @@ def mean_error(values: Sequence[float]) -> tuple[float, float]:
 
 ROW_KEYS = ("hand", "source", "hand_cards", "direction", "pass", "best", "band", "coach_loss")
 ROW_KEYS += ("realised", "realised_error", "deals")
+REJUDGED_KEYS = ("coach_loss_before", "band_before", "coach_best")
 
 
 def _within(line: dict) -> bool:
@@ -293,6 +333,39 @@ def summary(lines: list[dict], args: argparse.Namespace) -> dict:
     }
 
 
+def rejudged_summary(source: Path, args: argparse.Namespace) -> dict:
+    """``--rejudge``: the verdicts of a summary JSON (its ``verdict_rows``) or a journal, their
+    realised losses kept and the coach's figures read again; the tallies before and now."""
+    text = source.read_text(encoding="utf-8")
+    if source.suffix == ".jsonl":
+        earlier, rows = None, pooled([json.loads(line) for line in text.splitlines() if line.strip()])
+    else:
+        earlier = json.loads(text)
+        rows = earlier["verdict_rows"]
+    checked = rejudge(rows, args)
+    before = [row | {"coach_loss": row["coach_loss_before"]} for row in checked]
+    report = {
+        "command": f"benchmarks/pass_vs_hard.py --seed {args.seed} --rejudge {source}",
+        "rejudged": "the coach's figures read again between the same two passes; Hard's play-outs kept",
+        "deals_a_verdict": sorted({row["deals"] for row in checked}),
+        "before": tally(before) | {"queen_differs": tally([r for r in before if _queen(r)])},
+        **tally(checked),
+        "queen_differs": tally([row for row in checked if _queen(row)]),
+        "coach_cpu_seconds": round(sum(row["coach_seconds"] for row in checked)),
+        "verdict_rows": [
+            {
+                key: round(row[key], 2) if isinstance(row[key], float) else row[key]
+                for key in ROW_KEYS + REJUDGED_KEYS
+            }
+            for row in checked
+        ],
+    }
+    for key in ("hard", "hard_vs_normal"):
+        if earlier is not None and key in earlier:
+            report[key] = earlier[key]
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--verdicts", type=int, default=40, help="stop once this many verdicts are checked")
@@ -310,8 +383,25 @@ def main() -> None:
     parser.add_argument(
         "--strength", type=int, default=0, metavar="DEALS", help="first: the bounded Hard against Normal"
     )
+    parser.add_argument(
+        "--rejudge",
+        type=Path,
+        metavar="FILE",
+        help="only re-read the coach's figures of the verdicts in FILE (a summary JSON or a journal)",
+    )
     args = parser.parse_args()
     one_thread()
+    if args.rejudge is not None:
+        report = rejudged_summary(args.rejudge, args)
+        print(
+            f"{report['verdicts']} verdicts re-judged: sign agrees {report['sign_agrees']} "
+            f"(before {report['before']['sign_agrees']}), within 2 SE {report['within_2_se']} "
+            f"(before {report['before']['within_2_se']}); {report['coach_cpu_seconds']} CPU s"
+        )
+        if args.json:
+            report["date"] = datetime.date.today().isoformat()
+            args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        return
     bounded = strength(args.strength, args.play_samples, args.seed) if args.strength else None
     if bounded is not None:
         print("bounded Hard against three Normal bots:", bounded)
