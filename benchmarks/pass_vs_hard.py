@@ -29,9 +29,16 @@ stopped and continued; the summary is written from the journal. ``--block B`` (B
 another ``--deals`` deals (their own seeds) for every verdict in the journal, the same two
 passes; the summary pools each verdict's blocks.
 
+``--rejudge FILE`` plays nothing: Hard's play-outs do not depend on the coach, only its figure
+does, so it reads the coach's loss again, as the coach now stands, for every verdict of a summary
+JSON (its ``verdict_rows``, its games' ``seed``) or a journal (``--seed``): the same hand and seat,
+the same seed, the loss between the row's two passes (its best kept in the finals), tallied
+against the kept realised losses (a minute, not half an hour).
+
     PYTHONPATH=. nice -n 5 .venv/bin/python benchmarks/pass_vs_hard.py [--verdicts 40] [--deals 48]
         [--play-samples 128] [--strength 60] [--journal /tmp/pass_vs_hard.jsonl]
         [--json benchmarks/results/pass_vs_hard.json]
+    PYTHONPATH=. .venv/bin/python benchmarks/pass_vs_hard.py --rejudge benchmarks/results/pass_vs_hard.json
 """
 
 from __future__ import annotations
@@ -225,6 +232,10 @@ def rejudge(rows: list[dict], args: argparse.Namespace) -> list[dict]:
     for row in rows:
         index = row["hand"]
         view = deal_game_hand(rules, args.seed, index).view(index % rules.players)
+        if "hand_cards" in row and CardSet(row["hand_cards"]) != view.hand:
+            raise SystemExit(
+                f"hand {index}: the row's hand {row['hand_cards']} is not game seed {args.seed}'s"
+            )
         seed = SEED + index + (1 if row["source"] == "random" else 0)
         start = time.process_time()
         now = coach_loss_between(view, CardSet(row["pass"]), CardSet(row["best"]), seed)
@@ -297,6 +308,10 @@ def _queen(line: dict) -> bool:
     return ("Q♠" in line["pass"]) != ("Q♠" in line["best"])
 
 
+def _queen_in_both(line: dict) -> bool:
+    return "Q♠" in line["pass"] and "Q♠" in line["best"]
+
+
 def tally(checked: list[dict]) -> dict:
     """How many verdicts Hard's play-outs bear out: the loss's sign, and the coach's figure
     within two standard errors of the realised loss."""
@@ -320,10 +335,12 @@ def summary(lines: list[dict], args: argparse.Namespace) -> dict:
     return {
         "command": f"benchmarks/pass_vs_hard.py --seed {args.seed} --deals {args.deals} "
         f"--play-samples {args.play_samples} --low {args.low} --high {args.high}",
+        "seed": args.seed,
         "hands_looked_at": sum(not line.get("block") for line in lines),
         "deals_a_verdict": sorted({line["deals"] for line in checked}),
         **tally(checked),
         "queen_differs": tally([line for line in checked if _queen(line)]),
+        "queen_in_both": tally([line for line in checked if _queen_in_both(line)]),
         "hard": {"play_samples": args.play_samples, "pass": BROWSER_PASS.__dict__ | {"seconds": None}},
         "cpu_seconds": round(cpu),
         "verdict_rows": [
@@ -342,15 +359,18 @@ def rejudged_summary(source: Path, args: argparse.Namespace) -> dict:
     else:
         earlier = json.loads(text)
         rows = earlier["verdict_rows"]
+        args.seed = earlier.get("seed", args.seed)  # the games the verdicts came from
     checked = rejudge(rows, args)
     before = [row | {"coach_loss": row["coach_loss_before"]} for row in checked]
     report = {
         "command": f"benchmarks/pass_vs_hard.py --seed {args.seed} --rejudge {source}",
+        "seed": args.seed,
         "rejudged": "the coach's figures read again between the same two passes; Hard's play-outs kept",
         "deals_a_verdict": sorted({row["deals"] for row in checked}),
         "before": tally(before) | {"queen_differs": tally([r for r in before if _queen(r)])},
         **tally(checked),
         "queen_differs": tally([row for row in checked if _queen(row)]),
+        "queen_in_both": tally([row for row in checked if _queen_in_both(row)]),
         "coach_cpu_seconds": round(sum(row["coach_seconds"] for row in checked)),
         "verdict_rows": [
             {

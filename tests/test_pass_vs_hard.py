@@ -4,6 +4,8 @@ learner's view, with the same bots: otherwise its realised losses compare differ
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import pass_vs_hard
@@ -92,3 +94,17 @@ def test_a_rejudged_verdict_keeps_hard_s_play_outs_and_reads_the_coach_against_t
         assert abs(now["coach_loss"] - direct) < 3 * max(graded.loss_error, 0.5)
     same = pass_vs_hard.coach_loss_between(view, learner, learner, pass_vs_hard.SEED + 1)
     assert same["coach_loss"] == 0.0
+
+
+def test_a_row_from_other_games_is_refused_in_one_line_before_anything_is_judged():
+    """A verdict re-judged on another seed's games would read another position's figures."""
+    _, view = _view()
+    row = {
+        "hand": 1,
+        "source": "normal",
+        "hand_cards": str(view.hand),
+        "pass": "2♣ 3♣ 4♣",
+        "best": "2♣ 3♣ 4♣",
+    }
+    with pytest.raises(SystemExit, match=r"hand 1: .* is not game seed 2027's"):
+        pass_vs_hard.rejudge([row], pass_vs_hard.argparse.Namespace(seed=2027))
