@@ -29,9 +29,16 @@ stopped and continued; the summary is written from the journal. ``--block B`` (B
 another ``--deals`` deals (their own seeds) for every verdict in the journal, the same two
 passes; the summary pools each verdict's blocks.
 
+``--rejudge FILE`` plays nothing: Hard's play-outs do not depend on the coach, only its figure
+does, so it reads the coach's loss again, as the coach now stands, for every verdict of a summary
+JSON (its ``verdict_rows``, its games' ``seed``) or a journal (``--seed``): the same hand and seat,
+the same seed, the loss between the row's two passes (its best kept in the finals), tallied
+against the kept realised losses (a minute, not half an hour).
+
     PYTHONPATH=. nice -n 5 .venv/bin/python benchmarks/pass_vs_hard.py [--verdicts 40] [--deals 48]
         [--play-samples 128] [--strength 60] [--journal /tmp/pass_vs_hard.jsonl]
         [--json benchmarks/results/pass_vs_hard.json]
+    PYTHONPATH=. .venv/bin/python benchmarks/pass_vs_hard.py --rejudge benchmarks/results/pass_vs_hard.json
 """
 
 from __future__ import annotations
@@ -204,6 +211,49 @@ def check_hand(index: int, args: argparse.Namespace, bots: Bots) -> dict:
     }
 
 
+def coach_loss_between(view: PlayerView, chosen: CardSet, best: CardSet, seed: int) -> dict:
+    """The coach's loss of ``chosen`` against ``best`` (a best read earlier, kept in the finals):
+    against strong blockers where the coach grades ``chosen`` against them, as ``coach_best``."""
+    evaluation = judge_pass(view, chosen, seed=seed, depth=COACH, include=[best])
+    graded = grade(evaluation, chosen)
+    line = graded.moon_line
+    source = evaluation
+    if line is not None and graded.loss == line.strong_chosen.loss:
+        source = evaluation.strong_blockers
+    loss = source.value_of(chosen).loss - source.value_of(best).loss
+    return {"coach_loss": loss, "band": graded.label, "coach_best": str(coach_best(evaluation, graded))}
+
+
+def rejudge(rows: list[dict], args: argparse.Namespace) -> list[dict]:
+    """Checked verdicts (journal lines or a summary's ``verdict_rows``) with the coach's figure
+    read again by the coach as it is now, between the same two passes. Hard's play-outs do not
+    depend on the coach: the realised losses are kept."""
+    rules = Rules()
+    out = []
+    for row in rows:
+        index = row["hand"]
+        view = deal_game_hand(rules, args.seed, index).view(index % rules.players)
+        if "hand_cards" in row and CardSet(row["hand_cards"]) != view.hand:
+            raise SystemExit(
+                f"hand {index}: the row's hand {row['hand_cards']} is not game seed {args.seed}'s"
+            )
+        seed = SEED + index + (1 if row["source"] == "random" else 0)
+        start = time.process_time()
+        now = coach_loss_between(view, CardSet(row["pass"]), CardSet(row["best"]), seed)
+        out.append(
+            row
+            | {"coach_loss_before": row["coach_loss"], "band_before": row["band"]}
+            | now
+            | {"coach_seconds": time.process_time() - start}
+        )
+        print(
+            f"hand {index}: coach {row['coach_loss']:.2f} -> {now['coach_loss']:.2f}, "
+            f"realised {row['realised']:.2f} ± {row['realised_error']:.2f}",
+            flush=True,
+        )
+    return out
+
+
 def more_deals(first: dict, block: int, args: argparse.Namespace, bots: Bots) -> dict:
     """Another ``--deals`` deals (block ``block``, its own deals and bots) for a checked verdict:
     the same two passes, read from its first journal line, not judged again."""
@@ -247,6 +297,7 @@ def mean_error(values: Sequence[float]) -> tuple[float, float]:
 
 ROW_KEYS = ("hand", "source", "hand_cards", "direction", "pass", "best", "band", "coach_loss")
 ROW_KEYS += ("realised", "realised_error", "deals")
+REJUDGED_KEYS = ("coach_loss_before", "band_before", "coach_best")
 
 
 def _within(line: dict) -> bool:
@@ -256,6 +307,10 @@ def _within(line: dict) -> bool:
 def _queen(line: dict) -> bool:
     """The two passes differ in the Q♠ (one passes it, the other keeps it)."""
     return ("Q♠" in line["pass"]) != ("Q♠" in line["best"])
+
+
+def _queen_in_both(line: dict) -> bool:
+    return "Q♠" in line["pass"] and "Q♠" in line["best"]
 
 
 def tally(checked: list[dict]) -> dict:
@@ -281,10 +336,12 @@ def summary(lines: list[dict], args: argparse.Namespace) -> dict:
     return {
         "command": f"benchmarks/pass_vs_hard.py --seed {args.seed} --deals {args.deals} "
         f"--play-samples {args.play_samples} --low {args.low} --high {args.high}",
+        "seed": args.seed,
         "hands_looked_at": sum(not line.get("block") for line in lines),
         "deals_a_verdict": sorted({line["deals"] for line in checked}),
         **tally(checked),
         "queen_differs": tally([line for line in checked if _queen(line)]),
+        "queen_in_both": tally([line for line in checked if _queen_in_both(line)]),
         "hard": {"play_samples": args.play_samples, "pass": BROWSER_PASS.__dict__ | {"seconds": None}},
         "cpu_seconds": round(cpu),
         "verdict_rows": [
@@ -292,6 +349,42 @@ def summary(lines: list[dict], args: argparse.Namespace) -> dict:
             for line in checked
         ],
     }
+
+
+def rejudged_summary(source: Path, args: argparse.Namespace) -> dict:
+    """``--rejudge``: the verdicts of a summary JSON (its ``verdict_rows``) or a journal, their
+    realised losses kept and the coach's figures read again; the tallies before and now."""
+    text = source.read_text(encoding="utf-8")
+    if source.suffix == ".jsonl":
+        earlier, rows = None, pooled([json.loads(line) for line in text.splitlines() if line.strip()])
+    else:
+        earlier = json.loads(text)
+        rows = earlier["verdict_rows"]
+        args.seed = earlier.get("seed", args.seed)  # the games the verdicts came from
+    checked = rejudge(rows, args)
+    before = [row | {"coach_loss": row["coach_loss_before"]} for row in checked]
+    report = {
+        "command": f"benchmarks/pass_vs_hard.py --seed {args.seed} --rejudge {source}",
+        "seed": args.seed,
+        "rejudged": "the coach's figures read again between the same two passes; Hard's play-outs kept",
+        "deals_a_verdict": sorted({row["deals"] for row in checked}),
+        "before": tally(before) | {"queen_differs": tally([r for r in before if _queen(r)])},
+        **tally(checked),
+        "queen_differs": tally([row for row in checked if _queen(row)]),
+        "queen_in_both": tally([row for row in checked if _queen_in_both(row)]),
+        "coach_cpu_seconds": round(sum(row["coach_seconds"] for row in checked)),
+        "verdict_rows": [
+            {
+                key: round(row[key], 2) if isinstance(row[key], float) else row[key]
+                for key in ROW_KEYS + REJUDGED_KEYS
+            }
+            for row in checked
+        ],
+    }
+    for key in ("hard", "hard_vs_normal"):
+        if earlier is not None and key in earlier:
+            report[key] = earlier[key]
+    return report
 
 
 def main() -> None:
@@ -311,8 +404,25 @@ def main() -> None:
     parser.add_argument(
         "--strength", type=int, default=0, metavar="DEALS", help="first: the bounded Hard against Normal"
     )
+    parser.add_argument(
+        "--rejudge",
+        type=Path,
+        metavar="FILE",
+        help="only re-read the coach's figures of the verdicts in FILE (a summary JSON or a journal)",
+    )
     args = parser.parse_args()
     one_thread()
+    if args.rejudge is not None:
+        report = rejudged_summary(args.rejudge, args)
+        print(
+            f"{report['verdicts']} verdicts re-judged: sign agrees {report['sign_agrees']} "
+            f"(before {report['before']['sign_agrees']}), within 2 SE {report['within_2_se']} "
+            f"(before {report['before']['within_2_se']}); {report['coach_cpu_seconds']} CPU s"
+        )
+        if args.json:
+            report["date"] = datetime.date.today().isoformat()
+            args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+        return
     bounded = strength(args.strength, args.play_samples, args.seed) if args.strength else None
     if bounded is not None:
         print("bounded Hard against three Normal bots:", bounded)
