@@ -95,7 +95,8 @@ def breaks_hearts(cards: int, queen_breaks: bool) -> bool:
 
 def trick_taker(trick: Sequence[int]) -> tuple[int, int]:
     """(position in the trick of the card taking it, mask of the trick's cards). Within a suit a
-    higher card is a higher number, so the taker is the largest card of the led suit."""
+    higher card is a higher number, so the taker is the largest card of the led suit. Of a trick
+    not yet complete: the card winning it so far."""
     high = trick[0]
     suit_end = (high // SUIT_SIZE + 1) * SUIT_SIZE
     best = 0

@@ -87,19 +87,26 @@ def breaks_hearts(cards: int, queen_breaks: bool) -> bool:
     return False
 
 
-@twin_of(kernel.trick_winner)
-def trick_winner(trick: np.ndarray, leader: int, players: int) -> tuple[int, int]:
-    """``engine.kernel.trick_winner`` of the trick's first ``players`` cards."""
+@twin_of(kernel.trick_taker)
+def trick_taker(trick: np.ndarray, length: int) -> tuple[int, int]:
+    """``engine.kernel.trick_taker`` of the trick's first ``length`` cards (a trick so far, too)."""
     high = trick[0]
     suit_end = (high // 13 + 1) * 13
     best = 0
     mask = 0
-    for position in range(players):
+    for position in range(length):
         card = trick[position]
         mask |= 1 << card
         if high < card < suit_end:
             high = card
             best = position
+    return best, mask
+
+
+@twin_of(kernel.trick_winner)
+def trick_winner(trick: np.ndarray, leader: int, players: int) -> tuple[int, int]:
+    """``engine.kernel.trick_winner`` of the trick's first ``players`` cards."""
+    best, mask = trick_taker(trick, players)
     return (leader + best) % players, mask
 
 

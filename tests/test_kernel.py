@@ -134,6 +134,14 @@ def check_trick_winner(twin, reference, rng):
         assert twin(np.array(trick, dtype=np.int64), leader, players) == expected, (trick, leader)
 
 
+def check_trick_taker(twin, reference, rng):
+    for _ in range(CASES):
+        length = rng.randrange(1, 8)
+        trick = rng.sample(range(52), length)
+        padded = np.array(trick + rng.sample(range(52), 8 - length), dtype=np.int64)  # cards past the trick
+        assert twin(padded, length) == reference(trick), trick
+
+
 def check_exchange(twin, reference, rng):
     for _ in range(CASES):
         players = rng.randrange(3, 7)
@@ -158,6 +166,7 @@ CHECKS = {
     "legal_mask": check_legal_mask,
     "breaks_hearts": check_breaks_hearts,
     "trick_winner": check_trick_winner,
+    "trick_taker": check_trick_taker,
     "exchange": check_exchange,
     "first_leader": check_first_leader,
 }

@@ -20,7 +20,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from ..cards import HEARTS_MASK, SUIT_MASKS, Suit
-from ..kernel_compiled import breaks_hearts, exchange, first_leader, legal_mask, trick_winner
+from ..kernel_compiled import breaks_hearts, exchange, first_leader, legal_mask, trick_taker, trick_winner
 from ..moon import BLOCKERS, IMPOSSIBLE, NOBODY, Blocking, moon_cards
 from ..rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES, Rules
 
@@ -200,19 +200,11 @@ def _choose(
     """``engine.search.policy.choose_card``, line for line."""
     running = runner_cards >= moon_run
     guarding = runner_cards >= moon_guard
-    led = suit_end = winning = position = trick_mask = 0
+    led = winning = position = trick_mask = 0
     if length:
         led = trick[0] // 13
-        suit_end = 13 * led + 13
-        winning = trick[0]
-        position = 0
-        trick_mask = 0
-        for index in range(length):
-            card = trick[index]
-            trick_mask |= 1 << card
-            if winning < card < suit_end:
-                winning = card
-                position = index
+        position, trick_mask = trick_taker(trick, length)
+        winning = trick[position]
     shooting = runner == seat and running
     if not shooting and moon_mask and (runner == seat or runner == NOBODY):  # noqa: SIM109 (numba)
         shooting = seat == shooter or not _has_loser(hand, outstanding, players)

@@ -39,6 +39,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..cards import HEARTS_MASK, SUIT_MASKS, Suit
+from ..kernel import trick_taker
 from ..moon import BLOCKERS, NOBODY, Blocking, has_loser, moon_cards
 from ..rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES
 
@@ -121,15 +122,8 @@ def choose_card(
             return _bottom(low_spades)
         return lowest_by_rank(legal)
     led = trick[0] // 13
-    suit_end = 13 * led + 13
-    winning = trick[0]
-    position = 0
-    trick_mask = 0
-    for index, card in enumerate(trick):
-        trick_mask |= 1 << card
-        if winning < card < suit_end:
-            winning = card
-            position = index
+    position, trick_mask = trick_taker(trick)
+    winning = trick[position]
     runner_winning = blocker and (leader + position) % players == runner
     if legal & SUIT_MASKS[led]:
         if runner_winning:
