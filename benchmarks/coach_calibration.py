@@ -88,7 +88,7 @@ from pathlib import Path
 
 from engine import CardSet, HandState, PassAction, Phase, PlayAction, Rules
 from engine.bots import bot_action
-from engine.bots.hard import HardBot
+from engine.bots.hard import HardBot, pass_budget
 from engine.moon import BLOCKERS, Blocking
 from engine.passing import rule_of_thumb_pass
 from engine.search import calibration_map
@@ -110,9 +110,13 @@ def strong_player(seed: int) -> HardBot:
     page plays them out by the policy (better against Normal, ``engine.bots.hard``); these
     players stay as they were, so that runs kept before and after add up: they weigh no moon plan
     of their own (``HardBot.moon_plan``), as when the runs were played. (``--refile`` probes
-    engines from before the plan with this file: their Hard has no such option and weighs none.)"""
-    plan = {"moon_plan": False} if "moon_plan" in inspect.signature(HardBot).parameters else {}
-    return HardBot(seed, exact_cards=EXACT_CARDS, **plan)
+    engines from before the plan with this file: their Hard has no such option and weighs none.)
+    Their budgets are deals only, no clock, so the same seed is the same game on any machine."""
+    options = inspect.signature(HardBot).parameters
+    plan = {"moon_plan": False} if "moon_plan" in options else {}
+    if "passes" in options:  # no clock: a decision cut by it (numba compiling, a busy machine) would differ
+        plan["passes"] = dataclasses.replace(pass_budget(), seconds=None)
+    return HardBot(seed, exact_cards=EXACT_CARDS, play_seconds=None, **plan)
 
 
 def play_to_end(

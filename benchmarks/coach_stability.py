@@ -27,44 +27,27 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import time
 from dataclasses import replace
 from multiprocessing import Pool
 from pathlib import Path
 
-from engine import PlayerView, Rules
+from engine import PlayerView
 from engine.search.evaluator import Evaluation
 from engine.search.inference import blocker_plays
 from engine.search.threads import one_thread, playout_threads
 from trainer.coach.depth import COACH, Depth, judge
 from trainer.coach.grading import BANDS, Band, grade
-from trainer.puzzles.mine import decisions
+from trainer.puzzles.mine import spread_decisions
 
 FIRST_SEED = 770_000
 
 
 def positions(plays: int, passes: int, seed: int) -> list[tuple]:
-    """(kind, state, seat, choice) for plays spread over the hand and passes, from Normal-bot
-    hands: at most two plays and one pass a hand, chosen at random."""
-    rng = random.Random(seed)
-    chosen: list[tuple] = []
-    wanted = {"play": plays, "pass": passes}
-    rules = Rules()
-    hand = 0
-    while wanted["play"] > 0 or wanted["pass"] > 0:
-        found = list(decisions(rules, seed + hand, 1))
-        hand += 1
-        play_points = [d for d in found if d[0] == "play" and d[1].trick_number < rules.hand_size - 1]
-        pass_points = [d for d in found if d[0] == "pass"]
-        for point in rng.sample(play_points, min(2, len(play_points), wanted["play"])):
-            chosen.append(point)
-            wanted["play"] -= 1
-        if pass_points and wanted["pass"] > 0:
-            chosen.append(rng.choice(pass_points))
-            wanted["pass"] -= 1
-    return chosen
+    """(kind, state, seat, choice) for plays over tricks 1-12 and passes, from Normal-bot hands:
+    at most two plays and one pass a hand, chosen at random."""
+    return spread_decisions(plays, passes, seed, last_trick=False)
 
 
 def judge_one(job: tuple) -> dict:

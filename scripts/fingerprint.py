@@ -16,7 +16,6 @@ import argparse
 import dataclasses
 import hashlib
 import json
-import random
 import sys
 import time
 from dataclasses import replace
@@ -29,31 +28,10 @@ from engine.tournament import run_tournament
 from trainer.coach import coach_pass, coach_play
 from trainer.coach.depth import COACH, judge
 from trainer.puzzles.library import open_library
-from trainer.puzzles.mine import decisions
+from trainer.puzzles.mine import spread_decisions
 
 SEED = 515_151
 DEPTH = replace(COACH, play_seconds=None, pass_seconds=None)
-
-
-def positions(plays: int, passes: int, seed: int) -> list[tuple]:
-    """(kind, state, seat, choice): at most two plays and one pass a hand, over every trick."""
-    rng = random.Random(seed)
-    chosen: list[tuple] = []
-    wanted = {"play": plays, "pass": passes}
-    rules = Rules()
-    hand = 0
-    while wanted["play"] > 0 or wanted["pass"] > 0:
-        found = list(decisions(rules, seed + hand, 1))
-        hand += 1
-        play_points = [d for d in found if d[0] == "play"]
-        pass_points = [d for d in found if d[0] == "pass"]
-        for point in rng.sample(play_points, min(2, len(play_points), wanted["play"])):
-            chosen.append(point)
-            wanted["play"] -= 1
-        if pass_points and wanted["pass"] > 0:
-            chosen.append(rng.choice(pass_points))
-            wanted["pass"] -= 1
-    return chosen
 
 
 def plain(value: object) -> object:
@@ -121,7 +99,7 @@ def puzzle_figures() -> dict:
 
 
 def fingerprint(args: argparse.Namespace) -> dict:
-    points = positions(args.plays, args.passes, SEED)
+    points = spread_decisions(args.plays, args.passes, SEED)
     out: dict = {"plays": args.plays, "passes": args.passes, "seed": SEED}
     start = time.perf_counter()
     out["verdicts"] = [verdict(i, p) for i, p in enumerate(points)]

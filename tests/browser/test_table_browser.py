@@ -77,8 +77,12 @@ def test_the_table_fits_a_phone(browser, demo_url, shot) -> None:
     page.goto(demo_url)
     cards = page.locator(f"{T} .ht-hand .card")
     cards.first.wait_for(timeout=20_000)
-    boxes = [cards.nth(i).bounding_box() for i in range(cards.count())]
-    assert all(box["x"] >= 0 and box["x"] + box["width"] <= 390 for box in boxes), boxes
+    expect(cards).to_have_count(13)
+    # Every card's box read in one go: a redraw between reads would leave a card detached.
+    edges = "cs => cs.map(c => { const box = c.getBoundingClientRect(); return [box.x, box.width]; })"
+    boxes = cards.evaluate_all(edges)
+    assert len(boxes) == 13
+    assert all(x >= 0 and x + width <= 390 for x, width in boxes), boxes
     cards.first.tap()
     expect(cards.first).to_have_class(re.compile(r"\bselected\b"))
     shot(page, "02-phone")

@@ -19,6 +19,7 @@ Afterwards the library's index is rewritten.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +30,7 @@ from engine.cluster import ClusterUnavailable, DaskMissing, add_cluster_options
 
 from .tasks import TABLES, candidates
 
-__all__ = ["decisions", "main"]
+__all__ = ["decisions", "main", "spread_decisions"]
 
 
 def decisions(rules: Rules, seed: int, hands: int) -> Iterator[tuple[str, HandState, int, object]]:
@@ -44,6 +45,31 @@ def decisions(rules: Rules, seed: int, hands: int) -> Iterator[tuple[str, HandSt
             if action.kind == "pass" or (action.kind == "play" and len(view.legal_cards) > 1):
                 yield action.kind, state.copy(), seat, action.choice
             state.apply(action)
+
+
+def spread_decisions(plays: int, passes: int, seed: int, last_trick: bool = True) -> list[tuple]:
+    """``decisions`` of Normal-bot hands from ``seed`` on, spread over many hands: at most two
+    plays (over every trick, or all but the last) and one pass a hand, chosen at random, until
+    ``plays`` plays and ``passes`` passes are found. The benchmarks' and the fingerprint's
+    positions."""
+    rng = random.Random(seed)
+    chosen: list[tuple] = []
+    wanted = {"play": plays, "pass": passes}
+    rules = Rules()
+    hand = 0
+    last = rules.hand_size if last_trick else rules.hand_size - 1
+    while wanted["play"] > 0 or wanted["pass"] > 0:
+        found = list(decisions(rules, seed + hand, 1))
+        hand += 1
+        play_points = [d for d in found if d[0] == "play" and d[1].trick_number < last]
+        pass_points = [d for d in found if d[0] == "pass"]
+        for point in rng.sample(play_points, min(2, len(play_points), wanted["play"])):
+            chosen.append(point)
+            wanted["play"] -= 1
+        if pass_points and wanted["pass"] > 0:
+            chosen.append(rng.choice(pass_points))
+            wanted["pass"] -= 1
+    return chosen
 
 
 def main(argv: list[str] | None = None) -> None:
