@@ -1,5 +1,7 @@
 """The coach: bands with their thresholds, and explanations that come from the position."""
 
+from dataclasses import replace
+
 import pytest
 
 from engine import CardSet, HandState, Rules
@@ -175,6 +177,21 @@ def test_the_pass_heat_map_covers_every_pair_and_marks_the_best_pass():
     (pair,) = [row for row in data if (row["first"], row["second"]) == (str(best[0]), str(best[1]))]
     assert pair["best_loss"] == 0
     assert all(row["passes"] == (66 if row["first"] == row["second"] else 11) for row in data)
+
+
+def test_an_undecided_best_choice_is_not_compared_with_itself():
+    state = HandState.from_seed(21, Rules(), "hold")
+    for _ in range(9):
+        state.play(state.legal_cards()[-1])
+    view = state.view(state.to_move)
+    best, other = view.legal_cards[0], view.legal_cards[-1]
+    evaluation = replace(evaluation_with({best.code: (0.0, 0.3), other.code: (0.3, 0.3)}), seat=view.seat)
+    verdict = coach_play(view, best, evaluation)
+    assert not verdict.grade.decided and verdict.grade.label == "best-good"
+    high = verdict.grade.high
+    assert verdict.headline.startswith(f"Between best and good: {best} comes out best, but another choice")
+    assert f"up to {high:.1f} points better" in verdict.headline and high > 0.5
+    assert f"against {best}" not in verdict.text
 
 
 def test_an_undecided_verdict_says_between_and_a_clock_cut_says_so():

@@ -298,6 +298,11 @@ def _headline(g: Grade, chosen: str, best: str) -> str:
             if g.looked_deeper
             else f"the {g.chosen.samples:,} imagined deals behind these figures cannot settle it"
         )
+        if g.chosen.option == g.best.option:  # no loss against itself: what is open is the margin
+            return (
+                f"Between {low.value} and {high.value}: {chosen} comes out best, but another choice may "
+                f"be up to {g.high:.1f} points better{when}; {why}."
+            )
         return (
             f"Between {low.value} and {high.value}: {chosen} costs about {g.loss:.1f} points against "
             f"{best}{when} (somewhere from {g.low:.1f} to {g.high:.1f}); {why}."
