@@ -39,7 +39,7 @@ from engine.search.evaluator import MEASURES, Evaluation, OptionValue, Z
 from ..data_files import PUZZLES_DIR
 from .choices import check_options, read_choice
 from .errors import PuzzleError
-from .packed import PackError, pack_rows, unpack_rows
+from .packed import FIGURES, PackError, pack_rows, unpack_rows
 from .source import read_toml
 
 __all__ = [
@@ -66,7 +66,7 @@ VERSIONS = (1, 2)
 """The versions the loader reads; it writes ``VERSION`` (1 only for rows that do not pack)."""
 KINDS = ("pass", "play")
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
-FIGURES = 10_000
+LARGEST_FIGURE = 10_000
 """Points an option's figure may reach: a hand holds a few dozen, never thousands."""
 DEALS = 10**9
 """The most deals an option's figures may rest on (the coach's deepest pass look is 524,288)."""
@@ -90,18 +90,8 @@ THEMES = {
 }
 METHODS = ("policy", "exact")
 """How a stored evaluation's deals were played out (``engine.search.evaluator.Evaluation.method``)."""
-OPTION_COLUMNS = (
-    "option",
-    "points",
-    "others",
-    "difference",
-    "standard_error",
-    "loss",
-    "loss_error",
-    "moon_for",
-    "moon_against",
-    "samples",
-)
+OPTION_COLUMNS = ("option", *FIGURES, "samples")
+"""A stored option's fields, in version 1's order (the packed rows of version 2 keep it)."""
 
 
 @dataclass(frozen=True)
@@ -242,7 +232,7 @@ def _read_answer(
             if name == "samples":
                 if value != int(value) or not 0 < value <= DEALS:
                     raise reader.fail(at, f"{excerpt(value)} is not a count of deals from 1 to {DEALS:,}")
-            elif abs(value) > FIGURES:
+            elif abs(value) > LARGEST_FIGURE:
                 raise reader.fail(at, f"{excerpt(value)} is beyond any hand's points")
         # The file keeps each loss and its standard error; the interval is the evaluator's.
         values["loss_low"] = max(0.0, values["loss"] - Z * values["loss_error"])
