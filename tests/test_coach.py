@@ -179,12 +179,17 @@ def test_the_pass_heat_map_covers_every_pair_and_marks_the_best_pass():
     assert all(row["passes"] == (66 if row["first"] == row["second"] else 11) for row in data)
 
 
-def test_an_undecided_best_choice_is_not_compared_with_itself():
+def late_choice():
+    """A play at trick 10 and two of its cards: the first and the last the seat may play."""
     state = HandState.from_seed(21, Rules(), "hold")
     for _ in range(9):
         state.play(state.legal_cards()[-1])
     view = state.view(state.to_move)
-    best, other = view.legal_cards[0], view.legal_cards[-1]
+    return view, view.legal_cards[0], view.legal_cards[-1]
+
+
+def test_an_undecided_best_choice_is_not_compared_with_itself():
+    view, best, other = late_choice()
     evaluation = replace(evaluation_with({best.code: (0.0, 0.3), other.code: (0.3, 0.3)}), seat=view.seat)
     verdict = coach_play(view, best, evaluation)
     assert not verdict.grade.decided and verdict.grade.label == "best-good"
@@ -195,13 +200,7 @@ def test_an_undecided_best_choice_is_not_compared_with_itself():
 
 
 def test_an_undecided_verdict_says_between_and_a_clock_cut_says_so():
-    from dataclasses import replace
-
-    state = HandState.from_seed(21, Rules(), "hold")
-    for _ in range(9):
-        state.play(state.legal_cards()[-1])
-    view = state.view(state.to_move)
-    best, other = view.legal_cards[0], view.legal_cards[-1]
+    view, best, other = late_choice()
     evaluation = evaluation_with({best.code: (0.0, 0.0), other.code: (0.95, 0.1)})
     evaluation = replace(evaluation, seat=view.seat, clock_stopped=True)
     verdict = coach_play(view, other, evaluation)

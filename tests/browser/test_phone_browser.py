@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ARTIFACTS, ROOT, _serve_command, signed_in
 from tests.review.history import record_history
+from trainer.lessons.catalog import LESSON_MODULES as LESSONS
 from trainer.lessons.catalog import lesson_address
 from trainer.puzzles import load_puzzle
 from trainer.site import HOME, PUZZLES, REVIEW
@@ -21,17 +22,6 @@ from trainer.store import Store
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 900}
-LESSONS = (
-    "l01_game",
-    "l02_passing",
-    "l03_following",
-    "l04_leading",
-    "l05_first_trick",
-    "l06_scoring",
-    "l07_game",
-    "l08_strategy",
-    "l09_play",
-)
 PAGES = ("index", *LESSONS, "puzzles", "review")
 
 

@@ -163,6 +163,10 @@ def _pure_pyyaml(version: str, into: pathlib.Path) -> pathlib.Path:
     return target
 
 
+PURE_WHEEL = b"Wheel-Version: 1.0\nGenerator: hearts-trainer\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+"""The WHEEL file of a wheel we build from Python files alone (ours, the IPython stand-in)."""
+
+
 def write_wheel(target: pathlib.Path, files: dict[str, bytes], dist_info: str) -> None:
     """A wheel of ``files`` (archive name → bytes) with its RECORD; stable bytes for the same files."""
     record = io.StringIO()

@@ -20,7 +20,7 @@ import pathlib
 import shutil
 import zipfile
 
-from .mirror import write_wheel
+from .mirror import PURE_WHEEL, write_wheel
 
 __all__ = ["IPYTHON_STUB", "MARIMO_PATCHES", "lighten_startup"]
 
@@ -126,9 +126,7 @@ def ipython_stub_wheel(into: pathlib.Path, version: str) -> pathlib.Path:
     dist_info = f"ipython-{version}.dist-info"
     files = {name: source.encode() for name, source in IPYTHON_STUB.items()}
     files[f"{dist_info}/METADATA"] = f"Metadata-Version: 2.1\nName: ipython\nVersion: {version}\n".encode()
-    files[f"{dist_info}/WHEEL"] = (
-        b"Wheel-Version: 1.0\nGenerator: hearts-trainer\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-    )
+    files[f"{dist_info}/WHEEL"] = PURE_WHEEL
     files[f"{dist_info}/top_level.txt"] = b"IPython\n"
     into.mkdir(parents=True, exist_ok=True)
     target = into / f"ipython-{version}-py3-none-any.whl"

@@ -14,7 +14,7 @@ import engine
 import trainer
 from trainer.data_files import LESSONS_DIR, PUZZLES_DIR
 
-from .mirror import write_wheel
+from .mirror import PURE_WHEEL, write_wheel
 
 __all__ = ["DISTRIBUTION", "REQUIRES", "build_site_wheel"]
 
@@ -67,9 +67,7 @@ def build_site_wheel(out: pathlib.Path) -> pathlib.Path:
         *(f"Requires-Dist: {name}" for name in REQUIRES),
     ]
     files[f"{dist_info}/METADATA"] = ("\n".join(metadata) + "\n").encode()
-    files[f"{dist_info}/WHEEL"] = (
-        b"Wheel-Version: 1.0\nGenerator: hearts-trainer\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-    )
+    files[f"{dist_info}/WHEEL"] = PURE_WHEEL
     files[f"{dist_info}/top_level.txt"] = b"engine\ntrainer\n"
     out.mkdir(parents=True, exist_ok=True)
     target = out / f"{DISTRIBUTION}-{version}-py3-none-any.whl"
