@@ -535,7 +535,8 @@ class Room:
             action = _action_of(entry)
             self.hand.apply(action)
             self.selected.pop(entry["seat"], None)
-            self.turn_started = now
+            if self.hand.phase is not Phase.PASSING:  # the passes all run on the deal's one clock
+                self.turn_started = now
             if entry["by"] == "timer":
                 self.notice = Notice("timer", entry["seat"], entry["kind"], _cards_of(entry))
             events.append({"type": entry["kind"], "seat": entry["seat"], "by": entry["by"]})
@@ -554,6 +555,7 @@ class Room:
             self.hand_ended = None
             self.ready = set()
             self.selected = {}
+            self.notice = None
             self.turn_started = now
         elif op == "away":
             self.seats[entry["seat"]].bot_playing = True
