@@ -246,7 +246,8 @@ def test_a_seat_sees_its_own_hand_only():
         ({"preset": "nine_players"}, "preset: unknown rules"),
         ({"target": 75}, "target: 75 is not 50 or 100"),
         ({"bot_level": "expert"}, "bot_level"),
-        ({"timer": 5}, "timer: 5"),
+        ({"timer": -5}, "timer: -5"),
+        ({"timer": "soon"}, "timer: 'soon'"),
     ],
 )
 def test_bad_settings_are_named(settings, words):

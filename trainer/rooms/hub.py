@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from engine.bots import Bot, bot_action, make_bot
 from engine.excerpt import excerpt
 
-from .room import Room, RoomConfig, RoomError
+from .room import TIMERS, Room, RoomConfig, RoomError
 from .store import RoomStore
 from .view import seat_view
 
@@ -83,7 +83,7 @@ class Hub:
         *,
         clock: Callable[[], float] = time.time,
         timing: dict | None = None,
-        timers: tuple[int, ...] = (0, 15, 30, 60),
+        timers: tuple[int, ...] = TIMERS,
         idle_expiry: float = IDLE_EXPIRY,
     ) -> None:
         self.store = store

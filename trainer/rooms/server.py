@@ -19,13 +19,20 @@ import socket
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..server_guard import WILDCARD_HOSTS, OriginGuard
 from .hub import MAX_MESSAGE, Hub
-from .room import RoomError
+from .room import TIMERS, RoomError
 from .store import FileStore, RoomStore
 
 __all__ = ["PREFIX", "build_app", "main", "make_hub"]
@@ -119,6 +126,7 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
             await ws.close()
 
     routes = [
+        Route("/health", lambda _: PlainTextResponse("ok\n")),  # `host` alone: up yet? (tests, scripts)
         Route(PREFIX, lambda _: RedirectResponse(f"{PREFIX}/")),
         Mount(
             PREFIX,
@@ -184,7 +192,7 @@ def main(argv: list[str] | None = None) -> None:
     timing = {"grace": args.grace, "bot_delay": args.bot_delay, "hand_pause": args.hand_pause}
     if args.bot_delay == 0:
         timing["trick_pause"] = 0
-    timers = (0, 15, 30, 60) + ((args.short_timer,) if args.short_timer else ())
+    timers = TIMERS + ((args.short_timer,) if args.short_timer else ())
     hub = make_hub(args.rooms, args.redis, timing=timing, timers=timers)
     address = shared_address(args.host, args.port)
     if is_loopback(args.host):

@@ -116,6 +116,7 @@ function roomModel(sendIntent) {
 
 function showRoom(code) {
   document.getElementById("room").hidden = false;
+  $("new-room").hidden = false;
   let secret = localStorage.getItem(KEY(code));
   let socket = null;
   let lastIntent = null;
