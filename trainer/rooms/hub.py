@@ -168,6 +168,18 @@ class Hub:
     def room(self, code: str) -> Room | None:
         return self.rooms.get(code)
 
+    async def find(self, code: str) -> Room | None:
+        """The room, taken from the store when this process does not hold it yet (another
+        process made it: several processes share one store)."""
+        await self.start()
+        if code not in self.rooms and isinstance(code, str) and len(code) <= 64:
+            record = self.store.load(code)
+            if record is not None:
+                room = Room.from_record(record)
+                room.resumed(self.clock())
+                self._keep(room)
+        return self.rooms.get(code)
+
     def _forget(self, code: str) -> None:
         self.rooms.pop(code, None)
         self.pages.pop(code, None)
@@ -281,7 +293,7 @@ class Hub:
         page = Page(send_text)
         writer = asyncio.create_task(page.write())
         try:
-            if code not in self.rooms:
+            if await self.find(code) is None:
                 page.push(_error("There is no room at this address: it may have expired. Make a new one."))
                 return
             if not await self._hello(code, page, receive):

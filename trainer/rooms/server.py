@@ -75,8 +75,7 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
         return FileResponse(STATIC / "room.html", headers=NO_STORE)
 
     async def room_page(request: Request) -> Response:
-        await hub.start()
-        if hub.room(request.path_params["code"]) is None:
+        if await hub.find(request.path_params["code"]) is None:
             return HTMLResponse(NO_ROOM, status_code=404)
         return FileResponse(STATIC / "room.html", headers=NO_STORE)
 
@@ -139,7 +138,13 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
             ],
         ),
     ]
-    return OriginGuard(Starlette(routes=routes), host=host)
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        await hub.start()  # rooms kept before a restart play on (bots, timers) at once
+        yield
+        await hub.stop()
+
+    return OriginGuard(Starlette(routes=routes, lifespan=lifespan), host=host)
 
 
 def _own_files() -> set[str]:
