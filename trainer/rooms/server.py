@@ -138,6 +138,7 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
             ],
         ),
     ]
+
     @contextlib.asynccontextmanager
     async def lifespan(_app):
         await hub.start()  # rooms kept before a restart play on (bots, timers) at once
