@@ -139,13 +139,25 @@ function showRoom(code) {
   function connect(name) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/rooms/ws/${code}`);
+    let seated = false;
+    let refused = false;
     socket.addEventListener("open", () => {
       retry = 0;
       socket.send(JSON.stringify({ type: "hello", secret, name }));
     });
-    socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+    socket.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "welcome") seated = true;
+      else if (message.type === "error" && !seated) refused = true;
+      receive(message);
+    });
     socket.addEventListener("close", () => {
-      if (!started) return; // refused before a seat was ours: the error says why
+      // Refused a seat (the room is full, started or gone): the error says why; trying again
+      // would not change it. A server that is down or restarting is tried again.
+      if (!started || refused) {
+        $("connection").textContent = "";
+        return;
+      }
       $("connection").textContent = "Connection lost: reconnecting…";
       retry = Math.min(retry + 1, 5);
       setTimeout(() => connect(name), 500 * retry);
@@ -162,6 +174,7 @@ function showRoom(code) {
       if (lastIntent) send({ type: "intent", view: lastIntent.view, messages: lastIntent.messages });
     } else if (message.type === "state") {
       room = message.view.room;
+      if (message.view.seats) $("room-error").textContent = "";
       drawPanel();
       if (message.view.seats) {
         document.getElementById("table").hidden = false;
@@ -170,11 +183,15 @@ function showRoom(code) {
       } else document.getElementById("table").hidden = true;
     } else if (message.type === "error") {
       errors += 1;
+      const shown = errors;
       if (model.get("table")) {
+        // At the table its own error line says it (as in the lessons), for a few seconds.
         model.put("error", { message: message.text, n: errors });
         model.fire("msg:custom", { type: "error", message: message.text });
-      }
-      $("room-error").textContent = message.text;
+        setTimeout(() => {
+          if (errors === shown) model.put("error", {});
+        }, 8000);
+      } else $("room-error").textContent = message.text;
     } else if (message.type === "review") {
       showReview(message);
     }
