@@ -46,7 +46,7 @@ def test_a_hand_is_played_to_its_end_and_scored():
     room, _, _ = two_people()
     drive(room, 10.0)
     sheet = seat_view(room, 0, 100.0)["room"]["score_sheet"]
-    assert sheet["names"] == ["Ann", "Bob", "Easy bot 3", "Easy bot 4"]
+    assert sheet["names"] == ["Ann", "Bob", "Bot 3", "Bot 4"]
     assert len(sheet["rows"]) == 1 and sum(sheet["rows"][0]) == 26
 
 

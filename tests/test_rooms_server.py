@@ -117,7 +117,7 @@ def test_make_a_room_join_by_the_link_and_play_a_hand(client_for):
             assert player.errors == []
         ends = [player.done_view for player in players]
         assert ends[0]["score_rows"] == ends[1]["score_rows"] and sum(ends[0]["score_rows"][0]) == 26
-        assert ends[0]["room"]["score_sheet"]["names"] == ["Ann", "Bob", "Easy bot 3", "Easy bot 4"]
+        assert ends[0]["room"]["score_sheet"]["names"] == ["Ann", "Bob", "Bot 3", "Bot 4"]
     room = hub.room(made["code"])
     assert room.game.hand.is_over and not room.seats[0].connected
 
