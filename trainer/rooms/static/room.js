@@ -178,7 +178,7 @@ function showRoom(code) {
       drawPanel();
       if (message.view.seats) {
         document.getElementById("table").hidden = false;
-        model.put("announcement", { text: room.notice });
+        model.put("announcement", { text: [room.spoken, room.notice].filter(Boolean).join(" ") });
         model.put("table", message.view);
       } else document.getElementById("table").hidden = true;
     } else if (message.type === "error") {
