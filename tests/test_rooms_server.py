@@ -133,10 +133,17 @@ def test_the_secret_brings_a_player_back_to_their_seat_after_a_restart(client_fo
         ann.send_json({"type": "intent", "view": "p", "messages": [mark]})
         before = until(ann, "state", lambda m: m["view"].get("selected") == [card])["view"]
     # A new server process on the same directory: the room, the hand and the seat are back.
-    again, _ = client_for(FileStore(tmp_path))
+    again, again_hub = client_for(FileStore(tmp_path))
+
     with again.websocket_connect(f"{WS}/rooms/ws/{made['code']}") as ann:
         assert hello(ann, made["secret"])["seat"] == 0
         after = until(ann, "state")["view"]
+        # The page sends its last intent again on reconnecting: a toggle applied twice would
+        # unmark the card; it is applied once.
+        ann.send_json({"type": "intent", "view": "p", "messages": [mark]})
+        ann.send_json({"type": "start"})  # answered with an error: the resend was handled before it
+        assert until(ann, "error")["text"] == "The game has already started."
+    assert again_hub.room(made["code"]).selected[0] == [card]
     assert after["hand"] == before["hand"] and after["selected"] == [card]
     assert after["room"]["seats"][0]["name"] == "Ann"
     with again.websocket_connect(f"{WS}/rooms/ws/{made['code']}") as stranger:
