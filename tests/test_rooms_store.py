@@ -67,3 +67,10 @@ def test_the_home_page_links_to_the_rooms_or_says_they_need_the_app(monkeypatch)
     monkeypatch.setattr(sys, "platform", "emscripten")
     text = friends_markdown()
     assert "needs the installed app" in text and "hearts-trainer host" in text and "](/rooms/)" not in text
+
+
+def test_the_folder_is_made_with_the_first_room(tmp_path):
+    store = FileStore(tmp_path / "home" / "rooms")
+    assert store.codes() == [] and not (tmp_path / "home").exists()
+    store.save("a-room-code-1234", {"format": "x"})
+    assert store.codes() == ["a-room-code-1234"]
