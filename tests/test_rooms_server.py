@@ -267,3 +267,12 @@ def test_the_host_hands_a_gone_players_seat_to_a_bot_and_the_bot_plays_it(client
         assert [entry["by"] for entry in room.log if entry.get("seat") == 1 and entry["op"] == "act"] == [
             "away"
         ]
+
+
+def test_a_server_shared_on_the_network_gives_its_network_address_in_the_link(client_for):
+    client, hub = client_for()
+    hub.address = "http://192.168.1.20:2719"  # `host --host 0.0.0.0` sets it; the host's page is on loopback
+    made = create(client)
+    assert made["link"] == f"http://192.168.1.20:2719/rooms/r/{made['code']}"
+    with client.websocket_connect(f"{WS}/rooms/ws/{made['code']}") as ann:
+        assert hello(ann, made["secret"])["link"] == made["link"]

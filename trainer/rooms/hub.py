@@ -99,6 +99,9 @@ class Hub:
         self.locks: dict[str, asyncio.Lock] = {}
         self.wakers: dict[str, asyncio.Event] = {}
         self.drivers: dict[str, asyncio.Task] = {}
+        self.address: str | None = None
+        """Where friends reach the rooms (``http://192.168.1.20:2719``) when it is not the address
+        a page came by: a host on loopback then still sends a link that works on the network."""
         self.reviewer: Callable[[Room, int], Awaitable[dict]] | None = None
         """H4's review of a finished game for one seat (None: not offered)."""
         self._started = False
@@ -330,7 +333,8 @@ class Hub:
             self.pages[code].append(page)
             if first:
                 room.connect(seat, self.clock())
-            page.push({"type": "welcome", "seat": seat, "secret": secret, "code": code})
+            link = f"{self.address}/rooms/r/{code}" if self.address else None
+            page.push({"type": "welcome", "seat": seat, "secret": secret, "code": code, "link": link})
         self.broadcast(code)
         return True
 

@@ -125,6 +125,7 @@ function showRoom(code) {
   let retry = 0;
   let errors = 0;
   let started = false;
+  let invite = `${location.origin}/rooms/r/${code}`;
 
   const model = roomModel((intent) => {
     lastIntent = intent;
@@ -167,6 +168,7 @@ function showRoom(code) {
   function receive(message) {
     if (message.type === "welcome") {
       started = true;
+      if (message.link) invite = message.link; // the server's address on the network
       secret = message.secret;
       localStorage.setItem(KEY(code), secret);
       $("connection").textContent = "";
@@ -250,7 +252,7 @@ function showRoom(code) {
 
   function drawPanel() {
     const panel = $("panel");
-    const link = `${location.origin}/rooms/r/${code}`;
+    const link = invite;
     const me = room.seats[room.you];
     const parts = [];
     if (room.status === "lobby") {
@@ -267,6 +269,11 @@ function showRoom(code) {
         onfocus: (event) => event.target.select() });
       parts.push(h("p", { text: "Send this link to your friends: whoever opens it takes a free seat." }));
       parts.push(h("div", { class: "rm-invite" }, input, copy));
+      if (["127.0.0.1", "localhost", "[::1]"].includes(new URL(link).hostname)) {
+        parts.push(h("p", { class: "rm-hint", "data-role": "loopback-hint",
+          text: "This address works on this computer only. To invite friends on your network, start " +
+            "the rooms with `hearts-trainer host --host 0.0.0.0` and send the address it prints." }));
+      }
       parts.push(me.is_host
         ? h("button", { type: "button", class: "ht-button rm-primary", "data-action": "start", text: "Start the game",
           onclick: () => send({ type: "start" }) })
