@@ -270,9 +270,9 @@ function showRoom(code) {
       parts.push(h("p", { text: "Send this link to your friends: whoever opens it takes a free seat." }));
       parts.push(h("div", { class: "rm-invite" }, input, copy));
       if (["127.0.0.1", "localhost", "[::1]"].includes(new URL(link).hostname)) {
-        parts.push(h("p", { class: "rm-hint", "data-role": "loopback-hint",
-          text: "This address works on this computer only. To invite friends on your network, start " +
-            "the rooms with `hearts-trainer host --host 0.0.0.0` and send the address it prints." }));
+        parts.push(h("p", { class: "rm-hint", "data-role": "loopback-hint" },
+          "This address works on this computer only. To invite friends on your network, start the rooms with ",
+          h("code", { text: "hearts-trainer host --host 0.0.0.0" }), " and send the address it prints."));
       }
       parts.push(me.is_host
         ? h("button", { type: "button", class: "ht-button rm-primary", "data-action": "start", text: "Start the game",
