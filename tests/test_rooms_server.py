@@ -276,3 +276,30 @@ def test_a_server_shared_on_the_network_gives_its_network_address_in_the_link(cl
     assert made["link"] == f"http://192.168.1.20:2719/rooms/r/{made['code']}"
     with client.websocket_connect(f"{WS}/rooms/ws/{made['code']}") as ann:
         assert hello(ann, made["secret"])["link"] == made["link"]
+
+
+def test_a_bot_that_fails_once_does_not_stop_the_room(client_for):
+    client, hub = client_for()
+    made = create(client)
+    real = hub._bot
+    failed = []
+
+    def flaky(code, seat, room):
+        bot = real(code, seat, room)
+        if failed:
+            return bot
+        failed.append(seat)
+
+        class Broken:
+            def choose_pass(self, view):
+                raise RuntimeError("a bug in a bot")
+
+        return Broken()
+
+    hub._bot = flaky
+    with client.websocket_connect(f"{WS}/rooms/ws/{made['code']}") as ann:
+        hello(ann, made["secret"])
+        ann.send_json({"type": "start"})
+        room = hub.room(made["code"])
+        until(ann, "state", lambda m: room.game is not None and room.hand.seats_to_pass == (0,))
+    assert len(failed) == 1  # it failed, was logged, and the bots passed all the same

@@ -253,34 +253,38 @@ class Hub:
         next is due or something changes."""
         waker = self.wakers[code]
         while code in self.rooms:
-            waker.clear()
-            now = self.clock()
-            room = self.rooms[code]
-            if not self.pages.get(code) and now - room.last_change >= self.idle_expiry:
-                self.store.delete(code)
-                self._forget(code)
-                return
-            async with self._changing(code) as room:
-                room.tick(now)
-            due = room.due(now)
-            for seat, reason in due:
-                view = room.game.view(seat)
-                bot = self._bot(code, seat, room)
-                try:
-                    action = await asyncio.to_thread(bot_action, bot, view)
-                except Exception:  # a bot's fault must not stop the room: log it, try again later
-                    log.exception("a bot failed in room %s…", code[:6])
-                    await asyncio.sleep(1)
-                    continue
-                async with self._changing(code) as current:
-                    current.bot_decides(seat, reason, action, self.clock())
-            if due:
-                continue
-            deadline = room.next_deadline(now)
-            limit = room.last_change + self.idle_expiry
-            wake_at = limit if deadline is None else min(deadline, limit)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(waker.wait(), max(0.0, wake_at - self.clock()) + 0.01)
+            try:
+                if not await self._step(code, waker):
+                    return
+            except Exception:  # a fault (a bot's, the store's) must not stop the room for good
+                log.exception("room %s…: its driver failed; trying again in a second", code[:6])
+                await asyncio.sleep(1)
+
+    async def _step(self, code: str, waker: asyncio.Event) -> bool:
+        """Make what is due, or wait until something may be; False once the room has expired."""
+        waker.clear()
+        now = self.clock()
+        room = self.rooms[code]
+        if not self.pages.get(code) and now - room.last_change >= self.idle_expiry:
+            self.store.delete(code)
+            self._forget(code)
+            return False
+        async with self._changing(code) as room:
+            room.tick(now)
+        due = room.due(now)
+        for seat, reason in due:
+            view = room.game.view(seat)
+            action = await asyncio.to_thread(bot_action, self._bot(code, seat, room), view)
+            async with self._changing(code) as current:
+                current.bot_decides(seat, reason, action, self.clock())
+        if due:
+            return True
+        deadline = room.next_deadline(now)
+        limit = room.last_change + self.idle_expiry
+        wake_at = limit if deadline is None else min(deadline, limit)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(waker.wait(), max(0.0, wake_at - self.clock()) + 0.01)
+        return True
 
     def _bot(self, code: str, seat: int, room: Room) -> Bot:
         bots = self.bots[code]
