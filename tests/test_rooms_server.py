@@ -303,3 +303,16 @@ def test_a_bot_that_fails_once_does_not_stop_the_room(client_for):
         room = hub.room(made["code"])
         until(ann, "state", lambda m: room.game is not None and room.hand.seats_to_pass == (0,))
     assert len(failed) == 1  # it failed, was logged, and the bots passed all the same
+
+
+def test_an_unreadable_room_file_is_left_alone_and_the_others_play_on(client_for, tmp_path, caplog):
+    client, _ = client_for(FileStore(tmp_path))
+    made = create(client)
+    damaged = tmp_path / "Damaged-room-code-1234.json"
+    damaged.write_text('{"format": "hearts-trainer/room", "log": [{"op": "act", "payload": "Q♠ for Ann')
+    again, hub = client_for(FileStore(tmp_path))
+    with again.websocket_connect(f"{WS}/rooms/ws/{made['code']}") as ann:
+        assert hello(ann, made["secret"])["seat"] == 0
+    assert hub.room("Damaged-room-code-1234") is None
+    assert damaged.read_text().endswith("Q♠ for Ann")  # kept as it was
+    assert "Q♠" not in caplog.text and "cannot be restored (JSONDecodeError)" in caplog.text

@@ -116,16 +116,9 @@ class Hub:
         self._started = True
         now = self.clock()
         for code in self.store.codes():
-            record = self.store.load(code)
-            if record is None:
-                continue
-            try:
-                room = Room.from_record(record)
-            except (KeyError, TypeError, ValueError) as error:
-                log.warning("room %s… not restored: %s", code[:6], excerpt(str(error), 200))
-                continue
-            room.resumed(now)
-            self._keep(room)
+            if (room := self._restore(code)) is not None:
+                room.resumed(now)
+                self._keep(room)
         if self.bus is not None:
             self._listener = asyncio.create_task(self._listen())
 
@@ -175,13 +168,26 @@ class Hub:
         """The room, taken from the store when this process does not hold it yet (another
         process made it: several processes share one store)."""
         await self.start()
-        if code not in self.rooms and isinstance(code, str) and len(code) <= 64:
-            record = self.store.load(code)
-            if record is not None:
-                room = Room.from_record(record)
-                room.resumed(self.clock())
-                self._keep(room)
+        unknown = code not in self.rooms and isinstance(code, str) and len(code) <= 64
+        if unknown and (room := self._restore(code)) is not None:
+            room.resumed(self.clock())
+            self._keep(room)
         return self.rooms.get(code)
+
+    def _restore(self, code: str) -> Room | None:
+        """The kept room, or None. A record that does not load is left where it is (nothing kept
+        is ever deleted for being unreadable) and logged by its kind of fault alone: its text
+        could hold a hand's cards."""
+        try:
+            record = self.store.load(code)
+            return None if record is None else Room.from_record(record)
+        except (KeyError, TypeError, ValueError, AttributeError, OSError) as error:
+            log.warning(
+                "room %s… cannot be restored (%s); its record is left as it is",
+                code[:6],
+                type(error).__name__,
+            )
+            return None
 
     def _forget(self, code: str) -> None:
         self.rooms.pop(code, None)
