@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import ARTIFACTS, ROOT, _free_port, signed_in
 
-GRACE = 2  # seconds before a bot plays a closed page's seat
+GRACE = 4  # seconds before a bot plays a closed page's seat (a reload under load takes less)
 TIMER = 3  # the short turn timer the server allows for tests
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1100, "height": 1000}
