@@ -94,15 +94,6 @@ class RoomConfig:
     def rules(self) -> Rules:
         return PRESETS[self.preset].replace(target=self.target)
 
-    @classmethod
-    def from_json(cls, data: object) -> RoomConfig:
-        if not isinstance(data, dict):
-            raise RoomError("The room's settings must be an object.")
-        known = set(cls.__dataclass_fields__)
-        if unknown := set(data) - known:
-            raise RoomError(f"Unknown room setting {excerpt(sorted(unknown)[0], 30)}.")
-        return cls(**data)
-
 
 @dataclass
 class Seat:
@@ -112,8 +103,8 @@ class Seat:
     connected: bool = False
     away_since: float | None = None
     bot_playing: bool = False
-    handed: bool = False
-    """The host handed the seat to a bot (it stays the bot's until the player takes it back)."""
+    """A bot plays the seat: its player was away past the grace, or the host handed it to a bot
+    (until the player comes back)."""
 
 
 @dataclass
@@ -564,11 +555,11 @@ class Room:
             self.turn_started = max(self.turn_started, now - self.config.bot_delay)
         elif op == "handed":
             place = self.seats[entry["seat"]]
-            place.bot_playing = place.handed = True
+            place.bot_playing = True
             self.notice = Notice("handed", entry["seat"])
         elif op == "back":
             place = self.seats[entry["seat"]]
-            place.bot_playing = place.handed = False
+            place.bot_playing = False
             self.notice = Notice("back", entry["seat"])
             self.turn_started = now  # their decision (if it is theirs) gets the whole timer
         else:
