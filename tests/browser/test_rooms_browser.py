@@ -239,7 +239,7 @@ def test_reload_mid_trick_and_a_closed_page_played_by_a_bot_until_its_player_ret
     play_until([ann, again], hand_over([ann, again]))
 
 
-def test_the_turn_timer_lets_a_bot_pass_for_a_slow_player(server, people):
+def test_the_turn_timer_lets_a_bot_pass_for_a_slow_player_and_the_host_hands_a_seat(server, people):
     ann, bob = people(), people(PHONE)
     link = make_room(ann, server.url, timer=TIMER)
     join(bob, link, "Bob")
@@ -251,6 +251,13 @@ def test_the_turn_timer_lets_a_bot_pass_for_a_slow_player(server, people):
     expect(bob.locator('[data-role="notice"]')).to_contain_text("Time ran out: a bot passed the ")
     expect(bob.locator('[data-action="pass"]')).to_have_count(0)
     shot(bob, "rooms-timer-phone")
+    # Bob leaves; the host need not wait for the grace period: a bot plays his seat at once.
+    bob.close()
+    ann.locator('[data-role="seats"] [data-seat="1"] [data-action="bot-seat"]').click()
+    expect(seat_state(ann, 1)).to_have_attribute("data-state", "bot")
+    expect(ann.locator('[data-role="notice"]')).to_have_text(
+        "The host handed Bob's seat to a bot until Bob comes back."
+    )
 
 
 def test_a_server_restart_mid_hand_puts_the_room_back(server, people):
