@@ -1,0 +1,235 @@
+"""Rooms in Redis (issue 52, item 8): the store, its update bus and its per-room lease, against a
+real redis-server this module starts on a free loopback port (nothing mocked)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import pathlib
+import shutil
+import socket
+import subprocess
+import threading
+import time
+
+import pytest
+import redis
+
+from trainer.rooms.redis_store import (
+    RedisStore,
+    RedisUnavailableError,
+    RoomBusyError,
+    StaleRoomError,
+)
+
+REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for(condition, what: str, limit: float = 30.0):
+    """Poll until ``condition()`` is true (a readiness wait, not a speed check)."""
+    give_up = time.monotonic() + limit
+    while not (result := condition()):
+        if time.monotonic() > give_up:
+            raise AssertionError(f"gave up waiting for {what}")
+        time.sleep(0.02)
+    return result
+
+
+@contextlib.contextmanager
+def redis_server(directory: pathlib.Path):
+    """Debian's redis-server on a free loopback port, nothing saved to disk; stopped afterwards."""
+    if not pathlib.Path(REDIS_SERVER).exists():
+        pytest.fail(
+            "redis-server is missing: the Redis rooms tests need Debian's redis-server "
+            "(scripts/setup.sh installs it: apt-get update && apt-get install -y redis-server)"
+        )
+    port = free_port()
+    args = [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    log = (directory / f"redis-{port}.log").open("w")
+    process = subprocess.Popen([*args, "--dir", str(directory)], stdout=log, stderr=subprocess.STDOUT)
+    url = f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(url)
+
+    def answers() -> bool:
+        if process.poll() is not None:
+            raise AssertionError(f"redis-server stopped at once: {(directory / log.name).read_text()[-500:]}")
+        with contextlib.suppress(redis.ConnectionError):
+            return client.ping()
+        return False
+
+    try:
+        wait_for(answers, f"redis-server on port {port}")
+        yield url
+    finally:
+        client.close()
+        process.terminate()
+        process.wait(timeout=30)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    with redis_server(tmp_path_factory.mktemp("redis")) as url:
+        yield url
+
+
+@pytest.fixture
+def store(redis_url, request):
+    """A store with its own key prefix, so tests never see each other's rooms."""
+    opened = RedisStore(redis_url, prefix=f"test:{request.node.name}:")
+    yield opened
+    opened.close()
+
+
+def other_process(store: RedisStore) -> RedisStore:
+    """A second store on the same Redis and prefix: what another server process sees."""
+    return RedisStore(store.url, prefix=store.prefix)
+
+
+def test_a_saved_room_is_there_for_another_process(store):
+    record = {"code": "abc", "version": 3, "actions": [{"kind": "play", "seat": 1, "card": "Q♠"}]}
+    store.save("abc", record)
+    store.save("def", {"code": "def", "version": 1})
+    other = other_process(store)
+    assert other.load("abc") == record
+    assert other.codes() == ["abc", "def"]
+    assert other.version("abc") == 3
+    assert other.load("nope") is None
+    other.delete("abc")
+    assert store.load("abc") is None
+    assert store.codes() == ["def"]
+
+
+def test_an_older_version_is_never_saved_over_a_newer_one(store):
+    store.save("room", {"version": 5, "actions": ["a", "b"]})
+    with pytest.raises(StaleRoomError, match="version 4 is older than the stored version 5"):
+        other_process(store).save("room", {"version": 4, "actions": ["a"]})
+    assert store.load("room") == {"version": 5, "actions": ["a", "b"]}
+
+
+def test_a_record_that_is_not_json_is_reported_in_one_line(store):
+    store.client.hset(store._room_key("bad"), mapping={"record": "{not json", "version": 1})
+    with pytest.raises(ValueError, match=r"room bad in Redis .*: its record is not JSON") as raised:
+        store.load("bad")
+    assert "\n" not in str(raised.value) and len(str(raised.value)) < 300
+
+
+def test_an_unreachable_or_wrong_address_is_one_clear_line():
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    with pytest.raises(RedisUnavailableError, match=f"Redis at {url} cannot be reached") as raised:
+        RedisStore(url)
+    assert "start redis-server or check --redis" in str(raised.value)
+    with pytest.raises(RedisUnavailableError, match=r"'http://example\.org' is not a Redis address"):
+        RedisStore("http://example.org")
+
+
+def test_the_lease_lets_one_process_at_a_time_apply_actions(store):
+    """Two processes each apply 40 actions to one room, every one as load, apply, save under the
+    room's lease: none is lost (without the lease, two would load the same version)."""
+    store.save("room", {"version": 0, "actions": []})
+
+    def player(name: str) -> None:
+        mine = other_process(store)
+        for n in range(40):
+            with mine.lock("room") as lease:
+                record = mine.load("room")
+                record["actions"].append(f"{name}{n}")
+                record["version"] += 1
+                mine.save("room", record, lease=lease)
+        mine.close()
+
+    threads = [threading.Thread(target=player, args=(name,)) for name in "AB"]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    record = store.load("room")
+    assert record["version"] == 80
+    assert sorted(record["actions"]) == sorted(f"{name}{n}" for name in "AB" for n in range(40))
+    assert store.try_lock("room") is not None  # released after the last one
+
+
+def test_a_lease_held_elsewhere_makes_a_waiter_give_up_clearly(store):
+    held = other_process(store).try_lock("room", seconds=60)
+    assert held is not None and store.try_lock("room") is None
+    busy = "room room is busy in another server process"
+    with pytest.raises(RoomBusyError, match=busy), store.lock("room", wait=0.2):
+        pass
+    held.release()
+    with store.lock("room"):
+        pass
+
+
+def test_a_lost_lease_cannot_save_and_a_killed_holder_frees_the_room(store):
+    """A process that stops (killed, or stalled past its lease) frees the room by itself; its late
+    save is refused, so what the process that took over saved stays."""
+    store.save("room", {"version": 1, "actions": ["a"]})
+    stalled = store.try_lock("room", seconds=0.1)
+    assert stalled is not None
+    other = other_process(store)
+    taken = wait_for(lambda: other.try_lock("room"), "the stalled lease to expire")
+    other.save("room", {"version": 2, "actions": ["a", "b"]}, lease=taken)
+    with pytest.raises(StaleRoomError, match="the lease on this room was lost"):
+        store.save("room", {"version": 2, "actions": ["a", "c"]}, lease=stalled)
+    assert store.load("room") == {"version": 2, "actions": ["a", "b"]}
+    assert not stalled.extend()
+    stalled.release()  # releasing a lost lease leaves the new holder's alone
+    assert store.try_lock("room") is None
+    taken.release()
+
+
+async def _collect(store: RedisStore, count: int, during) -> list[tuple[str, int]]:
+    """The first ``count`` updates this store's bus yields while ``during(…)`` runs elsewhere."""
+    received: list[tuple[str, int]] = []
+
+    async def listen():
+        async for update in store.updates():
+            received.append(update)
+            if len(received) == count:
+                return
+
+    listener = asyncio.create_task(listen())
+    channel = store._channel()
+    while store.client.pubsub_numsub(channel)[0][1] == 0:  # subscribed before anything is sent
+        await asyncio.sleep(0.01)
+    await asyncio.to_thread(during)
+    await asyncio.wait_for(listener, 30)
+    return received
+
+
+def test_every_save_and_publish_reaches_the_other_processes(store):
+    other = other_process(store)
+
+    def changes():
+        other.save("r1", {"version": 1})
+        other.save("r1", {"version": 2})
+        other.publish("r2", 7)
+        other.save("r3", {"no": "version"})  # not a change clients follow: not published
+        other.publish("r3", 1)
+
+    received = asyncio.run(_collect(store, 4, changes))
+    assert received == [("r1", 1), ("r1", 2), ("r2", 7), ("r3", 1)]
+
+
+def test_the_bus_subscribes_again_and_catches_up_after_losing_redis(store, caplog):
+    """When Redis drops the subscription, the listener comes back and first reports every kept
+    room's current version, so a change made meanwhile still reaches its players."""
+    store.save("kept", {"version": 4})
+    other = other_process(store)
+
+    def cut_and_change():
+        other.client.client_kill_filter(_type="pubsub")
+        other.save("kept", {"version": 5})
+
+    received = asyncio.run(_collect(store, 1, cut_and_change))
+    assert "cut" in caplog.text and "subscribing again" in caplog.text
+    assert received[0][0] == "kept" and received[0][1] in (4, 5)
+    # and it goes on listening: a later change arrives
+    received = asyncio.run(_collect(store, 1, lambda: other.save("kept", {"version": 6})))
+    assert received == [("kept", 6)]

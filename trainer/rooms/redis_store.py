@@ -1,0 +1,272 @@
+"""Rooms kept in Redis, for a site that runs several server processes (issue 52, item 8).
+
+``RedisStore(url)`` keeps the ``RoomStore`` contract of ``trainer/rooms/store.py`` (records are
+JSON-able dicts) and adds what sharing a room between processes needs:
+
+- the update bus: ``publish(code, version)`` and ``async for code, version in store.updates()``
+  (one pub/sub channel for every room); saving a record publishes its version too, in the same
+  step, so a process killed between the two never leaves the others unaware of a change;
+- a lease per room (``SET NX PX``): ``with store.lock(code)`` / ``async with store.alock(code)``,
+  so two processes never apply actions to one room at once. A lease expires by itself (a killed
+  process's rooms are free again after ``LEASE_SECONDS``), and a save made with a lease that has
+  been lost or with a version older than the stored one is refused (``StaleRoomError``).
+
+Keys (``prefix`` defaults to ``hearts-trainer:rooms:``): ``<prefix>room:<code>`` a hash of
+``record`` (the JSON) and ``version``; ``<prefix>codes`` the set of kept codes;
+``<prefix>lock:<code>`` the lease; ``<prefix>updates`` the channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Iterator
+
+import redis
+import redis.asyncio
+
+__all__ = [
+    "LEASE_SECONDS",
+    "WAIT_SECONDS",
+    "Lease",
+    "RedisStore",
+    "RedisUnavailableError",
+    "RoomBusyError",
+    "StaleRoomError",
+]
+
+# Long enough for a bot's decision applied under the lease, short enough that a killed process's
+# rooms are free again soon.
+LEASE_SECONDS = 10.0
+# How long to wait for another process's lease before giving up on an action.
+WAIT_SECONDS = 15.0
+PREFIX = "hearts-trainer:rooms:"
+
+log = logging.getLogger(__name__)
+
+# KEYS: room hash, codes set, lock key. ARGV: record JSON, version ('' = none), code, lease token
+# ('' = none), channel. Refuses (returns an error reply) rather than overwrite a newer record or
+# save under a lease that is no longer ours; else writes, remembers the code and publishes.
+_SAVE = """
+if ARGV[4] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[4] then
+  return redis.error_reply('STALE the lease on this room was lost (held too long or taken over)')
+end
+if ARGV[2] ~= '' then
+  local stored = tonumber(redis.call('HGET', KEYS[1], 'version'))
+  if stored and stored > tonumber(ARGV[2]) then
+    return redis.error_reply('STALE version ' .. ARGV[2] .. ' is older than the stored version ' .. stored)
+  end
+end
+redis.call('HSET', KEYS[1], 'record', ARGV[1], 'version', ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[3])
+if ARGV[2] ~= '' then
+  redis.call('PUBLISH', ARGV[5], cjson.encode({code = ARGV[3], version = tonumber(ARGV[2])}))
+end
+return 1
+"""
+# KEYS: lock key. ARGV: token, milliseconds. Releases or extends only our own lease.
+_OURS = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call({}) end return 0"
+_RELEASE = _OURS.format("'DEL', KEYS[1]")
+_EXTEND = _OURS.format("'PEXPIRE', KEYS[1], ARGV[2]")
+
+
+class RedisUnavailableError(RuntimeError):
+    """Redis cannot be reached at the given address (one line saying where and what to do)."""
+
+
+class RoomBusyError(RuntimeError):
+    """Another process held the room's lease for longer than we may wait."""
+
+
+class StaleRoomError(RuntimeError):
+    """A save refused: our lease was lost, or the stored record is newer than the one saved."""
+
+
+class Lease:
+    """One process's hold on one room until ``release()`` or ``LEASE_SECONDS`` pass."""
+
+    def __init__(self, store: RedisStore, code: str, token: str, seconds: float):
+        self.store, self.code, self.token, self.seconds = store, code, token, seconds
+
+    def extend(self) -> bool:
+        """Hold the room for another ``seconds``; False when the lease was already lost."""
+        key = self.store._lock_key(self.code)
+        return bool(self.store._call(self.store._extend, keys=[key], args=[self.token, _ms(self.seconds)]))
+
+    def release(self) -> None:
+        self.store._call(self.store._release, keys=[self.store._lock_key(self.code)], args=[self.token])
+
+
+class RedisStore:
+    """The ``RoomStore`` contract in Redis, with the update bus and per-room leases."""
+
+    def __init__(self, url: str, prefix: str = PREFIX):
+        self.url, self.prefix = url, prefix
+        try:
+            self.client = redis.Redis.from_url(url, decode_responses=True)
+        except ValueError as error:
+            raise RedisUnavailableError(f"--redis {url!r} is not a Redis address ({error})") from None
+        self._save = self.client.register_script(_SAVE)
+        self._release = self.client.register_script(_RELEASE)
+        self._extend = self.client.register_script(_EXTEND)
+        self._call(self.client.ping)
+
+    # --- the RoomStore contract ---------------------------------------------------------------
+
+    def load(self, code: str) -> dict | None:
+        text = self._call(self.client.hget, self._room_key(code), "record")
+        if text is None:
+            return None
+        try:
+            record = json.loads(text)
+        except ValueError as error:
+            raise ValueError(f"room {code} in Redis ({self.url}): its record is not JSON ({error})") from None
+        if not isinstance(record, dict):
+            raise ValueError(f"room {code} in Redis ({self.url}): its record is not a JSON object")
+        return record
+
+    def save(self, code: str, record: dict, lease: Lease | None = None) -> None:
+        """Write the whole record at once and publish its version. With ``lease``, only while that
+        lease is still ours; never over a record with a higher ``version``."""
+        version = record.get("version")
+        args = [
+            json.dumps(record, separators=(",", ":")),
+            "" if version is None else str(int(version)),
+            code,
+            "" if lease is None else lease.token,
+            self._channel(),
+        ]
+        keys = [self._room_key(code), self._codes_key(), self._lock_key(code)]
+        try:
+            self._call(self._save, keys=keys, args=args)
+        except redis.ResponseError as error:
+            if str(error).startswith("STALE"):
+                raise StaleRoomError(f"room {code}: not saved, {str(error)[6:]}") from None
+            raise
+
+    def codes(self) -> list[str]:
+        return sorted(self._call(self.client.smembers, self._codes_key()))
+
+    def delete(self, code: str) -> None:
+        pipe = self.client.pipeline(transaction=True)
+        pipe.delete(self._room_key(code), self._lock_key(code))
+        pipe.srem(self._codes_key(), code)
+        self._call(pipe.execute)
+
+    # --- the update bus -------------------------------------------------------------------------
+
+    def version(self, code: str) -> int | None:
+        """The stored record's version, without reading the record."""
+        stored = self._call(self.client.hget, self._room_key(code), "version")
+        return int(stored) if stored else None
+
+    def publish(self, code: str, version: int) -> None:
+        message = json.dumps({"code": code, "version": int(version)})
+        self._call(self.client.publish, self._channel(), message)
+
+    async def updates(self) -> AsyncIterator[tuple[str, int]]:
+        """Every ``(code, version)`` published by any process (this one included), for as long as
+        the caller iterates. After a lost connection it subscribes again and first yields every
+        kept room's stored version, so an update missed meanwhile is not missed for good."""
+        resubscribed = False
+        while True:
+            client = redis.asyncio.Redis.from_url(self.url, decode_responses=True)
+            pubsub = client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self._channel())
+                if resubscribed:
+                    for code in self.codes():
+                        version = self.version(code)
+                        if version is not None:
+                            yield code, version
+                async for message in pubsub.listen():
+                    try:
+                        update = json.loads(message["data"])
+                        code, version = str(update["code"]), int(update["version"])
+                    except (ValueError, KeyError, TypeError):
+                        log.warning("ignored a malformed room update on %s: %.200r", self._channel(), message)
+                        continue
+                    yield code, version
+            except (redis.ConnectionError, redis.TimeoutError, OSError) as error:
+                log.warning("room updates (Redis at %s) cut: %s; subscribing again", self.url, error)
+                resubscribed = True
+                await asyncio.sleep(0.5)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                    await client.aclose()
+
+    # --- the per-room lease ----------------------------------------------------------------------
+
+    def try_lock(self, code: str, seconds: float = LEASE_SECONDS) -> Lease | None:
+        """The room's lease if no other process holds it now, else None (never waits)."""
+        token = secrets.token_urlsafe(16)
+        if self._call(self.client.set, self._lock_key(code), token, nx=True, px=_ms(seconds)):
+            return Lease(self, code, token, seconds)
+        return None
+
+    @contextlib.contextmanager
+    def lock(self, code: str, seconds: float = LEASE_SECONDS, wait: float = WAIT_SECONDS) -> Iterator[Lease]:
+        """Hold the room (waiting up to ``wait`` seconds for another process) for the ``with``."""
+        give_up, pause = time.monotonic() + wait, 0.002
+        while (lease := self.try_lock(code, seconds)) is None:
+            if time.monotonic() > give_up:
+                raise self._busy(code, wait)
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
+        try:
+            yield lease
+        finally:
+            lease.release()
+
+    @contextlib.asynccontextmanager
+    async def alock(
+        self, code: str, seconds: float = LEASE_SECONDS, wait: float = WAIT_SECONDS
+    ) -> AsyncIterator[Lease]:
+        """``lock`` for the event loop: waits with ``asyncio.sleep``, never blocking other rooms."""
+        give_up, pause = time.monotonic() + wait, 0.002
+        while (lease := self.try_lock(code, seconds)) is None:
+            if time.monotonic() > give_up:
+                raise self._busy(code, wait)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.05)
+        try:
+            yield lease
+        finally:
+            lease.release()
+
+    def close(self) -> None:
+        self.client.close()
+
+    # --- helpers -------------------------------------------------------------------------------
+
+    def _room_key(self, code: str) -> str:
+        return f"{self.prefix}room:{code}"
+
+    def _lock_key(self, code: str) -> str:
+        return f"{self.prefix}lock:{code}"
+
+    def _codes_key(self) -> str:
+        return f"{self.prefix}codes"
+
+    def _channel(self) -> str:
+        return f"{self.prefix}updates"
+
+    def _busy(self, code: str, wait: float) -> RoomBusyError:
+        return RoomBusyError(f"room {code} is busy in another server process (waited {wait:g} s for it)")
+
+    def _call(self, function, *args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except (redis.ConnectionError, redis.TimeoutError) as error:
+            raise RedisUnavailableError(
+                f"Redis at {self.url} cannot be reached ({error}); start redis-server or check --redis"
+            ) from None
+
+
+def _ms(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
