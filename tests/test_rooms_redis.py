@@ -93,28 +93,34 @@ def other_process(store: RedisStore) -> RedisStore:
 
 
 def test_a_saved_room_is_there_for_another_process(store):
-    record = {"code": "abc", "version": 3, "actions": [{"kind": "play", "seat": 1, "card": "Q♠"}]}
-    store.save("abc", record)
-    store.save("def", {"code": "def", "version": 1})
+    record = {"code": "abc", "log": [{"op": "act", "seat": 1, "kind": "play", "payload": "QS"}]}
+    assert store.save("abc", record) == 1
+    assert store.save("abc", record) == 2
+    store.save("def", {"code": "def"})
     other = other_process(store)
     assert other.load("abc") == record
+    assert other.load_revision("abc") == (record, 2)
     assert other.codes() == ["abc", "def"]
-    assert other.version("abc") == 3
-    assert other.load("nope") is None
+    assert other.revision("abc") == 2
+    assert other.load("nope") is None and other.load_revision("nope") == (None, 0)
     other.delete("abc")
     assert store.load("abc") is None
     assert store.codes() == ["def"]
 
 
-def test_an_older_version_is_never_saved_over_a_newer_one(store):
-    store.save("room", {"version": 5, "actions": ["a", "b"]})
-    with pytest.raises(StaleRoomError, match="version 4 is older than the stored version 5"):
-        other_process(store).save("room", {"version": 4, "actions": ["a"]})
-    assert store.load("room") == {"version": 5, "actions": ["a", "b"]}
+def test_a_save_over_a_revision_it_did_not_see_is_refused(store):
+    """A process that applied an action to revision 1 while another saved revision 2 cannot save
+    over it: the other's action stays."""
+    store.save("room", {"log": ["a"]})
+    other = other_process(store)
+    assert other.save("room", {"log": ["a", "b"]}, expected=1) == 2
+    with pytest.raises(StaleRoomError, match=r"it changed meanwhile \(revision 2, expected 1\)"):
+        store.save("room", {"log": ["a", "c"]}, expected=1)
+    assert store.load_revision("room") == ({"log": ["a", "b"]}, 2)
 
 
 def test_a_record_that_is_not_json_is_reported_in_one_line(store):
-    store.client.hset(store._room_key("bad"), mapping={"record": "{not json", "version": 1})
+    store.client.hset(store._room_key("bad"), mapping={"record": "{not json", "revision": 1})
     with pytest.raises(ValueError, match=r"room bad in Redis .*: its record is not JSON") as raised:
         store.load("bad")
     assert "\n" not in str(raised.value) and len(str(raised.value)) < 300
@@ -132,7 +138,7 @@ def test_an_unreachable_or_wrong_address_is_one_clear_line():
 def test_the_lease_lets_one_process_at_a_time_apply_actions(store):
     """Two processes each apply 40 actions to one room, every one as load, apply, save under the
     room's lease: none is lost (without the lease, two would load the same version)."""
-    store.save("room", {"version": 0, "actions": []})
+    store.save("room", {"actions": []})
 
     def player(name: str) -> None:
         mine = other_process(store)
@@ -140,7 +146,6 @@ def test_the_lease_lets_one_process_at_a_time_apply_actions(store):
             with mine.lock("room") as lease:
                 record = mine.load("room")
                 record["actions"].append(f"{name}{n}")
-                record["version"] += 1
                 mine.save("room", record, lease=lease)
         mine.close()
 
@@ -149,8 +154,8 @@ def test_the_lease_lets_one_process_at_a_time_apply_actions(store):
         thread.start()
     for thread in threads:
         thread.join()
-    record = store.load("room")
-    assert record["version"] == 80
+    record, revision = store.load_revision("room")
+    assert revision == 81
     assert sorted(record["actions"]) == sorted(f"{name}{n}" for name in "AB" for n in range(40))
     assert store.try_lock("room") is not None  # released after the last one
 
@@ -169,15 +174,15 @@ def test_a_lease_held_elsewhere_makes_a_waiter_give_up_clearly(store):
 def test_a_lost_lease_cannot_save_and_a_killed_holder_frees_the_room(store):
     """A process that stops (killed, or stalled past its lease) frees the room by itself; its late
     save is refused, so what the process that took over saved stays."""
-    store.save("room", {"version": 1, "actions": ["a"]})
+    store.save("room", {"actions": ["a"]})
     stalled = store.try_lock("room", seconds=0.1)
     assert stalled is not None
     other = other_process(store)
     taken = wait_for(lambda: other.try_lock("room"), "the stalled lease to expire")
-    other.save("room", {"version": 2, "actions": ["a", "b"]}, lease=taken)
+    other.save("room", {"actions": ["a", "b"]}, lease=taken)
     with pytest.raises(StaleRoomError, match="the lease on this room was lost"):
-        store.save("room", {"version": 2, "actions": ["a", "c"]}, lease=stalled)
-    assert store.load("room") == {"version": 2, "actions": ["a", "b"]}
+        store.save("room", {"actions": ["a", "c"]}, lease=stalled)
+    assert store.load("room") == {"actions": ["a", "b"]}
     assert not stalled.extend()
     stalled.release()  # releasing a lost lease leaves the new holder's alone
     assert store.try_lock("room") is None
@@ -207,11 +212,10 @@ def test_every_save_and_publish_reaches_the_other_processes(store):
     other = other_process(store)
 
     def changes():
-        other.save("r1", {"version": 1})
-        other.save("r1", {"version": 2})
+        other.save("r1", {"n": 1})
+        other.save("r1", {"n": 2})
         other.publish("r2", 7)
-        other.save("r3", {"no": "version"})  # not a change clients follow: not published
-        other.publish("r3", 1)
+        other.save("r3", {"n": 1})
 
     received = asyncio.run(_collect(store, 4, changes))
     assert received == [("r1", 1), ("r1", 2), ("r2", 7), ("r3", 1)]
@@ -219,17 +223,35 @@ def test_every_save_and_publish_reaches_the_other_processes(store):
 
 def test_the_bus_subscribes_again_and_catches_up_after_losing_redis(store, caplog):
     """When Redis drops the subscription, the listener comes back and first reports every kept
-    room's current version, so a change made meanwhile still reaches its players."""
-    store.save("kept", {"version": 4})
+    room's current revision, so a change made meanwhile still reaches its players."""
+    store.save("kept", {"n": 1})
     other = other_process(store)
 
     def cut_and_change():
         other.client.client_kill_filter(_type="pubsub")
-        other.save("kept", {"version": 5})
+        other.save("kept", {"n": 2})
 
     received = asyncio.run(_collect(store, 1, cut_and_change))
     assert "cut" in caplog.text and "subscribing again" in caplog.text
-    assert received[0][0] == "kept" and received[0][1] in (4, 5)
+    assert received == [("kept", 2)]
     # and it goes on listening: a later change arrives
-    received = asyncio.run(_collect(store, 1, lambda: other.save("kept", {"version": 6})))
-    assert received == [("kept", 6)]
+    received = asyncio.run(_collect(store, 1, lambda: other.save("kept", {"n": 3})))
+    assert received == [("kept", 3)]
+
+
+def test_seats_count_as_connected_while_their_process_runs(store):
+    """Pages of a seat open in any running process keep it connected; a process that stops
+    saying it runs (killed) stops counting, so the grace period can start for its players."""
+    store.save("room", {})
+    other = other_process(store)
+    store.alive(60)
+    other.alive(60)
+    store.set_connections("room", 0, 2)
+    other.set_connections("room", 1, 1)
+    other.set_connections("room", 0, 1)
+    assert store.connected_seats("room") == other.connected_seats("room") == {0, 1}
+    other.alive(0.05)  # its last word: it stops here
+    wait_for(lambda: store.connected_seats("room") == {0}, "the stopped process's pages to stop counting")
+    store.set_connections("room", 0, 0)
+    assert store.connected_seats("room") == set()
+    assert store.client.hgetall(store._presence_key("room")) == {}  # the stopped process's are swept

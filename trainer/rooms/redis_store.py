@@ -3,17 +3,22 @@
 ``RedisStore(url)`` keeps the ``RoomStore`` contract of ``trainer/rooms/store.py`` (records are
 JSON-able dicts) and adds what sharing a room between processes needs:
 
+- a revision per room, counted by Redis: ``save`` returns the new one, ``load_revision`` reads the
+  record with its own, and ``save(..., expected=n)`` refuses when another process saved meanwhile;
 - the update bus: ``publish(code, version)`` and ``async for code, version in store.updates()``
-  (one pub/sub channel for every room); saving a record publishes its version too, in the same
-  step, so a process killed between the two never leaves the others unaware of a change;
+  (one pub/sub channel for every room); ``save`` publishes the new revision in the same step, so
+  a process killed between the two never leaves the others unaware of a change;
+- who is connected: each process counts its own pages of each seat (``set_connections``) and says
+  it is running (``alive``); ``connected_seats`` counts the pages of running processes only;
 - a lease per room (``SET NX PX``): ``with store.lock(code)`` / ``async with store.alock(code)``,
   so two processes never apply actions to one room at once. A lease expires by itself (a killed
   process's rooms are free again after ``LEASE_SECONDS``), and a save made with a lease that has
-  been lost or with a version older than the stored one is refused (``StaleRoomError``).
+  been lost is refused (``StaleRoomError``).
 
 Keys (``prefix`` defaults to ``hearts-trainer:rooms:``): ``<prefix>room:<code>`` a hash of
-``record`` (the JSON) and ``version``; ``<prefix>codes`` the set of kept codes;
-``<prefix>lock:<code>`` the lease; ``<prefix>updates`` the channel.
+``record`` (the JSON) and ``revision``; ``<prefix>codes`` the set of kept codes;
+``<prefix>lock:<code>`` the lease; ``<prefix>presence:<code>`` pages open a process and seat;
+``<prefix>alive:<process>``; ``<prefix>updates`` the channel.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import redis
 import redis.asyncio
 
 __all__ = [
+    "ALIVE_SECONDS",
     "LEASE_SECONDS",
     "WAIT_SECONDS",
     "Lease",
@@ -44,29 +50,30 @@ __all__ = [
 LEASE_SECONDS = 10.0
 # How long to wait for another process's lease before giving up on an action.
 WAIT_SECONDS = 15.0
+# How long a process's open connections count without its saying it is still running.
+ALIVE_SECONDS = 6.0
 PREFIX = "hearts-trainer:rooms:"
 
 log = logging.getLogger(__name__)
 
-# KEYS: room hash, codes set, lock key. ARGV: record JSON, version ('' = none), code, lease token
-# ('' = none), channel. Refuses (returns an error reply) rather than overwrite a newer record or
-# save under a lease that is no longer ours; else writes, remembers the code and publishes.
+# KEYS: room hash, codes set, lock key. ARGV: record JSON, code, lease token ('' = none), expected
+# revision ('' = any), channel. Refuses (an error reply) to save under a lease that is no longer
+# ours or over another revision than the one expected; else writes the record with the next
+# revision, remembers the code and publishes the revision, all in one step.
 _SAVE = """
-if ARGV[4] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[4] then
-  return redis.error_reply('STALE the lease on this room was lost (held too long or taken over)')
+if ARGV[3] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[3] then
+  return redis.error_reply('STALE the lease on this room was lost (held too long, or taken over)')
 end
-if ARGV[2] ~= '' then
-  local stored = tonumber(redis.call('HGET', KEYS[1], 'version'))
-  if stored and stored > tonumber(ARGV[2]) then
-    return redis.error_reply('STALE version ' .. ARGV[2] .. ' is older than the stored version ' .. stored)
-  end
+local stored = tonumber(redis.call('HGET', KEYS[1], 'revision')) or 0
+if ARGV[4] ~= '' and stored ~= tonumber(ARGV[4]) then
+  return redis.error_reply('STALE it changed meanwhile (revision ' .. stored .. ', expected '
+    .. ARGV[4] .. ')')
 end
-redis.call('HSET', KEYS[1], 'record', ARGV[1], 'version', ARGV[2])
-redis.call('SADD', KEYS[2], ARGV[3])
-if ARGV[2] ~= '' then
-  redis.call('PUBLISH', ARGV[5], cjson.encode({code = ARGV[3], version = tonumber(ARGV[2])}))
-end
-return 1
+local revision = stored + 1
+redis.call('HSET', KEYS[1], 'record', ARGV[1], 'revision', revision)
+redis.call('SADD', KEYS[2], ARGV[2])
+redis.call('PUBLISH', ARGV[5], cjson.encode({code = ARGV[2], version = revision}))
+return revision
 """
 # KEYS: lock key. ARGV: token, milliseconds. Releases or extends only our own lease.
 _OURS = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call({}) end return 0"
@@ -106,6 +113,7 @@ class RedisStore:
 
     def __init__(self, url: str, prefix: str = PREFIX):
         self.url, self.prefix = url, prefix
+        self.process = secrets.token_hex(8)  # this process, in the presence records
         try:
             self.client = redis.Redis.from_url(url, decode_responses=True)
         except ValueError as error:
@@ -118,31 +126,34 @@ class RedisStore:
     # --- the RoomStore contract ---------------------------------------------------------------
 
     def load(self, code: str) -> dict | None:
-        text = self._call(self.client.hget, self._room_key(code), "record")
+        return self.load_revision(code)[0]
+
+    def load_revision(self, code: str) -> tuple[dict | None, int]:
+        """The record and its revision (0 when there is no such room)."""
+        text, revision = self._call(self.client.hmget, self._room_key(code), ["record", "revision"])
         if text is None:
-            return None
+            return None, 0
         try:
             record = json.loads(text)
         except ValueError as error:
             raise ValueError(f"room {code} in Redis ({self.url}): its record is not JSON ({error})") from None
         if not isinstance(record, dict):
             raise ValueError(f"room {code} in Redis ({self.url}): its record is not a JSON object")
-        return record
+        return record, int(revision or 0)
 
-    def save(self, code: str, record: dict, lease: Lease | None = None) -> None:
-        """Write the whole record at once and publish its version. With ``lease``, only while that
-        lease is still ours; never over a record with a higher ``version``."""
-        version = record.get("version")
+    def save(self, code: str, record: dict, lease: Lease | None = None, expected: int | None = None) -> int:
+        """Write the whole record at once, publish its new revision and return it. With ``lease``,
+        only while that lease is still ours; with ``expected``, only over that revision."""
         args = [
             json.dumps(record, separators=(",", ":")),
-            "" if version is None else str(int(version)),
             code,
             "" if lease is None else lease.token,
+            "" if expected is None else str(int(expected)),
             self._channel(),
         ]
         keys = [self._room_key(code), self._codes_key(), self._lock_key(code)]
         try:
-            self._call(self._save, keys=keys, args=args)
+            return int(self._call(self._save, keys=keys, args=args))
         except redis.ResponseError as error:
             if str(error).startswith("STALE"):
                 raise StaleRoomError(f"room {code}: not saved, {str(error)[6:]}") from None
@@ -153,16 +164,15 @@ class RedisStore:
 
     def delete(self, code: str) -> None:
         pipe = self.client.pipeline(transaction=True)
-        pipe.delete(self._room_key(code), self._lock_key(code))
+        pipe.delete(self._room_key(code), self._lock_key(code), self._presence_key(code))
         pipe.srem(self._codes_key(), code)
         self._call(pipe.execute)
 
     # --- the update bus -------------------------------------------------------------------------
 
-    def version(self, code: str) -> int | None:
-        """The stored record's version, without reading the record."""
-        stored = self._call(self.client.hget, self._room_key(code), "version")
-        return int(stored) if stored else None
+    def revision(self, code: str) -> int:
+        """The stored record's revision (1 after its first save; 0: no such room), cheaply."""
+        return int(self._call(self.client.hget, self._room_key(code), "revision") or 0)
 
     def publish(self, code: str, version: int) -> None:
         message = json.dumps({"code": code, "version": int(version)})
@@ -171,7 +181,7 @@ class RedisStore:
     async def updates(self) -> AsyncIterator[tuple[str, int]]:
         """Every ``(code, version)`` published by any process (this one included), for as long as
         the caller iterates. After a lost connection it subscribes again and first yields every
-        kept room's stored version, so an update missed meanwhile is not missed for good."""
+        kept room's stored revision, so an update missed meanwhile is not missed for good."""
         resubscribed = False
         while True:
             client = redis.asyncio.Redis.from_url(self.url, decode_responses=True)
@@ -180,9 +190,8 @@ class RedisStore:
                 await pubsub.subscribe(self._channel())
                 if resubscribed:
                     for code in self.codes():
-                        version = self.version(code)
-                        if version is not None:
-                            yield code, version
+                        if revision := self.revision(code):
+                            yield code, revision
                 async for message in pubsub.listen():
                     try:
                         update = json.loads(message["data"])
@@ -239,6 +248,35 @@ class RedisStore:
         finally:
             lease.release()
 
+    # --- who is connected, across processes ----------------------------------------------------
+
+    def alive(self, seconds: float = ALIVE_SECONDS) -> None:
+        """This process is running: its connections count for ``seconds`` more (call it again
+        before they pass; a killed process's connections stop counting by themselves)."""
+        self._call(self.client.set, self._alive_key(self.process), "1", px=_ms(seconds))
+
+    def set_connections(self, code: str, seat: int, count: int) -> None:
+        """How many pages of ``seat`` this process has open in room ``code``."""
+        field = f"{self.process}:{seat}"
+        if count > 0:
+            self._call(self.client.hset, self._presence_key(code), field, count)
+        else:
+            self._call(self.client.hdel, self._presence_key(code), field)
+
+    def connected_seats(self, code: str) -> set[int]:
+        """The seats with a page open in any running process."""
+        counts = self._call(self.client.hgetall, self._presence_key(code))
+        fields = [(field, *field.rsplit(":", 1)) for field in counts]
+        processes = sorted({process for _, process, _ in fields})
+        if not processes:
+            return set()
+        running = self._call(self.client.mget, [self._alive_key(process) for process in processes])
+        gone = {process for process, flag in zip(processes, running, strict=True) if flag is None}
+        if stale := [field for field, process, _ in fields if process in gone]:
+            self._call(self.client.hdel, self._presence_key(code), *stale)
+        live = [(field, seat) for field, process, seat in fields if process not in gone]
+        return {int(seat) for field, seat in live if int(counts[field]) > 0}
+
     def close(self) -> None:
         self.client.close()
 
@@ -249,6 +287,12 @@ class RedisStore:
 
     def _lock_key(self, code: str) -> str:
         return f"{self.prefix}lock:{code}"
+
+    def _presence_key(self, code: str) -> str:
+        return f"{self.prefix}presence:{code}"
+
+    def _alive_key(self, process: str) -> str:
+        return f"{self.prefix}alive:{process}"
 
     def _codes_key(self) -> str:
         return f"{self.prefix}codes"
