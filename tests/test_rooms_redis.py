@@ -255,3 +255,27 @@ def test_seats_count_as_connected_while_their_process_runs(store):
     store.set_connections("room", 0, 0)
     assert store.connected_seats("room") == set()
     assert store.client.hgetall(store._presence_key("room")) == {}  # the stopped process's are swept
+
+
+def test_waiting_for_a_room_in_the_event_loop_lets_other_rooms_go_on(store):
+    """``async with store.lock(code)`` waits for another process's lease without blocking the
+    server's event loop: other work runs meanwhile, and the room is ours once released."""
+    held = other_process(store).try_lock("room", seconds=60)
+    order: list[str] = []
+
+    async def main():
+        async def waiter():
+            async with store.lock("room") as lease:
+                order.append("got the room")
+                store.save("room", {"n": 1}, lease=lease)
+
+        task = asyncio.create_task(waiter())
+        for _ in range(3):
+            await asyncio.sleep(0.01)
+            order.append("other work")
+        held.release()
+        await asyncio.wait_for(task, 30)
+
+    asyncio.run(main())
+    assert order == ["other work"] * 3 + ["got the room"]
+    assert store.load("room") == {"n": 1} and store.try_lock("room") is not None

@@ -10,7 +10,7 @@ JSON-able dicts) and adds what sharing a room between processes needs:
   a process killed between the two never leaves the others unaware of a change;
 - who is connected: each process counts its own pages of each seat (``set_connections``) and says
   it is running (``alive``); ``connected_seats`` counts the pages of running processes only;
-- a lease per room (``SET NX PX``): ``with store.lock(code)`` / ``async with store.alock(code)``,
+- a lease per room (``SET NX PX``): ``with store.lock(code)`` or ``async with store.lock(code)``,
   so two processes never apply actions to one room at once. A lease expires by itself (a killed
   process's rooms are free again after ``LEASE_SECONDS``), and a save made with a lease that has
   been lost is refused (``StaleRoomError``).
@@ -38,6 +38,7 @@ __all__ = [
     "ALIVE_SECONDS",
     "LEASE_SECONDS",
     "WAIT_SECONDS",
+    "Holding",
     "Lease",
     "RedisStore",
     "RedisUnavailableError",
@@ -106,6 +107,42 @@ class Lease:
 
     def release(self) -> None:
         self.store._call(self.store._release, keys=[self.store._lock_key(self.code)], args=[self.token])
+
+
+class Holding:
+    """``RedisStore.lock``: a room's lease for one ``with`` or ``async with`` block."""
+
+    def __init__(self, store: RedisStore, code: str, seconds: float, wait: float):
+        self.store, self.code, self.seconds, self.wait = store, code, seconds, wait
+        self.lease: Lease | None = None
+
+    def _attempts(self) -> Iterator[float]:
+        """Try for the lease; yield the pause before each retry until it is ours or time is up."""
+        give_up, pause = time.monotonic() + self.wait, 0.002
+        while (lease := self.store.try_lock(self.code, self.seconds)) is None:
+            if time.monotonic() > give_up:
+                raise RoomBusyError(
+                    f"room {self.code} is busy in another server process (waited {self.wait:g} s for it)"
+                )
+            yield pause
+            pause = min(pause * 2, 0.05)
+        self.lease = lease
+
+    def __enter__(self) -> Lease:
+        for pause in self._attempts():
+            time.sleep(pause)
+        return self.lease
+
+    async def __aenter__(self) -> Lease:
+        for pause in self._attempts():
+            await asyncio.sleep(pause)
+        return self.lease
+
+    def __exit__(self, *exc) -> None:
+        self.lease.release()
+
+    async def __aexit__(self, *exc) -> None:
+        self.lease.release()
 
 
 class RedisStore:
@@ -218,35 +255,10 @@ class RedisStore:
             return Lease(self, code, token, seconds)
         return None
 
-    @contextlib.contextmanager
-    def lock(self, code: str, seconds: float = LEASE_SECONDS, wait: float = WAIT_SECONDS) -> Iterator[Lease]:
-        """Hold the room (waiting up to ``wait`` seconds for another process) for the ``with``."""
-        give_up, pause = time.monotonic() + wait, 0.002
-        while (lease := self.try_lock(code, seconds)) is None:
-            if time.monotonic() > give_up:
-                raise self._busy(code, wait)
-            time.sleep(pause)
-            pause = min(pause * 2, 0.05)
-        try:
-            yield lease
-        finally:
-            lease.release()
-
-    @contextlib.asynccontextmanager
-    async def alock(
-        self, code: str, seconds: float = LEASE_SECONDS, wait: float = WAIT_SECONDS
-    ) -> AsyncIterator[Lease]:
-        """``lock`` for the event loop: waits with ``asyncio.sleep``, never blocking other rooms."""
-        give_up, pause = time.monotonic() + wait, 0.002
-        while (lease := self.try_lock(code, seconds)) is None:
-            if time.monotonic() > give_up:
-                raise self._busy(code, wait)
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, 0.05)
-        try:
-            yield lease
-        finally:
-            lease.release()
+    def lock(self, code: str, seconds: float = LEASE_SECONDS, wait: float = WAIT_SECONDS) -> Holding:
+        """Hold the room for a ``with`` (waits with ``time.sleep``) or an ``async with`` (waits with
+        ``asyncio.sleep``, so other rooms go on), up to ``wait`` seconds for another process."""
+        return Holding(self, code, seconds, wait)
 
     # --- who is connected, across processes ----------------------------------------------------
 
@@ -299,9 +311,6 @@ class RedisStore:
 
     def _channel(self) -> str:
         return f"{self.prefix}updates"
-
-    def _busy(self, code: str, wait: float) -> RoomBusyError:
-        return RoomBusyError(f"room {code} is busy in another server process (waited {wait:g} s for it)")
 
     def _call(self, function, *args, **kwargs):
         try:
