@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import os
 import pathlib
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
+import urllib.request
 
 import pytest
 import redis
+import websockets
 
 from trainer.rooms.redis_store import (
     RedisStore,
@@ -22,6 +27,7 @@ from trainer.rooms.redis_store import (
     StaleRoomError,
 )
 
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
 
@@ -279,3 +285,242 @@ def test_waiting_for_a_room_in_the_event_loop_lets_other_rooms_go_on(store):
     asyncio.run(main())
     assert order == ["other work"] * 3 + ["got the room"]
     assert store.load("room") == {"n": 1} and store.try_lock("room") is not None
+
+
+# ----- two real server processes sharing rooms through Redis -----------------------------------
+
+
+class Server:
+    """`python -m trainer.rooms.server --redis URL` on a free loopback port, bots without delay."""
+
+    def __init__(self, redis_url: str, home: pathlib.Path, name: str):
+        self.port, self.redis_url = free_port(), redis_url
+        self.log = home / f"server-{name}.log"
+        command = [sys.executable, "-m", "trainer.rooms.server", "--port", str(self.port)]
+        command += ["--redis", redis_url, "--bot-delay", "0", "--hand-pause", "60"]
+        environment = {**os.environ, "HEARTS_TRAINER_HOME": str(home), "PYTHONPATH": str(ROOT)}
+        with self.log.open("w") as log:
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT
+            )
+        wait_for(self._answers, f"the rooms server {name} on port {self.port}", limit=60)
+
+    def _answers(self) -> bool:
+        if self.process.poll() is not None:
+            raise AssertionError(f"the rooms server stopped: {self.log.read_text()[-2000:]}")
+        address = f"http://127.0.0.1:{self.port}/rooms/"
+        with contextlib.suppress(OSError), urllib.request.urlopen(address, timeout=5) as reply:
+            return reply.status == 200
+        return False
+
+    def create(self, name: str, **settings) -> dict:
+        settings = {"preset": "standard", "target": 50, "bot_level": "easy", "timer": 0, **settings}
+        body = json.dumps({**settings, "name": name})
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}/rooms/api/rooms",
+            data=body.encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return json.loads(reply.read())
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+
+@pytest.fixture
+def servers(redis_url, tmp_path):
+    """Two server processes on one Redis (emptied first: each test's rooms are its own)."""
+    redis.Redis.from_url(redis_url).flushdb()
+    started = [Server(redis_url, tmp_path, name) for name in "AB"]
+    yield started
+    for server in started:
+        server.stop()
+
+
+class Player:
+    """A scripted page: joins a seat, keeps every state it receives, and makes its seat's
+    decisions (the first cards it may pass or play) until the game is over."""
+
+    def __init__(self, name: str, code: str, secret: str | None = None):
+        self.name, self.code, self.secret = name, code, secret
+        self.seat: int | None = None
+        self.states: list[dict] = []
+        self.errors: list[str] = []
+        self.played: list[tuple[int, str]] = []  # (hand number, card) of each play it made
+        self.seq = 0
+        self.decided: set[tuple] = set()
+        self.socket = None
+        self.last_sent = 0.0
+
+    async def connect(self, server: Server) -> None:
+        self.socket = await websockets.connect(f"ws://127.0.0.1:{server.port}/rooms/ws/{self.code}")
+        await self.send({"type": "hello", "secret": self.secret, "name": self.name})
+        welcome = await self.receive_until("welcome")
+        self.seat, self.secret = welcome["seat"], welcome["secret"]
+
+    async def send(self, message: dict) -> None:
+        # No faster than a quick person (the server refuses more than 20 messages a second).
+        await asyncio.sleep(max(0.0, self.last_sent + 0.07 - time.monotonic()))
+        self.last_sent = time.monotonic()
+        await self.socket.send(json.dumps(message))
+
+    async def receive_until(self, kind: str) -> dict:
+        while True:
+            message = json.loads(await asyncio.wait_for(self.socket.recv(), 120))
+            if message["type"] == "state":
+                self.states.append(message["view"])
+            elif message["type"] == "error":
+                self.errors.append(message["text"])
+            if message["type"] == kind:
+                return message
+
+    @property
+    def view(self) -> dict:
+        return self.states[-1]
+
+    def over(self) -> bool:
+        return bool(self.states) and self.view["room"]["status"] == "over"
+
+    async def intent(self, message: dict) -> None:
+        self.seq += 1
+        await self.send(
+            {"type": "intent", "view": f"test-{self.name}", "messages": [{**message, "seq": self.seq}]}
+        )
+
+    async def decide(self) -> None:
+        """One decision if the newest state asks this seat for one (each position once)."""
+        view = self.view
+        if "hand" not in view or view["room"]["status"] != "playing":
+            return
+        where = (
+            view["hand_number"],
+            view["phase"],
+            view["tricks_done"],
+            len(view["trick"]),
+            view["hand_over"],
+        )
+        if where in self.decided:
+            return
+        cards = [card["code"] for card in view["hand"]]
+        if view["passing"]:
+            await self.intent({"type": "pass", "cards": cards[: view["pass_count"]]})
+        elif view["moon_choice"]:
+            await self.intent({"type": "moon", "choice": "add_to_others"})
+        elif view["my_turn"]:
+            card = next(card["code"] for card in view["hand"] if card["legal"])
+            self.played.append((view["hand_number"], card))
+            await self.intent({"type": "play", "card": card})
+        elif view["hand_over"]:
+            await self.intent({"type": "new_hand"})
+        else:
+            return
+        self.decided.add(where)
+
+    async def play(self, until=lambda player: False) -> None:
+        """Decide and receive until the game is over (or ``until(self)``)."""
+        while not self.over() and not until(self):
+            if self.states:
+                await self.decide()
+            await self.receive_until("state")
+
+    def seen_plays(self) -> set[tuple[int, str]]:
+        """(hand number, card) of every card this page saw on the table."""
+        seen = set()
+        for view in self.states:
+            if "trick" not in view:
+                continue
+            shown = [*view["trick"], *((view["last_trick"] or {}).get("plays", []))]
+            seen |= {(view["hand_number"], play["code"]) for play in shown}
+        return seen
+
+
+async def _seat_everyone(host: Server, others: list[tuple[str, Server]]) -> tuple[str, list[Player]]:
+    """A room made on ``host``'s process by Ann, joined by the others each through their server."""
+    made = host.create("Ann")
+    players = [Player("Ann", made["code"], made["secret"])]
+    await players[0].connect(host)
+    for name, server in others:
+        player = Player(name, made["code"])
+        await player.connect(server)
+        players.append(player)
+    await players[0].send({"type": "start"})
+    return made["code"], players
+
+
+def test_two_processes_share_a_room_and_every_move_reaches_the_other(servers):
+    """Ann and Bob play through process A, Cat through B, a bot in the fourth seat: a whole game
+    to 50. Each can only play when its own process shows the others' cards, and every card played
+    through one process is seen by the pages of the other."""
+    a, b = servers
+
+    async def game():
+        code, players = await _seat_everyone(a, [("Bob", a), ("Cat", b)])
+        await asyncio.gather(*(player.play() for player in players))
+        return code, players
+
+    code, players = asyncio.run(game())
+    ann, bob, cat = players
+    assert [player.seat for player in players] == [0, 1, 2]
+    for player in players:
+        assert player.over() and player.errors == []
+        assert player.view["room"]["seats"][3]["kind"] == "bot"
+        assert max(player.view["totals"]) >= 50
+    assert ann.view["totals"] == bob.view["totals"] == cat.view["totals"]
+    assert len({hand for hand, _ in cat.played}) >= 2  # more than one hand was played
+    assert set(ann.played) | set(bob.played) <= cat.seen_plays()
+    assert set(cat.played) <= ann.seen_plays() and set(cat.played) <= bob.seen_plays()
+    record = RedisStore(a.redis_url).load(code)
+    plays = [entry for entry in record["log"] if entry["op"] == "act" and entry["kind"] == "play"]
+    assert len(plays) == 52 * len({hand for hand, _ in cat.played})  # each card played once a hand
+
+
+def test_a_process_killed_mid_game_loses_nothing(servers):
+    """Mid-trick in the second hand, process A (where the room was made, with Ann and Bob) is
+    killed. Ann and Bob reconnect with their seat secrets through B: every card they had played
+    is still played, their seats are theirs, and the game goes on to its end."""
+    a, b = servers
+
+    async def game():
+        code, players = await _seat_everyone(a, [("Bob", a), ("Cat", b)])
+        ann, bob, _ = players
+
+        def mid_second_hand(player: Player) -> bool:
+            """From the fourth trick's first card of hand 2 on (true from then on, so every page
+            stops at the same place: somebody's turn mid-trick)."""
+            if not player.states or "trick" not in player.view:
+                return False
+            view = player.view
+            now = (view["hand_number"], view["tricks_done"], len(view["trick"]))
+            return now >= (2, 3, 1)
+
+        await asyncio.gather(*(player.play(until=mid_second_hand) for player in players))
+        a.process.kill()
+        a.process.wait(timeout=30)
+
+        def held(player: Player) -> tuple:
+            return [card["code"] for card in player.view["hand"]], player.view["tricks_done"]
+
+        before = {player.name: held(player) for player in (ann, bob)}
+        for player in (ann, bob):
+            with contextlib.suppress(Exception):
+                await player.socket.close()
+            await player.connect(b)
+            await player.receive_until("state")
+        after = {player.name: held(player) for player in (ann, bob)}
+        await asyncio.gather(*(player.play() for player in players))
+        return code, players, before, after
+
+    code, players, before, after = asyncio.run(game())
+    ann, bob, cat = players
+    assert [ann.seat, bob.seat] == [0, 1]
+    assert after == before  # nothing they played came back, nothing was played for them
+    for player in players:
+        assert player.over() and player.errors == []
+    assert ann.view["totals"] == bob.view["totals"] == cat.view["totals"]
+    record = RedisStore(b.redis_url).load(code)
+    logged = {(entry["seat"], entry["payload"]) for entry in record["log"] if entry.get("kind") == "play"}
+    for player in players:
+        assert {(player.seat, card) for _, card in player.played} <= logged
