@@ -18,7 +18,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import ARTIFACTS, ROOT, _free_port
+from tests.browser.conftest import ARTIFACTS, ROOT, _free_port, signed_in
 
 GRACE = 2  # seconds before a bot plays a closed page's seat
 TIMER = 3  # the short turn timer the server allows for tests
@@ -152,6 +152,7 @@ def act(page) -> bool:
         code = legal.first.get_attribute("data-card")
         card = page.locator(f'.ht-hand .card[data-card="{code}"]')
         card.click()
+        expect(card).to_have_attribute("aria-pressed", "true")  # the server has marked it
         card.click()
         expect(page.locator(f'.ht-hand .card[data-card="{code}"]')).to_have_count(0)
         return True
@@ -274,3 +275,16 @@ def tricks_done(page) -> int:
         int(text.split(" trick")[0].split("· ")[-1])
         for text in page.locator(".ht-seat .seat-stats").all_text_contents()
     )
+
+
+def test_the_lessons_server_links_to_the_rooms_and_a_friend_needs_no_token(lessons_url, people):
+    """scripts/start.sh's server: the home page's "Play with friends" opens the rooms; the link
+    works for a friend without the lessons' token, whose lessons stay closed to them."""
+    ann, bob = people(), people(PHONE)
+    ann.goto(signed_in(lessons_url))
+    ann.get_by_role("link", name="Play with friends").click()
+    expect(ann).to_have_url(f"{lessons_url}/rooms/")
+    link = make_room(ann, lessons_url)
+    join(bob, link, "Bob")
+    expect(seat_state(ann, 1)).to_have_attribute("data-state", "on")
+    assert bob.goto(lessons_url + "/").status == 401  # the friend cannot open the lessons
