@@ -28,6 +28,7 @@ from trainer.rooms.redis_store import (
 )
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+GRACE = 2  # seconds: short, so a player wrongly taken for gone would get a bot within the game
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
 
@@ -293,11 +294,11 @@ def test_waiting_for_a_room_in_the_event_loop_lets_other_rooms_go_on(store):
 class Server:
     """`python -m trainer.rooms.server --redis URL` on a free loopback port, bots without delay."""
 
-    def __init__(self, redis_url: str, home: pathlib.Path, name: str):
+    def __init__(self, redis_url: str, home: pathlib.Path, name: str, grace: float = GRACE):
         self.port, self.redis_url = free_port(), redis_url
         self.log = home / f"server-{name}.log"
         command = [sys.executable, "-m", "trainer.rooms.server", "--port", str(self.port)]
-        command += ["--redis", redis_url, "--bot-delay", "0", "--hand-pause", "60"]
+        command += ["--redis", redis_url, "--bot-delay", "0", "--hand-pause", "60", "--grace", str(grace)]
         environment = {**os.environ, "HEARTS_TRAINER_HOME": str(home), "PYTHONPATH": str(ROOT)}
         with self.log.open("w") as log:
             self.process = subprocess.Popen(
@@ -464,6 +465,11 @@ def test_two_processes_share_a_room_and_every_move_reaches_the_other(servers):
     code, players = asyncio.run(game())
     ann, bob, cat = players
     assert [player.seat for player in players] == [0, 1, 2]
+    for player in players:  # connected through one process or the other, never taken for gone
+        for view in player.states:
+            if view["room"]["status"] == "playing":
+                people = view["room"]["seats"][:3]
+                assert all(seat["connected"] and not seat["bot_playing"] for seat in people), view["room"]
     for player in players:
         assert player.over() and player.errors == []
         assert player.view["room"]["seats"][3]["kind"] == "bot"
@@ -524,3 +530,48 @@ def test_a_process_killed_mid_game_loses_nothing(servers):
     logged = {(entry["seat"], entry["payload"]) for entry in record["log"] if entry.get("kind") == "play"}
     for player in players:
         assert {(player.seat, card) for _, card in player.played} <= logged
+
+
+def test_a_killed_process_s_player_gets_a_bot_after_the_grace_and_the_seat_back(servers):
+    """Ann plays through process A, Cat through B, two bots. A is killed and Ann stays away: once
+    A's connections stop counting and the grace period has passed, a bot plays Ann's seat (Cat's
+    table says so) and the game goes on; Ann comes back through B and plays her seat again."""
+    a, b = servers
+
+    async def game():
+        code, (ann, cat) = await _seat_everyone(a, [("Cat", b)])
+        await asyncio.gather(
+            *(
+                player.play(until=lambda p: p.states and p.view.get("tricks_done", 0) >= 2)
+                for player in (ann, cat)
+            )
+        )
+        a.process.kill()
+        a.process.wait(timeout=30)
+
+        def ann_away(player: Player) -> bool:
+            return player.view["room"]["seats"][0]["bot_playing"]
+
+        await cat.play(until=ann_away)
+        away_at = cat.view["tricks_done"], cat.view["hand_number"]
+        await cat.play(
+            until=lambda p: (p.view["hand_number"], p.view["tricks_done"]) > (away_at[1], away_at[0] + 1)
+        )
+        with contextlib.suppress(Exception):
+            await ann.socket.close()
+        await ann.connect(b)
+        await ann.receive_until("state")
+        back = ann.view["room"]["seats"][0]
+        await asyncio.gather(*(player.play() for player in (ann, cat)))
+        return code, ann, cat, back
+
+    code, ann, cat, back = asyncio.run(game())
+    notices = {view["room"]["notice"] for view in cat.states}
+    assert "Ann is away: a bot plays for Ann until they come back." in notices
+    assert "Ann is back and plays their own seat again." in notices
+    assert ann.seat == 0 and back["connected"] and not back["bot_playing"]
+    assert ann.over() and cat.over() and ann.errors == cat.errors == []
+    assert ann.view["totals"] == cat.view["totals"]
+    record = RedisStore(b.redis_url).load(code)
+    by = [entry["by"] for entry in record["log"] if entry["op"] == "act" and entry["seat"] == 0]
+    assert "away" in by and by[-1] == "player"  # the bot played for her, then she played again

@@ -52,7 +52,7 @@ LEASE_SECONDS = 10.0
 # How long to wait for another process's lease before giving up on an action.
 WAIT_SECONDS = 15.0
 # How long a process's open connections count without its saying it is still running.
-ALIVE_SECONDS = 6.0
+ALIVE_SECONDS = 10.0
 PREFIX = "hearts-trainer:rooms:"
 
 log = logging.getLogger(__name__)
@@ -237,7 +237,7 @@ class RedisStore:
                         log.warning("ignored a malformed room update on %s: %.200r", self._channel(), message)
                         continue
                     yield code, version
-            except (redis.ConnectionError, redis.TimeoutError, OSError) as error:
+            except (redis.ConnectionError, redis.TimeoutError, OSError, RedisUnavailableError) as error:
                 log.warning("room updates (Redis at %s) cut: %s; subscribing again", self.url, error)
                 resubscribed = True
                 await asyncio.sleep(0.5)

@@ -19,7 +19,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 
-from .redis_store import ALIVE_SECONDS, Holding, Lease, RedisStore
+from .redis_store import ALIVE_SECONDS, Holding, Lease, RedisStore, RedisUnavailableError
 from .room import Room
 
 __all__ = ["SharedRooms"]
@@ -49,7 +49,9 @@ class SharedRooms:
         return self.store.codes()
 
     def delete(self, code: str) -> None:
-        self.store.delete(code)
+        """An idle room goes, unless another process changed it since or has a page of it open."""
+        if self.store.revision(code) <= self.seen.get(code, 0) and not self.store.connected_seats(code):
+            self.store.delete(code)
         self.seen.pop(code, None)
         self.present.pop(code, None)
 
@@ -98,7 +100,7 @@ class SharedRooms:
 
     async def updates(self) -> AsyncIterator[tuple[str, int]]:
         """The rooms this process must refresh: saved by another process since, or with other
-        seats connected than it shows. Also says every ``ALIVE_SECONDS / 3`` that this process
+        seats connected than it shows. Also says every ``ALIVE_SECONDS / 5`` that this process
         runs, and then looks over its rooms' connections (a killed process says nothing)."""
         queue: asyncio.Queue[str] = asyncio.Queue()
 
@@ -108,10 +110,13 @@ class SharedRooms:
 
         async def beat():
             while True:
-                self.store.alive()
+                try:
+                    self.store.alive()
+                except RedisUnavailableError as error:  # Redis is back soon, or every change says so
+                    log.warning("%s", error)
                 for code in list(self.present):
                     await queue.put(code)
-                await asyncio.sleep(ALIVE_SECONDS / 3)
+                await asyncio.sleep(ALIVE_SECONDS / 5)
 
         tasks = [asyncio.create_task(listen()), asyncio.create_task(beat())]
         try:
@@ -119,8 +124,14 @@ class SharedRooms:
                 code = await queue.get()
                 if code not in self.seen:
                     continue  # a room this process does not hold
-                revision = self.store.revision(code)
-                if revision > self.seen[code] or self.store.connected_seats(code) != self.present.get(code):
+                try:
+                    revision = self.store.revision(code)
+                    connected = self.store.connected_seats(code)
+                    news = revision > self.seen[code] or connected != self.present.get(code)
+                except RedisUnavailableError as error:
+                    log.warning("%s", error)
+                    continue
+                if news:
                     yield code, revision
         finally:
             for task in tasks:
