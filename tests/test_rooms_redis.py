@@ -140,6 +140,10 @@ def test_an_unreachable_or_wrong_address_is_one_clear_line():
     assert "start redis-server or check --redis" in str(raised.value)
     with pytest.raises(RedisUnavailableError, match=r"'http://example\.org' is not a Redis address"):
         RedisStore("http://example.org")
+    hidden = f"redis://ann:s3cret@127.0.0.1:{free_port()}/0"
+    with pytest.raises(RedisUnavailableError) as raised:
+        RedisStore(hidden)
+    assert "s3cret" not in str(raised.value) and "redis://ann:***@127.0.0.1:" in str(raised.value)
 
 
 def test_the_lease_lets_one_process_at_a_time_apply_actions(store):

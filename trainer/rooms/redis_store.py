@@ -29,6 +29,7 @@ import json
 import logging
 import secrets
 import time
+import urllib.parse
 from collections.abc import AsyncIterator, Iterator
 
 import redis
@@ -54,6 +55,9 @@ WAIT_SECONDS = 15.0
 # How long a process's open connections count without its saying it is still running.
 ALIVE_SECONDS = 10.0
 PREFIX = "hearts-trainer:rooms:"
+# A Redis that stops answering is an error after this long, never a server that hangs (the hub
+# calls the store from its event loop; the pub/sub connection waits for messages without limit).
+TIMEOUTS = {"socket_connect_timeout": 5}
 
 log = logging.getLogger(__name__)
 
@@ -150,11 +154,12 @@ class RedisStore:
 
     def __init__(self, url: str, prefix: str = PREFIX):
         self.url, self.prefix = url, prefix
+        self.shown = _without_password(url)  # for messages and logs: never the password
         self.process = secrets.token_hex(8)  # this process, in the presence records
         try:
-            self.client = redis.Redis.from_url(url, decode_responses=True)
+            self.client = redis.Redis.from_url(url, decode_responses=True, socket_timeout=5, **TIMEOUTS)
         except ValueError as error:
-            raise RedisUnavailableError(f"--redis {url!r} is not a Redis address ({error})") from None
+            raise RedisUnavailableError(f"--redis {self.shown!r} is not a Redis address ({error})") from None
         self._save = self.client.register_script(_SAVE)
         self._release = self.client.register_script(_RELEASE)
         self._extend = self.client.register_script(_EXTEND)
@@ -173,9 +178,10 @@ class RedisStore:
         try:
             record = json.loads(text)
         except ValueError as error:
-            raise ValueError(f"room {code} in Redis ({self.url}): its record is not JSON ({error})") from None
+            where = f"room {code} in Redis ({self.shown})"
+            raise ValueError(f"{where}: its record is not JSON ({error})") from None
         if not isinstance(record, dict):
-            raise ValueError(f"room {code} in Redis ({self.url}): its record is not a JSON object")
+            raise ValueError(f"room {code} in Redis ({self.shown}): its record is not a JSON object")
         return record, int(revision or 0)
 
     def save(self, code: str, record: dict, lease: Lease | None = None, expected: int | None = None) -> int:
@@ -221,7 +227,7 @@ class RedisStore:
         kept room's stored revision, so an update missed meanwhile is not missed for good."""
         resubscribed = False
         while True:
-            client = redis.asyncio.Redis.from_url(self.url, decode_responses=True)
+            client = redis.asyncio.Redis.from_url(self.url, decode_responses=True, **TIMEOUTS)
             pubsub = client.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self._channel())
@@ -238,7 +244,7 @@ class RedisStore:
                         continue
                     yield code, version
             except (redis.ConnectionError, redis.TimeoutError, OSError, RedisUnavailableError) as error:
-                log.warning("room updates (Redis at %s) cut: %s; subscribing again", self.url, error)
+                log.warning("room updates (Redis at %s) cut: %s; subscribing again", self.shown, error)
                 resubscribed = True
                 await asyncio.sleep(0.5)
             finally:
@@ -317,8 +323,16 @@ class RedisStore:
             return function(*args, **kwargs)
         except (redis.ConnectionError, redis.TimeoutError) as error:
             raise RedisUnavailableError(
-                f"Redis at {self.url} cannot be reached ({error}); start redis-server or check --redis"
+                f"Redis at {self.shown} cannot be reached ({error}); start redis-server or check --redis"
             ) from None
+
+
+def _without_password(url: str) -> str:
+    parts = urllib.parse.urlsplit(url)
+    if parts.password is None:
+        return url
+    where = parts.netloc.rsplit("@", 1)[-1]
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{where}"))
 
 
 def _ms(seconds: float) -> int:
