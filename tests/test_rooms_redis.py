@@ -26,6 +26,8 @@ from trainer.rooms.redis_store import (
     RoomBusyError,
     StaleRoomError,
 )
+from trainer.rooms.room import Room, RoomConfig
+from trainer.rooms.shared import SharedRooms
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GRACE = 2  # seconds: short, so a player wrongly taken for gone would get a bot within the game
@@ -290,6 +292,43 @@ def test_waiting_for_a_room_in_the_event_loop_lets_other_rooms_go_on(store):
     asyncio.run(main())
     assert order == ["other work"] * 3 + ["got the room"]
     assert store.load("room") == {"n": 1} and store.try_lock("room") is not None
+
+
+# ----- the hub's hook (SharedRooms), one process against another ----------------------------
+
+
+def test_a_room_changed_elsewhere_is_rebuilt_with_everyone_s_connections(store):
+    """Process B adopts a room made by A; a change A saves reaches B's copy on its next refresh,
+    with the seat connected through A shown connected in B (and B's page count in A)."""
+    a, b = SharedRooms(store), SharedRooms(other_process(store))
+    room, _ = Room.create(RoomConfig(), "Ann", now=100.0)
+    a.save(room.code, room.to_record())
+    a.pages(room.code, 0, 1)
+    mine = b.adopt(room.code, now=101.0)
+    assert mine is not None and mine.seats[0].connected and mine.seats[0].away_since is None
+    seat, _ = mine.join("Bob", 102.0)
+    b.pages(room.code, seat, 1)
+    b.save(room.code, mine.to_record())
+    fresh = a.refresh(room.code, room, now=103.0)
+    assert [place.name for place in fresh.seats[:2]] == ["Ann", "Bob"]
+    assert fresh.seats[1].connected and fresh.version > room.version
+    assert a.refresh(room.code, fresh, now=104.0) is fresh  # nothing new: the same room
+    b.pages(room.code, seat, 0)
+    gone = a.refresh(room.code, fresh, now=105.0)
+    assert not gone.seats[1].connected and gone.seats[1].away_since == 105.0
+
+
+def test_an_idle_room_is_not_deleted_while_another_process_uses_it(store):
+    a, b = SharedRooms(store), SharedRooms(other_process(store))
+    room, _ = Room.create(RoomConfig(), "Ann", now=100.0)
+    a.save(room.code, room.to_record())
+    b.adopt(room.code, now=101.0)
+    b.pages(room.code, 0, 1)
+    a.delete(room.code)  # A's copy is idle, but Ann's page is open through B
+    assert store.load(room.code) is not None
+    b.pages(room.code, 0, 0)
+    b.delete(room.code)
+    assert store.load(room.code) is None and room.code not in store.codes()
 
 
 # ----- two real server processes sharing rooms through Redis -----------------------------------
