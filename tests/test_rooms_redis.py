@@ -298,14 +298,16 @@ def test_waiting_for_a_room_in_the_event_loop_lets_other_rooms_go_on(store):
 
 
 def test_a_room_changed_elsewhere_is_rebuilt_with_everyone_s_connections(store):
-    """Process B adopts a room made by A; a change A saves reaches B's copy on its next refresh,
-    with the seat connected through A shown connected in B (and B's page count in A)."""
+    """Process B loads a room made by A (as the hub does when its page is opened); a change B
+    saves reaches A's copy on its next refresh, with the seats connected through either."""
     a, b = SharedRooms(store), SharedRooms(other_process(store))
     room, _ = Room.create(RoomConfig(), "Ann", now=100.0)
     a.save(room.code, room.to_record())
     a.pages(room.code, 0, 1)
-    mine = b.adopt(room.code, now=101.0)
-    assert mine is not None and mine.seats[0].connected and mine.seats[0].away_since is None
+    mine = Room.from_record(b.load(room.code))
+    mine.resumed(101.0)
+    mine = b.refresh(room.code, mine, now=101.0)
+    assert mine.seats[0].connected and mine.seats[0].away_since is None
     seat, _ = mine.join("Bob", 102.0)
     b.pages(room.code, seat, 1)
     b.save(room.code, mine.to_record())
@@ -322,7 +324,7 @@ def test_an_idle_room_is_not_deleted_while_another_process_uses_it(store):
     a, b = SharedRooms(store), SharedRooms(other_process(store))
     room, _ = Room.create(RoomConfig(), "Ann", now=100.0)
     a.save(room.code, room.to_record())
-    b.adopt(room.code, now=101.0)
+    b.load(room.code)
     b.pages(room.code, 0, 1)
     a.delete(room.code)  # A's copy is idle, but Ann's page is open through B
     assert store.load(room.code) is not None

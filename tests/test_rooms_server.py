@@ -239,3 +239,24 @@ def test_an_idle_room_expires(client_for, tmp_path):
         threading.Event().wait(0.05)
     assert hub.room(made["code"]) is None and hub.store.load(made["code"]) is None
     assert client.get(f"/rooms/r/{made['code']}").status_code == 404
+
+
+def test_the_host_hands_a_gone_players_seat_to_a_bot_and_the_bot_plays_it(client_for):
+    client, hub = client_for()
+    made = create(client)
+    url = f"{WS}/rooms/ws/{made['code']}"
+    with client.websocket_connect(url) as ann:
+        hello(ann, made["secret"])
+        with client.websocket_connect(url) as bob:
+            hello(bob, None, "Bob")
+            ann.send_json({"type": "start"})
+            until(bob, "state", lambda m: m["view"].get("phase") == "passing")
+        until(ann, "state", lambda m: m["view"]["room"]["seats"][1]["connected"] is False)
+        ann.send_json({"type": "bot_seat", "seat": 1})
+        view = until(ann, "state", lambda m: m["view"]["room"]["seats"][1]["bot_playing"])["view"]
+        assert view["room"]["notice"] == "The host handed Bob's seat to a bot until Bob comes back."
+        room = hub.room(made["code"])
+        until(ann, "state", lambda m: room.hand.seats_to_pass == (0,))  # Bob's pass made by the bot
+        assert [entry["by"] for entry in room.log if entry.get("seat") == 1 and entry["op"] == "act"] == [
+            "away"
+        ]

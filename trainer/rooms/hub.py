@@ -166,8 +166,18 @@ class Hub:
             self.drivers[code] = asyncio.create_task(self._drive(code))
 
     def room(self, code: str) -> Room | None:
-        if code not in self.rooms and self.bus is not None and (room := self.bus.adopt(code, self.clock())):
-            self._keep(room)  # several processes: a room another process made is served here too
+        return self.rooms.get(code)
+
+    async def find(self, code: str) -> Room | None:
+        """The room, taken from the store when this process does not hold it yet (another
+        process made it: several processes share one store)."""
+        await self.start()
+        if code not in self.rooms and isinstance(code, str) and len(code) <= 64:
+            record = self.store.load(code)
+            if record is not None:
+                room = Room.from_record(record)
+                room.resumed(self.clock())
+                self._keep(room)
         return self.rooms.get(code)
 
     def _forget(self, code: str) -> None:
@@ -279,7 +289,7 @@ class Hub:
         page = Page(send_text)
         writer = asyncio.create_task(page.write())
         try:
-            if self.room(code) is None:
+            if await self.find(code) is None:
                 page.push(_error("There is no room at this address: it may have expired. Make a new one."))
                 return
             if not await self._hello(code, page, receive):

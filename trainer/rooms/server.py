@@ -79,8 +79,7 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
         return FileResponse(STATIC / "room.html", headers=NO_STORE)
 
     async def room_page(request: Request) -> Response:
-        await hub.start()
-        if hub.room(request.path_params["code"]) is None:
+        if await hub.find(request.path_params["code"]) is None:
             return HTMLResponse(NO_ROOM, status_code=404)
         return FileResponse(STATIC / "room.html", headers=NO_STORE)
 
@@ -143,7 +142,14 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
             ],
         ),
     ]
-    return OriginGuard(Starlette(routes=routes), host=host)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        await hub.start()  # rooms kept before a restart play on (bots, timers) at once
+        yield
+        await hub.stop()
+
+    return OriginGuard(Starlette(routes=routes, lifespan=lifespan), host=host)
 
 
 def _own_files() -> set[str]:
@@ -172,6 +178,18 @@ def is_loopback(host: str) -> bool:
     return host in ("127.0.0.1", "localhost", "::1") or host.startswith("127.")
 
 
+def banner(host: str, port: int) -> str:
+    """What `host` prints: the address, and plainly who can open it."""
+    address = shared_address(host, port)
+    if is_loopback(host):
+        return f"Hearts Trainer rooms (this computer only): {address}"
+    return (
+        f"Hearts Trainer rooms: {address}\n"
+        f"Anyone on this network can open the rooms at that address (listening on {host}). "
+        "Stop with Ctrl+C; start without --host to keep them to this computer."
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     import uvicorn
 
@@ -198,16 +216,7 @@ def main(argv: list[str] | None = None) -> None:
         timing["trick_pause"] = 0
     timers = TIMERS + ((args.short_timer,) if args.short_timer else ())
     hub = make_hub(args.rooms, args.redis, timing=timing, timers=timers)
-    address = shared_address(args.host, args.port)
-    if is_loopback(args.host):
-        print(f"Hearts Trainer rooms (this computer only): {address}", flush=True)
-    else:
-        print(
-            f"Hearts Trainer rooms: {address}\n"
-            f"Anyone on this network can open the rooms at that address (host {args.host}). "
-            "Stop with Ctrl+C; start without --host to keep them to this computer.",
-            flush=True,
-        )
+    print(banner(args.host, args.port), flush=True)
     uvicorn.run(build_app(hub, args.host), host=args.host, port=args.port, log_level="warning")
 
 

@@ -3,9 +3,10 @@
 ``SharedRooms(RedisStore(url))`` is both the hub's store and its bus. Every change to a room is
 made under the room's lease (``lock``) on the freshest saved record (``refresh``), saved with
 that lease (a process that lost it cannot overwrite the room) and announced on the bus in the
-same step. Each process tells which seats it has pages for (``pages``), so a player connected
-through another process is not taken for gone, and a killed process's players are (its
-connections stop counting by themselves, and the grace period starts).
+same step (the hub loads a room another process made when its page is opened). Each process
+tells which seats it has pages for (``pages``), so a player connected through another process
+is not taken for gone, and a killed process's players are (its connections stop counting by
+themselves, and the grace period starts).
 
 Which process saved last is told by Redis's revision of the room, not by ``Room.version``: a
 process counts its own changes that are never saved (a page closing), so versions from two
@@ -77,18 +78,6 @@ class SharedRooms:
                 room = fresh
         if self._put_presence(code, room, now):
             room.version += 1  # who is connected changed: the pages must be told
-        return room
-
-    def adopt(self, code: str, now: float) -> Room | None:
-        """A room another process made or keeps, to serve here too (None: there is none). Its
-        players count as gone since now unless connected through some process."""
-        record = self.load(code)
-        if record is None:
-            return None
-        room = Room.from_record(record)
-        for seat in room.seats:
-            seat.connected, seat.away_since = False, now
-        self._put_presence(code, room, now)
         return room
 
     def pages(self, code: str, seat: int, count: int) -> None:

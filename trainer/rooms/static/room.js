@@ -255,6 +255,10 @@ function showRoom(code) {
           onclick: () => send({ type: "start" }) })
         : h("p", { text: "Waiting for the host to start the game. Empty seats get bots." }));
     }
+    const rules = (PRESETS.find(([name]) => name === room.preset) || [room.preset, room.preset])[1];
+    const timer = room.timer ? `${room.timer} s to decide` : "no timer";
+    parts.push(h("p", { class: "rm-settings", "data-role": "settings",
+      text: `${rules} · game to ${room.target} · ${room.bot_level} bots · ${timer}` }));
     parts.push(h("ul", { class: "rm-seats", "data-role": "seats", "aria-label": "Seats" }, room.seats.map(seatItem)));
     const turn = turnText();
     parts.push(h("div", { class: `rm-turn${room.seconds_left !== null && room.seconds_left <= 5 ? " hurry" : ""}`,
