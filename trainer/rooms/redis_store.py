@@ -47,8 +47,8 @@ __all__ = [
     "StaleRoomError",
 ]
 
-# Long enough for a bot's decision applied under the lease, short enough that a killed process's
-# rooms are free again soon.
+# Far longer than one action takes under the lease (load if newer, apply, save), short enough
+# that a killed process's rooms are free again soon.
 LEASE_SECONDS = 10.0
 # How long to wait for another process's lease before giving up on an action.
 WAIT_SECONDS = 15.0
@@ -159,7 +159,8 @@ class RedisStore:
         try:
             self.client = redis.Redis.from_url(url, decode_responses=True, socket_timeout=5, **TIMEOUTS)
         except ValueError as error:
-            raise RedisUnavailableError(f"--redis {self.shown!r} is not a Redis address ({error})") from None
+            what = "--redis" if self.shown == "?" else f"--redis {self.shown!r}"
+            raise RedisUnavailableError(f"{what} is not a Redis address ({error})") from None
         self._save = self.client.register_script(_SAVE)
         self._release = self.client.register_script(_RELEASE)
         self._extend = self.client.register_script(_EXTEND)
@@ -328,7 +329,11 @@ class RedisStore:
 
 
 def _without_password(url: str) -> str:
-    parts = urllib.parse.urlsplit(url)
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 (a port that is not a number raises here)
+    except ValueError:
+        return "?"  # not readable as an address: shown as nothing of it
     if parts.password is None:
         return url
     where = parts.netloc.rsplit("@", 1)[-1]
