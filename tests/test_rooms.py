@@ -46,7 +46,7 @@ def test_a_hand_is_played_to_its_end_and_scored():
     room, _, _ = two_people()
     drive(room, 10.0)
     sheet = seat_view(room, 0, 100.0)["room"]["score_sheet"]
-    assert sheet["names"] == ["Ann", "Bob", "Easy bot 3", "Easy bot 4"]
+    assert sheet["names"] == ["Ann", "Bob", "Bot 3", "Bot 4"]
     assert len(sheet["rows"]) == 1 and sum(sheet["rows"][0]) == 26
 
 
@@ -253,3 +253,17 @@ def test_a_seat_sees_its_own_hand_only():
 def test_bad_settings_are_named(settings, words):
     with pytest.raises(RoomError, match=words):
         RoomConfig(**settings)
+
+
+def test_a_screen_reader_hears_the_last_card_as_at_the_lessons_table():
+    room, _, _ = two_people()
+    now = to_play(room, 11.0)
+    while room.hand.to_move != 1:
+        now += 1
+        drive_one_bot(room, now)
+        if room.hand.to_move == 0:
+            room.act(0, message_for(first_legal(room, 0)), now)
+    card = first_legal(room, 1).card
+    room.act(1, {"type": "play", "card": card.code}, now)
+    assert seat_view(room, 1, now)["room"]["spoken"].startswith(f"You play the {card.name}.")
+    assert seat_view(room, 0, now)["room"]["spoken"].startswith(f"Bob plays the {card.name}.")

@@ -27,13 +27,21 @@ def test_a_store_keeps_lists_and_deletes_rooms(tmp_path, kind):
     assert store.codes() == [] and store.load(room.code) is None
 
 
-def test_a_failed_write_leaves_the_room_as_it_was(tmp_path):
+def test_a_failed_write_leaves_the_room_as_it_was(tmp_path, monkeypatch):
     store = FileStore(tmp_path)
     room, _ = Room.create(RoomConfig(), "Ann", 0.0)
     store.save(room.code, room.to_record())
     before = (tmp_path / f"{room.code}.json").read_bytes()
+    room.join("Bob", 1.0)
     with pytest.raises(TypeError):
-        store.save(room.code, {**room.to_record(), "broken": object()})  # fails mid-write
+        store.save(room.code, {**room.to_record(), "broken": object()})  # cannot be written at all
+
+    def no_space(*_):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.replace", no_space)  # written, but never put in place
+    with pytest.raises(OSError):
+        store.save(room.code, room.to_record())
     assert (tmp_path / f"{room.code}.json").read_bytes() == before
     assert [path.name for path in tmp_path.iterdir()] == [f"{room.code}.json"]  # no temporary left
 
@@ -59,3 +67,10 @@ def test_the_home_page_links_to_the_rooms_or_says_they_need_the_app(monkeypatch)
     monkeypatch.setattr(sys, "platform", "emscripten")
     text = friends_markdown()
     assert "needs the installed app" in text and "hearts-trainer host" in text and "](/rooms/)" not in text
+
+
+def test_the_folder_is_made_with_the_first_room(tmp_path):
+    store = FileStore(tmp_path / "home" / "rooms")
+    assert store.codes() == [] and not (tmp_path / "home").exists()
+    store.save("a-room-code-1234", {"format": "x"})
+    assert store.codes() == ["a-room-code-1234"]

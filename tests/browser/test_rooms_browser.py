@@ -186,6 +186,7 @@ def test_three_friends_join_by_the_link_and_play_a_whole_hand(server, people):
     ann, bob, cid = people(), people(PHONE), people()
     link = make_room(ann, server.url)
     assert "/rooms/r/" in link
+    expect(ann.locator('[data-role="loopback-hint"]')).to_contain_text("works on this computer only")
     join(bob, link, "Bob")
     join(cid, link, "Cid")
     expect(seat_state(ann, 2)).to_have_attribute("data-state", "on")

@@ -528,7 +528,7 @@ class Room:
         elif op == "start":
             for index, place in enumerate(self.seats):
                 if place.kind == "empty":
-                    self.seats[index] = Seat(f"{self.config.bot_level.capitalize()} bot {index + 1}", "bot")
+                    self.seats[index] = Seat(f"Bot {index + 1}", "bot")  # short: seven fit a phone
             self.status = "playing"
             self.game = Game(self.rules, self.seed)
             self.turn_started = now

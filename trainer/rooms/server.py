@@ -105,7 +105,8 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
             room, secret = await hub.create(data, name)
         except RoomError as error:
             return _refused(error.text)
-        link = f"{request.url.scheme}://{request.headers.get('host', '')}{PREFIX}/r/{room.code}"
+        base = hub.address or f"{request.url.scheme}://{request.headers.get('host', '')}"
+        link = f"{base}{PREFIX}/r/{room.code}"
         return JSONResponse({"code": room.code, "secret": secret, "link": link}, headers=NO_STORE)
 
     async def websocket(ws: WebSocket) -> None:
@@ -216,6 +217,8 @@ def main(argv: list[str] | None = None) -> None:
         timing["trick_pause"] = 0
     timers = TIMERS + ((args.short_timer,) if args.short_timer else ())
     hub = make_hub(args.rooms, args.redis, timing=timing, timers=timers)
+    if not is_loopback(args.host):
+        hub.address = shared_address(args.host, args.port).removesuffix(f"{PREFIX}/")
     print(banner(args.host, args.port), flush=True)
     uvicorn.run(build_app(hub, args.host), host=args.host, port=args.port, log_level="warning")
 
