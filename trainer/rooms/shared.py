@@ -92,10 +92,16 @@ class SharedRooms:
         seats connected than it shows. Also says every ``ALIVE_SECONDS / 5`` that this process
         runs, and then looks over its rooms' connections (a killed process says nothing)."""
         queue: asyncio.Queue[str] = asyncio.Queue()
+        waiting: set[str] = set()  # a room waits to be looked at once, however often it is named
+
+        def look_at(code: str) -> None:
+            if code not in waiting:
+                waiting.add(code)
+                queue.put_nowait(code)
 
         async def listen():
             async for code, _ in self.store.updates():
-                await queue.put(code)
+                look_at(code)
 
         async def beat():
             while True:
@@ -104,13 +110,14 @@ class SharedRooms:
                 except RedisUnavailableError as error:  # Redis is back soon, or every change says so
                     log.warning("%s", error)
                 for code in list(self.present):
-                    await queue.put(code)
+                    look_at(code)
                 await asyncio.sleep(ALIVE_SECONDS / 5)
 
         tasks = [asyncio.create_task(listen()), asyncio.create_task(beat())]
         try:
             while True:
                 code = await queue.get()
+                waiting.discard(code)
                 if code not in self.seen:
                     continue  # a room this process does not hold
                 try:
