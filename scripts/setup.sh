@@ -29,6 +29,15 @@ if [ ! -x /usr/bin/chromium ]; then
         echo "The browser tests need /usr/bin/chromium: sudo apt-get install chromium" >&2
     fi
 fi
+# Rooms shared by several server processes go through Redis; tests/test_rooms_redis.py starts
+# its own Debian redis-server on a free loopback port (one process needs no Redis at all).
+if ! command -v redis-server >/dev/null; then
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server
+    else
+        echo "The Redis rooms tests need redis-server: sudo apt-get install redis-server" >&2
+    fi
+fi
 # The static site's test (tests/browser/test_static_site_browser.py) and benchmarks/site_speed.py
 # build the site offline from a local mirror of Pyodide (the npm package) and the pure-Python wheels
 # its pages install (pip), kept in the checkout's .cache/site-build/mirror (ignored by git; made

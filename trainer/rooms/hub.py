@@ -205,8 +205,9 @@ class Hub:
         async with self.locks[code]:
             lease = self.bus.lock(code) if self.bus is not None else contextlib.nullcontext()
             async with _as_async(lease):
+                seen = self.rooms[code].version
                 if self.bus is not None:
-                    self._refresh(code)
+                    self._refresh(code)  # news from another process counts as a change to show
                 room = self.rooms[code]
                 before = room.version
                 yield room
@@ -215,23 +216,18 @@ class Hub:
                         self.store.save(code, room.to_record())
                     if self.bus is not None:
                         await self.bus.publish(code, room.version)
-        if room.version != before:
+        if room.version != seen:
             self.broadcast(code)
             self.wakers[code].set()
 
     def _refresh(self, code: str) -> None:
-        """Several processes: take the saved room if another process changed it meanwhile."""
-        record = self.store.load(code)
-        room = self.rooms[code]
-        if record is not None and int(record.get("room_version", 0)) > room.version:
-            fresh = Room.from_record(record)
-            for mine, theirs in zip(room.seats, fresh.seats, strict=True):
-                theirs.connected, theirs.away_since = mine.connected, mine.away_since
-            self.rooms[code] = fresh
+        """Several processes: the saved room if another process changed it meanwhile, with who is
+        connected through every process (``trainer/rooms/shared.py``)."""
+        self.rooms[code] = self.bus.refresh(code, self.rooms[code], self.clock())
 
     async def _listen(self) -> None:
-        async for code, version in self.bus.updates():
-            if code in self.rooms and version > self.rooms[code].version:
+        async for code, _ in self.bus.updates():  # only rooms changed by another process
+            if code in self.rooms:
                 async with self.locks[code]:
                     self._refresh(code)
                 self.broadcast(code)
@@ -341,6 +337,7 @@ class Hub:
             page.seat = seat
             first = not any(other.seat == seat for other in self.pages[code])
             self.pages[code].append(page)
+            self._tell_bus(code, seat)
             if first:
                 room.connect(seat, self.clock())
             link = f"{self.address}/rooms/r/{code}" if self.address else None
@@ -353,9 +350,16 @@ class Hub:
         if pages is None or page not in pages:
             return
         pages.remove(page)
+        self._tell_bus(code, page.seat)
         if not any(other.seat == page.seat for other in pages) and code in self.rooms:
             async with self._changing(code, save=False) as room:
-                room.disconnect(page.seat, self.clock())
+                if self.bus is None or not room.seats[page.seat].connected:  # else: open elsewhere
+                    room.disconnect(page.seat, self.clock())
+
+    def _tell_bus(self, code: str, seat: int) -> None:
+        """Several processes: how many pages of ``seat`` this one now has open."""
+        if self.bus is not None:
+            self.bus.pages(code, seat, sum(page.seat == seat for page in self.pages.get(code, [])))
 
     async def _message(self, code: str, page: Page, text: str) -> None:
         if len(text.encode()) > MAX_MESSAGE:

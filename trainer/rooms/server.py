@@ -60,9 +60,13 @@ def make_hub(rooms: str | None = None, redis: str | None = None, **options) -> H
     store: RoomStore
     bus = None
     if redis:
-        from .redis_store import RedisStore  # only a site with several processes needs redis
+        from .redis_store import RedisStore, RedisUnavailableError  # only for several processes
+        from .shared import SharedRooms
 
-        store = bus = RedisStore(redis)
+        try:
+            store = bus = SharedRooms(RedisStore(redis))
+        except RedisUnavailableError as error:
+            raise SystemExit(str(error)) from None
     else:
         store = FileStore(rooms)
     return Hub(store, bus, **options)
