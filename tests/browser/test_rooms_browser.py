@@ -194,6 +194,8 @@ def test_three_friends_join_by_the_link_and_play_a_whole_hand(server, people):
     start(ann)
     expect(bob.locator('.ht-seat[data-seat="0"] .seat-name')).to_have_text("Ann")
     expect(seat_state(ann, 3)).to_contain_text("easy bot")
+    # A room's hand is played to its end: no New hand while it lasts, on the page or by its key.
+    expect(ann.locator('[data-action="new-hand"]')).to_have_count(0)
     play_until([ann, bob, cid], hand_over([ann, bob, cid]))
     # The score sheet: one row, 26 points between the four seats, the same on every page.
     row = '[data-role="scores"] tr[data-row="1"] td'

@@ -173,5 +173,6 @@ def seat_view(room: Room, seat: int, now: float) -> dict:
     levels = [room.config.bot_level if room.played_by_bot(k) else "" for k in range(len(room.seats))]
     table = snapshot(_RoomTable(room, seat), levels=levels, names=_names(room, seat))
     table["hints"] = False  # no hint button: at a room's table each plays on their own
+    table["deal_mid_hand"] = False  # a room's hand is played to its end (Room refuses it anyway)
     table["room"] = part
     return table

@@ -272,7 +272,9 @@ function render({ model, el }) {
       ui.reviewing = !ui.reviewing;
       draw();
     }, !t.last_trick));
-    buttons.push(button("new-hand", "New hand", askNewHand));
+    // A room's table deals the next hand only once this one is over: `deal_mid_hand: false`.
+    const canDeal = t.deal_mid_hand !== false || t.hand_over;
+    if (canDeal) buttons.push(button("new-hand", "New hand", askNewHand));
     buttons.push(button("help", "Keys (?)", () => toggleHelp(true)));
     const colours = h("input", {
       type: "checkbox",
@@ -437,7 +439,7 @@ function render({ model, el }) {
       // Nothing in focus yet: → starts at the first card, ← at the last.
       const step = event.key === "ArrowRight" ? 1 : -1;
       focusAt(current < 0 ? (step > 0 ? 0 : cards.length - 1) : current + step);
-    } else if (event.key === "n" || event.key === "N") askNewHand();
+    } else if ((event.key === "n" || event.key === "N") && (table().deal_mid_hand !== false || table().hand_over)) askNewHand();
     else if (KEYS.includes(event.key) && event.key.length === 1) {
       const index = KEYS.indexOf(event.key);
       const card = t.hand[index];
