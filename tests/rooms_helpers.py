@@ -39,3 +39,9 @@ def drive(room: Room, now: float, bots_only: bool = False) -> float:
                     moved = True
         assert moved or bots_only, "nothing moved the room on"
     return now
+
+
+def is_hand_score(cells: list) -> bool:
+    """A standard hand's score row: its 26 points shared, or a moon (26 to each of the others)."""
+    points = sorted(int(cell) for cell in cells)
+    return sum(points) == 26 or points == [0] + [26] * (len(points) - 1)

@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import ARTIFACTS, ROOT, _free_port, signed_in
+from tests.rooms_helpers import is_hand_score
 
 GRACE = 4  # seconds before a bot plays a closed page's seat (a reload under load takes less)
 TIMER = 3  # the short turn timer the server allows for tests
@@ -82,6 +83,9 @@ def server(tmp_path):
     yield rooms
     rooms.stop()
     rooms.log.close()
+    # Pages come and go (reloads, closed tabs, a restart): none of it is an error in the host's log.
+    log = (ROOT / ".pytest_cache" / "rooms-server.log").read_text()
+    assert "Traceback" not in log, log[-3000:]
 
 
 @pytest.fixture
@@ -197,10 +201,10 @@ def test_three_friends_join_by_the_link_and_play_a_whole_hand(server, people):
     # A room's hand is played to its end: no New hand while it lasts, on the page or by its key.
     expect(ann.locator('[data-action="new-hand"]')).to_have_count(0)
     play_until([ann, bob, cid], hand_over([ann, bob, cid]))
-    # The score sheet: one row, 26 points between the four seats, the same on every page.
+    # The score sheet: one row, the hand's 26 points (or a moon), the same on every page.
     row = '[data-role="scores"] tr[data-row="1"] td'
     rows = [page.locator(row).all_text_contents() for page in (ann, bob, cid)]
-    assert sum(int(points) for points in rows[0][1:]) == 26
+    assert is_hand_score(rows[0][1:])
     assert rows[0] == rows[1] == rows[2]  # by seat, whoever looks
     expect(ann.locator('[data-role="turn"]')).to_contain_text("Next hand in")
     shot(bob, "rooms-hand-over-phone")
@@ -277,7 +281,7 @@ def test_a_server_restart_mid_hand_puts_the_room_back(server, people):
     assert ann.locator(".ht-hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)") == cards
     play_until([ann, bob], hand_over([ann, bob]))
     rows = ann.locator('[data-role="scores"] tr[data-row="1"] td').all_text_contents()
-    assert sum(int(points) for points in rows[1:]) == 26
+    assert is_hand_score(rows[1:])
 
 
 def tricks_done(page) -> int:

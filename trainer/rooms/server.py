@@ -126,7 +126,9 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
             await hub.session(ws.path_params["code"], receive, ws.send_text)
         except WebSocketDisconnect:
             return
-        with contextlib.suppress(RuntimeError):  # the page had closed first
+        # The page may have gone first: closing then raises (RuntimeError or, from uvicorn's
+        # send, WebSocketDisconnect), and a gone page is no error to log.
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect):
             await ws.close()
 
     routes = [
