@@ -36,8 +36,9 @@ again).
 The data files keep each decision's raw prediction, outcomes and what the map reads of the
 position (``engine.search.calibration.Situation``), without the position: the map can be fitted again
 from them alone (``fit_calibration.py FIT.fit.xz --held-out TEST.json.gz``), whatever the engine.
-The shipped map's are in ``benchmarks/results/calibration/fitted_runs.fit.xz`` (sha256 in the map's
-provenance and in ``MANIFEST.json`` beside it, which lists every raw run kept until commit fafc352).
+The shipped map's are in ``benchmarks/results/calibration/fitted_runs.fit.xz`` (its columns:
+``fit_archive.py``; sha256 in the map's provenance and in ``MANIFEST.json`` beside it, which lists
+every raw run kept until commit fafc352).
 """
 
 from __future__ import annotations
