@@ -4,12 +4,14 @@ reads, and nothing else, in columns that xz compresses well.
 One xz stream: a line of JSON (the format, the runs' names, the kinds, the deals a prediction was
 made from, the columns' names, types and shapes), then each column's little-endian bytes in that
 order. A decision keeps its run, hand, kind, seat, what the map reads of the position (trick,
-runner, points taken, points still out), Hard x4's outcomes and the play-outs' raw prediction: the
-moon chances as written (millionths) and the points (ten-thousandths). Most predictions are
-averages over ``DEALS`` deals: their figures are kept as the counts they come from (moons made,
-points taken over the deals; the last seat's points from the hand's total, 26 a deal and 52 more
-for each moon), the others as written. ``write`` reads what it wrote back and refuses a file that
-does not give every figure exactly as it was.
+runner, points taken; the points still out are the rest of the hand's 26), Hard x4's outcomes and
+the play-outs' raw prediction: the moon chances as written (millionths) and the points
+(ten-thousandths). Most predictions are averages over ``DEALS`` deals: their figures are kept as
+the counts they come from (moons made, points taken over the deals), the others as written. The
+last seat's points are kept as their difference from what the hand's total leaves them (26 a
+deal and 52 more for each moon): none for counts, a few millionths for rounded figures.
+``write`` reads what it wrote back and refuses a file that does not give every figure exactly as
+it was.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ HAND_POINTS, MOON_EXTRA = 26, 52
 FILTERS = [{"id": lzma.FILTER_LZMA2, "preset": 9 | lzma.PRESET_EXTREME, "lc": 0, "lp": 1, "pb": 1}]
 """xz's strongest preset, told the columns are of 1- and 2-byte numbers (2% smaller than its default)."""
 MOON_SCALE, POINTS_SCALE = 10**6, 10**4
+PER_POINT = MOON_SCALE // POINTS_SCALE
 """The precision the runs were written at: moon chances to 6 places, points to 4."""
 
 
@@ -65,6 +68,12 @@ def _counts(moon: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return counted, moons, taken
 
 
+def _last_points(moon: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The last seat's points as the hand's total gives them (millionths of a point; the figures
+    are rounded, so only close): 26 a hand and 52 more for each moon, less the other seats'."""
+    return HAND_POINTS * MOON_SCALE + MOON_EXTRA * moon.sum(axis=1) - PER_POINT * points[:, :-1].sum(axis=1)
+
+
 def _columns(rows: Sequence[tuple[str, dict, dict]]) -> tuple[dict, dict[str, np.ndarray]]:
     runs = list(dict.fromkeys(run for run, _, _ in rows))
     kinds = sorted({row["kind"] for _, row, _ in rows})
@@ -81,7 +90,6 @@ def _columns(rows: Sequence[tuple[str, dict, dict]]) -> tuple[dict, dict[str, np
         "trick": [where["trick"] for _, _, where in rows],
         "runner": [where["runner"] for _, _, where in rows],
         "taken": np.array([where["taken"] for _, _, where in rows]).T,
-        "outstanding": [where["outstanding"] for _, _, where in rows],
         "outcomes": [len(row["outcomes"]) for _, row, _ in rows],
         "outcome_points": np.array([scores for scores, _ in outcomes]).T,
         "outcome_shooter": [shooter for _, shooter in outcomes],
@@ -89,7 +97,8 @@ def _columns(rows: Sequence[tuple[str, dict, dict]]) -> tuple[dict, dict[str, np
         "moon_counts": moons[counted].T,
         "point_counts": taken[counted][:, :-1].T,  # the last seat's: the hand's total less these
         "moon": moon[~counted].T,
-        "points": points[~counted].T,
+        "points": points[~counted][:, :-1].T,
+        "last_points": points[~counted][:, -1] * PER_POINT - _last_points(moon[~counted], points[~counted]),
     }
     head = {"format": FORMAT, "deals": DEALS, "runs": runs, "kinds": kinds, "rows": len(rows)}
     return head, {name: _narrow(values) for name, values in columns.items()}
@@ -124,7 +133,9 @@ def decode(packed: bytes, name: str = "archive") -> list[tuple[str, dict, dict]]
     last = HAND_POINTS * deals + MOON_EXTRA * moons.sum(axis=1) - taken.sum(axis=1)
     moon[counted] = _round_div(moons * MOON_SCALE, deals)
     points[counted] = _round_div(np.column_stack([taken, last]) * POINTS_SCALE, deals)
-    moon[~counted], points[~counted] = columns["moon"].T, columns["points"].T
+    written = ~counted
+    moon[written], points[written, :-1] = columns["moon"].T, columns["points"].T
+    points[written, -1] = (columns["last_points"] + _last_points(moon[written], points[written])) // PER_POINT
     moon_figures, point_figures = (moon / MOON_SCALE).tolist(), (points / POINTS_SCALE).tolist()
     ends = np.cumsum(columns["outcomes"]).tolist()
     scores, shooters = columns["outcome_points"].T.tolist(), columns["outcome_shooter"].tolist()
@@ -147,7 +158,7 @@ def decode(packed: bytes, name: str = "archive") -> list[tuple[str, dict, dict]]
             "trick": int(columns["trick"][number]),
             "runner": int(columns["runner"][number]),
             "taken": taken_so_far[number],
-            "outstanding": int(columns["outstanding"][number]),
+            "outstanding": HAND_POINTS - sum(taken_so_far[number]),
         }
         rows.append((head["runs"][columns["run"][number]], row, where))
     return rows
@@ -162,7 +173,8 @@ def write(rows: Sequence[tuple[str, dict, dict]], target: str) -> str:
             run, row, _ = given
             raise ValueError(
                 f"{target}: {run} hand {row['hand']} ({row['kind']}, seat {row['seat']}) would not come "
-                "back as it was (moon chances finer than 6 places or points than 4?): nothing written"
+                "back as it was (moon chances finer than 6 places, points than 4, or points taken and out "
+                "not adding up to 26?): nothing written"
             )
     Path(target).write_bytes(packed)
     return hashlib.sha256(packed).hexdigest()

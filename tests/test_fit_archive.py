@@ -50,10 +50,19 @@ def test_every_decision_comes_back_as_it_was_given(tmp_path):
     assert 0 < columns["counted"].sum() < head["rows"]
 
 
-def test_a_figure_finer_than_the_runs_were_written_at_is_refused_and_nothing_written(tmp_path):
+def finer_points(row: dict, where: dict) -> tuple[dict, dict]:
+    return {**row, "points": [row["points"][0] + 1e-6, *row["points"][1:]]}, where
+
+
+def points_out_of_step(row: dict, where: dict) -> tuple[dict, dict]:
+    return row, {**where, "outstanding": where["outstanding"] - 1}  # not the rest of the hand's 26
+
+
+@pytest.mark.parametrize("spoil", [finer_points, points_out_of_step])
+def test_a_decision_the_archive_cannot_keep_exactly_is_refused_and_nothing_written(tmp_path, spoil):
     given = decisions(50, 2)
     run, row, where = given[7]
-    given[7] = (run, {**row, "points": [row["points"][0] + 1e-6, *row["points"][1:]]}, where)
+    given[7] = (run, *spoil(row, where))
     target = tmp_path / "runs.fit.xz"
     with pytest.raises(ValueError) as error:
         fit_archive.write(given, str(target))
