@@ -36,8 +36,9 @@ again).
 The data files keep each decision's raw prediction, outcomes and what the map reads of the
 position (``engine.search.calibration.Situation``), without the position: the map can be fitted again
 from them alone (``fit_calibration.py FIT.fit.xz --held-out TEST.json.gz``), whatever the engine.
-The shipped map's are in ``benchmarks/results/calibration/fitted_runs.fit.xz`` (sha256 in the map's
-provenance and in ``MANIFEST.json`` beside it, which lists every raw run kept until commit fafc352).
+The shipped map's are in ``benchmarks/results/calibration/fitted_runs.fit.xz`` (its columns:
+``fit_archive.py``; sha256 in the map's provenance and in ``MANIFEST.json`` beside it, which lists
+every raw run kept until commit fafc352).
 """
 
 from __future__ import annotations
@@ -48,7 +49,6 @@ import datetime
 import gzip
 import hashlib
 import json
-import lzma
 import pickle
 import sys
 import time
@@ -58,6 +58,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks import coach_calibration as calibration
+from benchmarks import fit_archive
 from engine.search import calibration_map
 from engine.search.calibration import (
     FLOOR,
@@ -99,63 +100,25 @@ def todays_runs() -> tuple[str, list[str]]:
     return fingerprint, sorted(str(path) for path in (calibration.KEPT / fingerprint).glob("*.json.gz"))
 
 
-ARCHIVE = ".fit.xz"
-"""The suffix of the compact data file of ``--save-data``: the decisions a fit reads, columns of
-JSON then the moon chances (millionths) and points (ten-thousandths) as little-endian int32, xz."""
-WHERE = ("kind", "seat", "trick", "runner", "taken", "outstanding")
+ARCHIVE = fit_archive.SUFFIX
+"""The suffix of the compact data file of ``--save-data`` (``benchmarks/fit_archive.py``)."""
 
 
 def save_archive(pairs: list[dict], target: str) -> str:
-    """The decisions behind ``pairs`` in the compact form ``pairs_of`` reads back exactly (every
-    figure is checked to come back as it was); returns the file's sha256."""
+    """The decisions behind ``pairs`` in the compact form ``pairs_of`` reads back exactly (the
+    file is read back before it is kept); returns the file's sha256."""
     rows, seen = [], set()
     for pair in pairs:
         if (pair["run"], pair["decision"]) not in seen:
             seen.add((pair["run"], pair["decision"]))
-            rows.append((Path(pair["run"].split(":")[-1]).name, pair["row"], pair["where"]))
-    runs = list(dict.fromkeys(run for run, _, _ in rows))
-    index = {run: number for number, run in enumerate(runs)}
-    head = {
-        "runs": runs,
-        "run": [index[run] for run, _, _ in rows],
-        **{key: [row[key] for _, row, _ in rows] for key in ("hand", "kind", "seat")},
-        "outcomes": [[[list(scores), shooter] for scores, shooter in row["outcomes"]] for _, row, _ in rows],
-        "where": [[getattr(where, key) for key in WHERE] for _, _, where in rows],
-    }
-    moon = np.array([[round(value * 1e6) for value in row["moon"]] for _, row, _ in rows], dtype="<i4")
-    points = np.array([[round(value * 1e4) for value in row["points"]] for _, row, _ in rows], dtype="<i4")
-    if not (
-        np.array_equal(moon / 1e6, [row["moon"] for _, row, _ in rows])
-        and np.array_equal(points / 1e4, [row["points"] for _, row, _ in rows])
-    ):
-        raise ValueError("figures finer than millionths (moon) or ten-thousandths (points): not kept exactly")
-    blob = json.dumps(head, separators=(",", ":")).encode() + b"\n" + moon.tobytes() + points.tobytes()
-    packed = lzma.compress(blob, preset=9 | lzma.PRESET_EXTREME)
-    Path(target).write_bytes(packed)
-    return hashlib.sha256(packed).hexdigest()
+            where = dataclasses.asdict(pair["where"])
+            rows.append((Path(pair["run"].split(":")[-1]).name, pair["row"], where))
+    return fit_archive.write(rows, target)
 
 
 def _archive_decisions(path: str) -> list[tuple[str, dict, Situation]]:
-    blob = lzma.decompress(Path(path).read_bytes())
-    split = blob.index(b"\n")
-    head = json.loads(blob[:split])
-    count = len(head["hand"])
-    figures = np.frombuffer(blob[split + 1 :], dtype="<i4").reshape(2, count, -1)
-    decisions = []
-    for number in range(count):
-        where = dict(zip(WHERE, head["where"][number], strict=True))
-        row = {
-            "hand": head["hand"][number],
-            "kind": head["kind"][number],
-            "seat": head["seat"][number],
-            "moon": (figures[0][number] / 1e6).tolist(),
-            "points": (figures[1][number] / 1e4).tolist(),
-            "outcomes": [(scores, shooter) for scores, shooter in head["outcomes"][number]],
-        }
-        decisions.append(
-            (f"{path}:{head['runs'][head['run'][number]]}", row, calibration.situation_of(where))
-        )
-    return decisions
+    decoded = fit_archive.decode(Path(path).read_bytes(), path)
+    return [(f"{path}:{run}", row, calibration.situation_of(where)) for run, row, where in decoded]
 
 
 def pairs_of(path: str) -> list[dict]:
