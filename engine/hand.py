@@ -44,6 +44,7 @@ __all__ = [
 ]
 
 _QUEEN_BIT = 1 << QUEEN_OF_SPADES
+_new = object.__new__
 
 
 class Phase(StrEnum):
@@ -210,6 +211,7 @@ class HandState:
         "_legal",
         "_passes",
         "_phase",
+        "_play_rules",
         "_records",
         "_result",
         "_taken",
@@ -257,7 +259,10 @@ class HandState:
         self._result: HandResult | None = None
         self._leader = -1
         self._to_move = -1
-        self._legal = -1  # the legal-card mask of the seat to move, or -1 when not yet worked out
+        self._play_rules = rules.play_rules
+        # The legal-card mask of the seat to move, kept up to date by every change (0 unless
+        # playing): a play needs it to be checked, and the next play is the next seat's.
+        self._legal = 0
         if direction is PassDirection.HOLD:
             self._start_play()
         else:
@@ -320,7 +325,8 @@ class HandState:
                 state._taken[winner] |= 1 << card
         state._records = []
         state._result = None
-        state._legal = -1
+        state._play_rules = rules.play_rules
+        state._legal = state._legal_mask()
         return state
 
     # ----- what anyone can see -----
@@ -547,36 +553,31 @@ class HandState:
 
     def _start_play(self) -> None:
         self._phase = _PLAYING
-        self._legal = -1
         self._to_move = self._leader = first_leader(self._hands, self.rules.lowest_club)
+        self._legal = self._legal_mask()
 
     # ----- playing -----
 
     def legal_cards(self, seat: int | None = None) -> CardSet:
         """The cards ``seat`` (by default the seat to move) may play now; empty when it is not
         that seat's turn."""
-        if self._phase is not _PLAYING or (seat is not None and seat != self._to_move):
-            return CardSet.from_mask(0)
-        legal = self._legal
-        if legal < 0:
-            legal = self._legal = self._legal_mask()
-        return CardSet.from_mask(legal)
+        cards = _new(CardSet)
+        cards.mask = self._legal if seat is None or seat == self._to_move else 0
+        return cards
 
     @property
     def legal_mask(self) -> int:
         """``legal_cards()`` as a bit mask, for fast loops."""
-        if self._phase is not _PLAYING:
-            return 0
-        legal = self._legal
-        if legal < 0:
-            legal = self._legal = self._legal_mask()
-        return legal
+        return self._legal
 
     def _legal_mask(self) -> int:
+        """The legal-card mask of the seat to move, worked out afresh (0 unless playing)."""
+        if self._phase is not _PLAYING:
+            return 0
         trick = self._trick
         led = trick[0] // 13 if trick else -1
         return legal_mask(
-            self._hands[self._to_move], led, not self._tricks, self._hearts_broken, self.rules.play_rules
+            self._hands[self._to_move], led, not self._tricks, self._hearts_broken, self._play_rules
         )
 
     def why_not_play(self, card: Card | int | str, seat: int | None = None) -> Refusal | None:
@@ -597,7 +598,7 @@ class HandState:
             return Refusal(Reason.NOT_IN_HAND, f"You do not hold the {card}.")
         if seat != self._to_move:
             return Refusal(Reason.NOT_YOUR_TURN, f"It is not your turn: seat {self._to_move} plays next.")
-        if self._legal_mask() >> card & 1:
+        if self._legal >> card & 1:
             return None
         return self._rule_refusal(card, hand)
 
@@ -638,42 +639,48 @@ class HandState:
         ``apply(PlayAction(...))`` does the same and returns the play's record."""
         if type(card) is not Card:
             card = to_card(card)
-        legal = self._legal  # worked out only while playing: -1 otherwise
-        if legal < 0 and self._phase is _PLAYING:
-            legal = self._legal = self._legal_mask()
-        if not legal >> card & 1 or (seat is not None and seat != self._to_move) or legal < 0:
+        bit = 1 << card
+        if not self._legal & bit or (seat is not None and seat != self._to_move):
             raise IllegalAction(self.why_not_play(card, seat))
-        # Apply it.
         seat = self._to_move
-        players = self.players
-        self._hands[seat] ^= 1 << card
-        self._legal = -1
-        broke = not self._hearts_broken and breaks_hearts(1 << card, self.rules.queen_breaks_hearts)
-        if broke:
-            self._hearts_broken = True
+        hands = self._hands
+        hands[seat] ^= bit
+        if self._hearts_broken:
+            broke = False
+        else:
+            broke = self._hearts_broken = breaks_hearts(bit, self._play_rules.queen_breaks)
         trick = self._trick
         trick.append(card)
+        players = self.players
         if len(trick) < players:
-            self._to_move = seat + 1 if seat + 1 < players else 0
             self._records.append((seat, card, broke))
+            seat = self._to_move = seat + 1 if seat + 1 < players else 0
+            self._legal = legal_mask(
+                hands[seat], trick[0] // 13, not self._tricks, self._hearts_broken, self._play_rules
+            )
             return
         leader = self._leader
         winner, mask = trick_winner(trick, leader, players)
-        tricks = self._tricks
-        last = len(tricks) + 1 == self.rules.hand_size
-        before = self.points_taken if last else None
         self._taken[winner] |= mask
         self._won[winner] += 1
+        tricks = self._tricks
         tricks.append((leader, tuple(trick), winner))
         self._trick = []
         self._leader = self._to_move = winner
-        if not last:
+        if len(tricks) < self.rules.hand_size:
+            self._records.append((seat, card, broke, len(tricks) - 1))
+            self._legal = legal_mask(hands[winner], -1, False, self._hearts_broken, self._play_rules)
+            return
+        self._legal = 0
+        self._finish()
+        result = self._result
+        if result is None:  # the shooter chooses: the trick's points are all that moved
             self._records.append((seat, card, broke, len(tricks) - 1))
             return
-        self._finish()
-        after = self._result.scores if self._phase is _DONE else self.points_taken
-        points = tuple(now - then for now, then in zip(after, before, strict=True))
-        self._records.append((seat, card, broke, len(tricks) - 1, points))
+        # Each seat's points before this trick were its points now but the trick's.
+        points = [now - then for now, then in zip(result.scores, result.points_taken, strict=True)]
+        points[winner] += self.rules.points_in(mask)
+        self._records.append((seat, card, broke, len(tricks) - 1, tuple(points)))
 
     def _finish(self) -> None:
         shooter = find_shooter(self.rules, self._taken)
@@ -790,19 +797,17 @@ class HandState:
 
     def _undo(self) -> None:
         record = self._records.pop()
-        self._legal = -1
         if type(record) is tuple:  # a play
             self._undo_play(*record[:3])
-            return
-        seat = record.seat
-        if record.phase is _MOON_CHOICE:
+        elif record.phase is _MOON_CHOICE:
             self._phase = _MOON_CHOICE
             self._result = None
-            return
-        self._passes[seat] = None  # a pass
-        self._hands = list(self.dealt)
-        self._phase = _PASSING
-        self._to_move = self._leader = -1
+        else:  # a pass
+            self._passes[record.seat] = None
+            self._hands = list(self.dealt)
+            self._phase = _PASSING
+            self._to_move = self._leader = -1
+        self._legal = self._legal_mask()
 
     def _undo_play(self, seat: int, card: int, broke: bool) -> None:
         if self._phase is not _PLAYING:
@@ -852,6 +857,7 @@ class HandState:
         other._hearts_broken = self._hearts_broken
         other._records = self._records[:]
         other._result = self._result
+        other._play_rules = self._play_rules
         other._legal = self._legal
         return other
 
