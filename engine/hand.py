@@ -235,16 +235,22 @@ class HandState:
         seed: int | None = None,
     ) -> None:
         """Prefer ``from_seed`` or ``from_deal``. ``dealt`` is one card mask per seat."""
-        direction = PassDirection(pass_direction)
+        _check_deal(rules, dealt)
+        self._deal(rules, tuple(dealt), pass_direction, seed)
+
+    def _deal(
+        self, rules: Rules, dealt: tuple[int, ...], pass_direction: PassDirection | str, seed: int | None
+    ) -> None:
+        """Start the hand on a deal known to be sound."""
+        direction = pass_direction if type(pass_direction) is PassDirection else PassDirection(pass_direction)
         direction.offset(rules.players)  # refuses "across" at an odd table
         if rules.pass_count == 0:
             direction = PassDirection.HOLD
-        _check_deal(rules, dealt)
         self.rules = rules
         self.players = rules.players
         self.pass_direction = direction
         self.seed = seed
-        self.dealt = tuple(dealt)
+        self.dealt = dealt
         self._hands = list(dealt)
         self._passes: list[int | None] = [None] * self.players
         self._trick: list[int] = []
@@ -278,7 +284,9 @@ class HandState:
         """A seeded deal; the pass direction defaults to the first of the rules' cycle."""
         rules = rules or STANDARD
         direction = rules.pass_direction(0) if pass_direction is None else pass_direction
-        return cls(rules, deal_from_seed(seed, rules.players), direction, seed=seed)
+        state = cls.__new__(cls)
+        state._deal(rules, deal_from_seed(seed, rules.players), direction, seed)  # a sound deal
+        return state
 
     @classmethod
     def from_deal(
@@ -536,17 +544,21 @@ class HandState:
         ):
             self.verify_pass(seat, cards)  # raises, saying why
         chosen = parse_cards(cards)
-        if refusal := self._pass_refusal(seat, chosen):
-            raise IllegalAction(refusal)
         mask = 0
         for card in chosen:
             mask |= 1 << card
+        count = self.rules.pass_count
+        # Sound when the cards are as many as the rule says, all different and all held.
+        if len(chosen) != count or mask.bit_count() != count or mask & ~self._hands[seat]:
+            raise IllegalAction(self._pass_refusal(seat, chosen))
         self._passes[seat] = mask
+        cards = _new(CardSet)
+        cards.mask = mask
         record = ActionRecord(
-            seat, PassAction(seat, CardSet(mask)), _PASSING, None, None, _NO_POINTS[self.players], False
+            seat, PassAction(seat, cards), _PASSING, None, None, _NO_POINTS[self.players], False
         )
         self._records.append(record)
-        if all(chosen is not None for chosen in self._passes):
+        if None not in self._passes:
             self._hands = exchange(self.dealt, self._passes, self.pass_direction.offset(self.players))
             self._start_play()
         return record
