@@ -26,7 +26,7 @@ from .cards import (
     to_card,
 )
 from .deal import MAX_PLAYERS, deal_from_seed
-from .kernel import breaks_hearts, exchange, first_leader, legal_mask, trick_winner
+from .kernel import breaks_hearts, exchange, first_leader, legal_mask, trick_taker, trick_winner
 from .reasons import IllegalAction, Reason, Refusal
 from .rules import QUEEN_OF_SPADES, STANDARD, PassDirection, Rules
 from .scoring import HandResult, MoonChoice, find_shooter, score_hand
@@ -45,6 +45,9 @@ __all__ = [
 
 _QUEEN_BIT = 1 << QUEEN_OF_SPADES
 _new = object.__new__
+# The cards that break hearts when played (the kernel's rule, card by card), without and with
+# the Q♠ breaking them: play() tests one bit.
+_BREAKERS = tuple(sum(1 << card for card in range(52) if breaks_hearts(1 << card, queen)) for queen in (0, 1))
 
 
 class Phase(StrEnum):
@@ -205,6 +208,7 @@ class HandState:
     next seat (the one that plays after you)."""
 
     __slots__ = (
+        "_breakers",
         "_hands",
         "_hearts_broken",
         "_leader",
@@ -266,6 +270,7 @@ class HandState:
         self._leader = -1
         self._to_move = -1
         self._play_rules = rules.play_rules
+        self._breakers = _BREAKERS[self._play_rules.queen_breaks]
         # The legal-card mask of the seat to move, kept up to date by every change (0 unless
         # playing): a play needs it to be checked, and the next play is the next seat's.
         self._legal = 0
@@ -334,6 +339,7 @@ class HandState:
         state._records = []
         state._result = None
         state._play_rules = rules.play_rules
+        state._breakers = _BREAKERS[state._play_rules.queen_breaks]
         state._legal = state._legal_mask()
         return state
 
@@ -657,10 +663,10 @@ class HandState:
         seat = self._to_move
         hands = self._hands
         hands[seat] ^= bit
-        if self._hearts_broken:
+        if self._hearts_broken or not bit & self._breakers:
             broke = False
         else:
-            broke = self._hearts_broken = breaks_hearts(bit, self._play_rules.queen_breaks)
+            broke = self._hearts_broken = True
         trick = self._trick
         trick.append(card)
         players = self.players
@@ -672,7 +678,10 @@ class HandState:
             )
             return
         leader = self._leader
-        winner, mask = trick_winner(trick, leader, players)
+        taker, mask = trick_taker(trick)
+        winner = leader + taker
+        if winner >= players:
+            winner -= players
         self._taken[winner] |= mask
         self._won[winner] += 1
         tricks = self._tricks
@@ -870,6 +879,7 @@ class HandState:
         other._records = self._records[:]
         other._result = self._result
         other._play_rules = self._play_rules
+        other._breakers = self._breakers
         other._legal = self._legal
         return other
 
