@@ -209,6 +209,7 @@ class HandState:
 
     __slots__ = (
         "_breakers",
+        "_broken_at",
         "_hands",
         "_hearts_broken",
         "_leader",
@@ -218,6 +219,7 @@ class HandState:
         "_play_rules",
         "_records",
         "_result",
+        "_start",
         "_taken",
         "_to_move",
         "_trick",
@@ -262,14 +264,17 @@ class HandState:
         self._taken = [0] * self.players
         self._won = [0] * self.players
         self._hearts_broken = False
-        # The history: a record per pass and moon choice; a play as (seat, card, broke_hearts),
-        # with the index of the trick it completed, and for the hand's last trick the points it
-        # moved, made into its record when asked for (a play-out plays many cards per record read).
-        self._records: list[ActionRecord | tuple] = []
+        # The history: a record per pass and moon choice; the plays are the tricks' cards from
+        # play number ``_start`` on, made into records when asked for (a play-out plays many cards
+        # per record read). ``_broken_at``: the number of the play that broke hearts, or -1.
+        self._records: list[ActionRecord] = []
+        self._start = 0
+        self._broken_at = -1
         self._result: HandResult | None = None
         self._leader = -1
         self._to_move = -1
         self._play_rules = rules.play_rules
+        # The cards that would break hearts if played now (none once they are broken).
         self._breakers = _BREAKERS[self._play_rules.queen_breaks]
         # The legal-card mask of the seat to move, kept up to date by every change (0 unless
         # playing): a play needs it to be checked, and the next play is the next seat's.
@@ -337,9 +342,11 @@ class HandState:
             for card in cards:
                 state._taken[winner] |= 1 << card
         state._records = []
+        state._start = len(tricks) * players + len(trick)  # the history starts here
+        state._broken_at = -1
         state._result = None
         state._play_rules = rules.play_rules
-        state._breakers = _BREAKERS[state._play_rules.queen_breaks]
+        state._breakers = 0 if hearts_broken else _BREAKERS[state._play_rules.queen_breaks]
         state._legal = state._legal_mask()
         return state
 
@@ -453,30 +460,54 @@ class HandState:
     def history(self) -> tuple[Action, ...]:
         """Every action made, in order."""
         return tuple(
-            _PLAYS[entry[0]][entry[1]] if type(entry) is tuple else entry.action for entry in self._records
+            entry.action if type(entry) is ActionRecord else self._play(entry)[0] for entry in self._entries()
         )
 
     @property
     def records(self) -> tuple[ActionRecord, ...]:
         """Every action's record (``apply``), in order."""
-        return tuple(map(self._record, self._records))
+        return tuple(
+            entry if type(entry) is ActionRecord else self._play_record(entry) for entry in self._entries()
+        )
 
-    def _record(self, entry: ActionRecord | tuple) -> ActionRecord:
-        if type(entry) is not tuple:
-            return entry
-        seat, card, broke = entry[:3]
-        players = self.players
-        if len(entry) == 3:
-            return ActionRecord(seat, _PLAYS[seat][card], _PLAYING, None, None, _NO_POINTS[players], broke)
-        leader, cards, winner = self._tricks[entry[3]]
-        if len(entry) == 5:
-            points = entry[4]
+    def _entries(self) -> list[ActionRecord | int]:
+        """Every action in order: the passes' records, the plays' numbers, the moon's record."""
+        records = self._records
+        moon = records[-1:] if records and records[-1].phase is _MOON_CHOICE else []
+        return [*records[: len(records) - len(moon)], *range(self._start, self.cards_played), *moon]
+
+    def _play(self, number: int) -> tuple[PlayAction, tuple[int, tuple[int, ...], int] | None]:
+        """Play ``number`` of the hand (0 is the first card): the action, and the trick (leader,
+        cards, winner) when the play completed it."""
+        index, place = divmod(number, self.players)
+        if index < len(self._tricks):
+            trick = self._tricks[index]
+            leader, cards = trick[0], trick[1]
         else:
-            moved = [0] * players
-            moved[winner] = self.rules.points_in(sum(1 << c for c in cards))
-            points = tuple(moved)
+            trick, leader, cards = None, self._leader, self._trick
+        seat = (leader + place) % self.players
+        return _PLAYS[seat][cards[place]], trick if place == self.players - 1 else None
+
+    def _play_record(self, number: int) -> ActionRecord:
+        action, done = self._play(number)
+        players = self.players
+        broke = number == self._broken_at
+        if done is None:
+            return ActionRecord(action.seat, action, _PLAYING, None, None, _NO_POINTS[players], broke)
+        leader, cards, winner = done
+        moved = [0] * players
+        moved[winner] = self.rules.points_in(sum(1 << c for c in cards))
+        result = self._result
+        if number == self.rules.hand_size * players - 1 and result is not None and not self._moon_chosen:
+            # The hand's last play also scored the hand: the result's changes beyond the cards.
+            for seat, (score, taken) in enumerate(zip(result.scores, result.points_taken, strict=True)):
+                moved[seat] += score - taken
         trick = Trick(leader, tuple(CARDS[c] for c in cards), players)
-        return ActionRecord(seat, _PLAYS[seat][card], _PLAYING, trick, winner, points, broke)
+        return ActionRecord(action.seat, action, _PLAYING, trick, winner, tuple(moved), broke)
+
+    @property
+    def _moon_chosen(self) -> bool:
+        return bool(self._records) and self._records[-1].phase is _MOON_CHOICE
 
     # ----- the position as plain ints, for search and play-outs -----
 
@@ -663,15 +694,14 @@ class HandState:
         seat = self._to_move
         hands = self._hands
         hands[seat] ^= bit
-        if self._hearts_broken or not bit & self._breakers:
-            broke = False
-        else:
-            broke = self._hearts_broken = True
         trick = self._trick
+        if bit & self._breakers:
+            self._hearts_broken = True
+            self._breakers = 0
+            self._broken_at = len(self._tricks) * self.players + len(trick)
         trick.append(card)
         players = self.players
         if len(trick) < players:
-            self._records.append((seat, card, broke))
             seat = self._to_move = seat + 1 if seat + 1 < players else 0
             self._legal = legal_mask(
                 hands[seat], trick[0] // 13, not self._tricks, self._hearts_broken, self._play_rules
@@ -689,19 +719,10 @@ class HandState:
         self._trick = []
         self._leader = self._to_move = winner
         if len(tricks) < self.rules.hand_size:
-            self._records.append((seat, card, broke, len(tricks) - 1))
             self._legal = legal_mask(hands[winner], -1, False, self._hearts_broken, self._play_rules)
             return
         self._legal = 0
         self._finish()
-        result = self._result
-        if result is None:  # the shooter chooses: the trick's points are all that moved
-            self._records.append((seat, card, broke, len(tricks) - 1))
-            return
-        # Each seat's points before this trick were its points now but the trick's.
-        points = [now - then for now, then in zip(result.scores, result.points_taken, strict=True)]
-        points[winner] += self.rules.points_in(mask)
-        self._records.append((seat, card, broke, len(tricks) - 1, tuple(points)))
 
     def _finish(self) -> None:
         shooter = find_shooter(self.rules, self._taken)
@@ -790,7 +811,7 @@ class HandState:
         kind = type(action)
         if kind is PlayAction:
             self.play(action.card, action.seat)
-            return self._record(self._records[-1])
+            return self._play_record(self.cards_played - 1)
         if kind is PassAction:
             return self.pass_cards(action.seat, action.cards)
         if kind is MoonAction:
@@ -802,11 +823,11 @@ class HandState:
 
     def take_back(self, count: int = 1) -> None:
         """Undo the last ``count`` actions (passes, plays, a moon choice)."""
-        if not 0 <= count <= len(self._records):
+        if not 0 <= count <= self.actions_made:
             raise IllegalAction(
                 Refusal(
                     Reason.NOTHING_TO_TAKE_BACK,
-                    f"Cannot take back {count} actions: {len(self._records)} have been made.",
+                    f"Cannot take back {count} actions: {self.actions_made} have been made.",
                 )
             )
         for _ in range(count):
@@ -814,23 +835,23 @@ class HandState:
 
     def take_back_to(self, actions: int) -> None:
         """Return to the point when ``actions`` actions had been made (0 is the deal)."""
-        self.take_back(len(self._records) - actions)
+        self.take_back(self.actions_made - actions)
 
     def _undo(self) -> None:
-        record = self._records.pop()
-        if type(record) is tuple:  # a play
-            self._undo_play(*record[:3])
-        elif record.phase is _MOON_CHOICE:
+        if self._moon_chosen:
+            self._records.pop()
             self._phase = _MOON_CHOICE
             self._result = None
+        elif self.cards_played > self._start:
+            self._undo_play()
         else:  # a pass
-            self._passes[record.seat] = None
+            self._passes[self._records.pop().seat] = None
             self._hands = list(self.dealt)
             self._phase = _PASSING
             self._to_move = self._leader = -1
         self._legal = self._legal_mask()
 
-    def _undo_play(self, seat: int, card: int, broke: bool) -> None:
+    def _undo_play(self) -> None:
         if self._phase is not _PLAYING:
             self._phase = _PLAYING
             self._result = None
@@ -841,15 +862,18 @@ class HandState:
             self._won[winner] -= 1
             self._trick = list(cards)
             self._leader = leader
-        self._trick.pop()
+        card = self._trick.pop()
+        seat = (self._leader + len(self._trick)) % self.players
         self._hands[seat] |= 1 << card
-        if broke:
+        if self.cards_played == self._broken_at:
             self._hearts_broken = False
+            self._breakers = _BREAKERS[self._play_rules.queen_breaks]
+            self._broken_at = -1
         self._to_move = seat
 
     @property
     def actions_made(self) -> int:
-        return len(self._records)
+        return len(self._records) + self.cards_played - self._start
 
     # ----- helpers -----
 
@@ -877,6 +901,8 @@ class HandState:
         other._to_move = self._to_move
         other._hearts_broken = self._hearts_broken
         other._records = self._records[:]
+        other._start = self._start
+        other._broken_at = self._broken_at
         other._result = self._result
         other._play_rules = self._play_rules
         other._breakers = self._breakers
