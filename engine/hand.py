@@ -459,9 +459,16 @@ class HandState:
     @property
     def history(self) -> tuple[Action, ...]:
         """Every action made, in order."""
-        return tuple(
-            entry.action if type(entry) is ActionRecord else self._play(entry)[0] for entry in self._entries()
-        )
+        players = self.players
+        plays = [
+            _PLAYS[(leader + place) % players][card]
+            for leader, cards, _ in (*self._tricks, (self._leader, self._trick, None))
+            for place, card in enumerate(cards)
+        ]
+        records = self._records
+        moon = records[-1:] if self._moon_chosen else []
+        passes = records[: len(records) - len(moon)]
+        return (*(record.action for record in passes), *plays[self._start :], *(r.action for r in moon))
 
     @property
     def records(self) -> tuple[ActionRecord, ...]:
