@@ -587,7 +587,10 @@ class HandState:
             or self._passes[seat] is not None
         ):
             self.verify_pass(seat, cards)  # raises, saying why
-        chosen = parse_cards(cards)
+        if type(cards) is list and all(type(card) is Card for card in cards):
+            chosen = cards  # already what parse_cards would make of it
+        else:
+            chosen = parse_cards(cards)
         mask = 0
         for card in chosen:
             mask |= 1 << card
@@ -596,10 +599,10 @@ class HandState:
         if len(chosen) != count or mask.bit_count() != count or mask & ~self._hands[seat]:
             raise IllegalAction(self._pass_refusal(seat, chosen))
         self._passes[seat] = mask
-        cards = _new(CardSet)
-        cards.mask = mask
+        passed = _new(CardSet)
+        passed.mask = mask
         record = ActionRecord(
-            seat, PassAction(seat, cards), _PASSING, None, None, _NO_POINTS[self.players], False
+            seat, PassAction(seat, passed), _PASSING, None, None, _NO_POINTS[self.players], False
         )
         self._records.append(record)
         if None not in self._passes:
@@ -732,8 +735,10 @@ class HandState:
         self._finish()
 
     def _finish(self) -> None:
-        shooter = find_shooter(self.rules, self._taken)
-        if shooter is not None and self.rules.moon == "shooters_choice":
+        if (
+            self.rules.moon == "shooters_choice"
+            and (shooter := find_shooter(self.rules, self._taken)) is not None
+        ):
             self._phase = _MOON_CHOICE
             self._to_move = shooter
             return
