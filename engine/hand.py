@@ -447,7 +447,11 @@ class HandState:
     @property
     def result(self) -> HandResult | None:
         """The hand's score, once it is over."""
-        return self._result if self._phase is _DONE else None
+        if self._phase is not _DONE:
+            return None
+        if self._result is None:  # scored when first asked for (a play-out may never ask)
+            self._result = score_hand(self.rules, self._taken, self._won)
+        return self._result
 
     @property
     def moon_shooter(self) -> int | None:
@@ -504,7 +508,7 @@ class HandState:
         leader, cards, winner = done
         moved = [0] * players
         moved[winner] = self.rules.points_in(sum(1 << c for c in cards))
-        result = self._result
+        result = self.result
         if number == self.rules.hand_size * players - 1 and result is not None and not self._moon_chosen:
             # The hand's last play also scored the hand: the result's changes beyond the cards.
             for seat, (score, taken) in enumerate(zip(result.scores, result.points_taken, strict=True)):
@@ -742,8 +746,7 @@ class HandState:
             self._phase = _MOON_CHOICE
             self._to_move = shooter
             return
-        self._result = score_hand(self.rules, self._taken, self._won)
-        self._phase = _DONE
+        self._phase = _DONE  # the result is worked out when asked for
 
     # ----- the shooter's choice -----
 
