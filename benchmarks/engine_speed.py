@@ -66,26 +66,32 @@ def deal_actions(seed: int) -> list[int]:
 # ----- our engine -----
 
 
-def choose_from_cards(state: HandState, rng: random.Random) -> int:
-    return rng.choice(list(state.legal_cards()))
+# The card-by-card loops choose inline, as OpenSpiel's loops do (a helper function per card
+# would charge a Python call to our engine alone).
 
 
-def choose_from_mask(state: HandState, rng: random.Random) -> int:
-    """The same card as ``choose_from_cards`` for the same random number: the k-th legal card."""
-    mask = state.legal_mask
-    for _ in range(rng.randrange(mask.bit_count())):
-        mask &= mask - 1
-    return CARDS[(mask & -mask).bit_length() - 1]
+def play_from_cards(state: HandState, rng: random.Random) -> None:
+    """Random legal cards to the end of the hand, each chosen from ``legal_cards()``."""
+    while not state.is_over:
+        state.play(rng.choice(list(state.legal_cards())))
 
 
-def our_full_hand(seed: int, choose: Callable[[HandState, random.Random], int]) -> None:
+def play_from_mask(state: HandState, rng: random.Random) -> None:
+    """The same cards as ``play_from_cards`` for the same random numbers: the k-th legal card."""
+    while not state.is_over:
+        mask = state.legal_mask
+        for _ in range(rng.randrange(mask.bit_count())):
+            mask &= mask - 1
+        state.play(CARDS[(mask & -mask).bit_length() - 1])
+
+
+def our_full_hand(seed: int, play_out: Callable[[HandState, random.Random], None]) -> None:
     rng = random.Random(seed)
     state = HandState.from_seed(seed, RULES, DIRECTIONS[rng.randrange(4)])
     if state.pass_direction is not PassDirection.HOLD:
         for seat in range(4):
             state.pass_cards(seat, rng.sample(list(state.hand(seat)), PASS_COUNT))
-    while not state.is_over:
-        state.play(choose(state, rng))
+    play_out(state, rng)
 
 
 def our_playout_hand(seed: int) -> None:
@@ -98,10 +104,8 @@ def our_playout_hand(seed: int) -> None:
     random_playout(state, rng)
 
 
-def our_rollout(position: HandState, rng: random.Random, choose: Callable) -> None:
-    state = position.copy()
-    while not state.is_over:
-        state.play(choose(state, rng))
+def our_rollout(position: HandState, rng: random.Random, play_out: Callable) -> None:
+    play_out(position.copy(), rng)
 
 
 # ----- OpenSpiel -----
@@ -173,10 +177,10 @@ def timed(run: Callable[[], int]) -> float:
 
 
 def full_hand_runs(seeds: range, game: pyspiel.Game) -> dict[str, Callable[[], int]]:
-    def ours(choose):
+    def ours(play_out):
         def run() -> int:
             for seed in seeds:
-                our_full_hand(seed, choose)
+                our_full_hand(seed, play_out)
             return len(seeds)
 
         return run
@@ -192,8 +196,8 @@ def full_hand_runs(seeds: range, game: pyspiel.Game) -> dict[str, Callable[[], i
         return len(seeds)
 
     return {
-        OURS_CARDS: ours(choose_from_cards),
-        OURS_MASK: ours(choose_from_mask),
+        OURS_CARDS: ours(play_from_cards),
+        OURS_MASK: ours(play_from_mask),
         OURS_PLAYOUT: ours_playout,
         OPENSPIEL: openspiel,
     }
@@ -203,12 +207,12 @@ def rollout_runs(seeds: range, game: pyspiel.Game, rng_seed: int) -> dict[str, C
     our_positions, their_positions = positions_after_pass(seeds, game)
     count = len(seeds) * ROLLOUTS_PER_POSITION
 
-    def ours(choose):
+    def ours(play_out):
         def run() -> int:
             rng = random.Random(rng_seed)
             for position in our_positions:
                 for _ in range(ROLLOUTS_PER_POSITION):
-                    our_rollout(position, rng, choose)
+                    our_rollout(position, rng, play_out)
             return count
 
         return run
@@ -228,8 +232,8 @@ def rollout_runs(seeds: range, game: pyspiel.Game, rng_seed: int) -> dict[str, C
         return count
 
     return {
-        OURS_CARDS: ours(choose_from_cards),
-        OURS_MASK: ours(choose_from_mask),
+        OURS_CARDS: ours(play_from_cards),
+        OURS_MASK: ours(play_from_mask),
         OURS_PLAYOUT: ours_playout,
         OPENSPIEL: openspiel,
     }

@@ -19,6 +19,7 @@ __all__ = [
 ]
 
 MIN_PLAYERS = 3
+_BITS = tuple(1 << card for card in range(52))
 MAX_PLAYERS = 7
 
 # The standard removals that let every player hold the same number of cards.
@@ -73,10 +74,8 @@ def deal_from_seed(seed: int, players: int = 4) -> tuple[int, ...]:
     """
     deck = list(_deck(players))
     SplitMix64(seed).shuffle(deck)
-    hands = [0] * players
-    for position, card in enumerate(deck):
-        hands[position % players] |= 1 << card
-    return tuple(hands)
+    bit = _BITS.__getitem__
+    return tuple([sum(map(bit, deck[seat::players])) for seat in range(players)])
 
 
 def hand_seed(game_seed: int, hand_index: int) -> int:

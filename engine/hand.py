@@ -26,7 +26,7 @@ from .cards import (
     to_card,
 )
 from .deal import MAX_PLAYERS, deal_from_seed
-from .kernel import breaks_hearts, exchange, first_leader, legal_mask, trick_winner
+from .kernel import breaks_hearts, exchange, first_leader, legal_mask, trick_taker, trick_winner
 from .reasons import IllegalAction, Reason, Refusal
 from .rules import QUEEN_OF_SPADES, STANDARD, PassDirection, Rules
 from .scoring import HandResult, MoonChoice, find_shooter, score_hand
@@ -44,6 +44,10 @@ __all__ = [
 ]
 
 _QUEEN_BIT = 1 << QUEEN_OF_SPADES
+_new = object.__new__
+# The cards that break hearts when played (the kernel's rule, card by card), without and with
+# the Q♠ breaking them: play() tests one bit.
+_BREAKERS = tuple(sum(1 << card for card in range(52) if breaks_hearts(1 << card, queen)) for queen in (0, 1))
 
 
 class Phase(StrEnum):
@@ -204,14 +208,18 @@ class HandState:
     next seat (the one that plays after you)."""
 
     __slots__ = (
+        "_breakers",
+        "_broken_at",
         "_hands",
         "_hearts_broken",
         "_leader",
         "_legal",
         "_passes",
         "_phase",
+        "_play_rules",
         "_records",
         "_result",
+        "_start",
         "_taken",
         "_to_move",
         "_trick",
@@ -233,16 +241,22 @@ class HandState:
         seed: int | None = None,
     ) -> None:
         """Prefer ``from_seed`` or ``from_deal``. ``dealt`` is one card mask per seat."""
-        direction = PassDirection(pass_direction)
+        _check_deal(rules, dealt)
+        self._deal(rules, tuple(dealt), pass_direction, seed)
+
+    def _deal(
+        self, rules: Rules, dealt: tuple[int, ...], pass_direction: PassDirection | str, seed: int | None
+    ) -> None:
+        """Start the hand on a deal known to be sound."""
+        direction = pass_direction if type(pass_direction) is PassDirection else PassDirection(pass_direction)
         direction.offset(rules.players)  # refuses "across" at an odd table
         if rules.pass_count == 0:
             direction = PassDirection.HOLD
-        _check_deal(rules, dealt)
         self.rules = rules
         self.players = rules.players
         self.pass_direction = direction
         self.seed = seed
-        self.dealt = tuple(dealt)
+        self.dealt = dealt
         self._hands = list(dealt)
         self._passes: list[int | None] = [None] * self.players
         self._trick: list[int] = []
@@ -250,14 +264,21 @@ class HandState:
         self._taken = [0] * self.players
         self._won = [0] * self.players
         self._hearts_broken = False
-        # The history: a record per pass and moon choice; a play as (seat, card, broke_hearts),
-        # with the index of the trick it completed, and for the hand's last trick the points it
-        # moved, made into its record when asked for (a play-out plays many cards per record read).
-        self._records: list[ActionRecord | tuple] = []
+        # The history: a record per pass and moon choice; the plays are the tricks' cards from
+        # play number ``_start`` on, made into records when asked for (a play-out plays many cards
+        # per record read). ``_broken_at``: the number of the play that broke hearts, or -1.
+        self._records: list[ActionRecord] = []
+        self._start = 0
+        self._broken_at = -1
         self._result: HandResult | None = None
         self._leader = -1
         self._to_move = -1
-        self._legal = -1  # the legal-card mask of the seat to move, or -1 when not yet worked out
+        self._play_rules = rules.play_rules
+        # The cards that would break hearts if played now (none once they are broken).
+        self._breakers = _BREAKERS[self._play_rules.queen_breaks]
+        # The legal-card mask of the seat to move, kept up to date by every change (0 unless
+        # playing): a play needs it to be checked, and the next play is the next seat's.
+        self._legal = 0
         if direction is PassDirection.HOLD:
             self._start_play()
         else:
@@ -273,7 +294,9 @@ class HandState:
         """A seeded deal; the pass direction defaults to the first of the rules' cycle."""
         rules = rules or STANDARD
         direction = rules.pass_direction(0) if pass_direction is None else pass_direction
-        return cls(rules, deal_from_seed(seed, rules.players), direction, seed=seed)
+        state = cls.__new__(cls)
+        state._deal(rules, deal_from_seed(seed, rules.players), direction, seed)  # a sound deal
+        return state
 
     @classmethod
     def from_deal(
@@ -319,8 +342,12 @@ class HandState:
             for card in cards:
                 state._taken[winner] |= 1 << card
         state._records = []
+        state._start = len(tricks) * players + len(trick)  # the history starts here
+        state._broken_at = -1
         state._result = None
-        state._legal = -1
+        state._play_rules = rules.play_rules
+        state._breakers = 0 if hearts_broken else _BREAKERS[state._play_rules.queen_breaks]
+        state._legal = state._legal_mask()
         return state
 
     # ----- what anyone can see -----
@@ -420,7 +447,11 @@ class HandState:
     @property
     def result(self) -> HandResult | None:
         """The hand's score, once it is over."""
-        return self._result if self._phase is _DONE else None
+        if self._phase is not _DONE:
+            return None
+        if self._result is None:  # scored when first asked for (a play-out may never ask)
+            self._result = score_hand(self.rules, self._taken, self._won)
+        return self._result
 
     @property
     def moon_shooter(self) -> int | None:
@@ -432,31 +463,62 @@ class HandState:
     @property
     def history(self) -> tuple[Action, ...]:
         """Every action made, in order."""
-        return tuple(
-            _PLAYS[entry[0]][entry[1]] if type(entry) is tuple else entry.action for entry in self._records
-        )
+        players = self.players
+        plays = [
+            _PLAYS[(leader + place) % players][card]
+            for leader, cards, _ in (*self._tricks, (self._leader, self._trick, None))
+            for place, card in enumerate(cards)
+        ]
+        records = self._records
+        moon = records[-1:] if self._moon_chosen else []
+        passes = records[: len(records) - len(moon)]
+        return (*(record.action for record in passes), *plays[self._start :], *(r.action for r in moon))
 
     @property
     def records(self) -> tuple[ActionRecord, ...]:
         """Every action's record (``apply``), in order."""
-        return tuple(map(self._record, self._records))
+        return tuple(
+            entry if type(entry) is ActionRecord else self._play_record(entry) for entry in self._entries()
+        )
 
-    def _record(self, entry: ActionRecord | tuple) -> ActionRecord:
-        if type(entry) is not tuple:
-            return entry
-        seat, card, broke = entry[:3]
-        players = self.players
-        if len(entry) == 3:
-            return ActionRecord(seat, _PLAYS[seat][card], _PLAYING, None, None, _NO_POINTS[players], broke)
-        leader, cards, winner = self._tricks[entry[3]]
-        if len(entry) == 5:
-            points = entry[4]
+    def _entries(self) -> list[ActionRecord | int]:
+        """Every action in order: the passes' records, the plays' numbers, the moon's record."""
+        records = self._records
+        moon = records[-1:] if records and records[-1].phase is _MOON_CHOICE else []
+        return [*records[: len(records) - len(moon)], *range(self._start, self.cards_played), *moon]
+
+    def _play(self, number: int) -> tuple[PlayAction, tuple[int, tuple[int, ...], int] | None]:
+        """Play ``number`` of the hand (0 is the first card): the action, and the trick (leader,
+        cards, winner) when the play completed it."""
+        index, place = divmod(number, self.players)
+        if index < len(self._tricks):
+            trick = self._tricks[index]
+            leader, cards = trick[0], trick[1]
         else:
-            moved = [0] * players
-            moved[winner] = self.rules.points_in(sum(1 << c for c in cards))
-            points = tuple(moved)
+            trick, leader, cards = None, self._leader, self._trick
+        seat = (leader + place) % self.players
+        return _PLAYS[seat][cards[place]], trick if place == self.players - 1 else None
+
+    def _play_record(self, number: int) -> ActionRecord:
+        action, done = self._play(number)
+        players = self.players
+        broke = number == self._broken_at
+        if done is None:
+            return ActionRecord(action.seat, action, _PLAYING, None, None, _NO_POINTS[players], broke)
+        leader, cards, winner = done
+        moved = [0] * players
+        moved[winner] = self.rules.points_in(sum(1 << c for c in cards))
+        result = self.result
+        if number == self.rules.hand_size * players - 1 and result is not None and not self._moon_chosen:
+            # The hand's last play also scored the hand: the result's changes beyond the cards.
+            for seat, (score, taken) in enumerate(zip(result.scores, result.points_taken, strict=True)):
+                moved[seat] += score - taken
         trick = Trick(leader, tuple(CARDS[c] for c in cards), players)
-        return ActionRecord(seat, _PLAYS[seat][card], _PLAYING, trick, winner, points, broke)
+        return ActionRecord(action.seat, action, _PLAYING, trick, winner, tuple(moved), broke)
+
+    @property
+    def _moon_chosen(self) -> bool:
+        return bool(self._records) and self._records[-1].phase is _MOON_CHOICE
 
     # ----- the position as plain ints, for search and play-outs -----
 
@@ -529,54 +591,56 @@ class HandState:
             or self._passes[seat] is not None
         ):
             self.verify_pass(seat, cards)  # raises, saying why
-        chosen = parse_cards(cards)
-        if refusal := self._pass_refusal(seat, chosen):
-            raise IllegalAction(refusal)
+        if type(cards) is list and all(type(card) is Card for card in cards):
+            chosen = cards  # already what parse_cards would make of it
+        else:
+            chosen = parse_cards(cards)
         mask = 0
         for card in chosen:
             mask |= 1 << card
+        count = self.rules.pass_count
+        # Sound when the cards are as many as the rule says, all different and all held.
+        if len(chosen) != count or mask.bit_count() != count or mask & ~self._hands[seat]:
+            raise IllegalAction(self._pass_refusal(seat, chosen))
         self._passes[seat] = mask
+        passed = _new(CardSet)
+        passed.mask = mask
         record = ActionRecord(
-            seat, PassAction(seat, CardSet(mask)), _PASSING, None, None, _NO_POINTS[self.players], False
+            seat, PassAction(seat, passed), _PASSING, None, None, _NO_POINTS[self.players], False
         )
         self._records.append(record)
-        if all(chosen is not None for chosen in self._passes):
+        if None not in self._passes:
             self._hands = exchange(self.dealt, self._passes, self.pass_direction.offset(self.players))
             self._start_play()
         return record
 
     def _start_play(self) -> None:
         self._phase = _PLAYING
-        self._legal = -1
         self._to_move = self._leader = first_leader(self._hands, self.rules.lowest_club)
+        self._legal = self._legal_mask()
 
     # ----- playing -----
 
     def legal_cards(self, seat: int | None = None) -> CardSet:
         """The cards ``seat`` (by default the seat to move) may play now; empty when it is not
         that seat's turn."""
-        if self._phase is not _PLAYING or (seat is not None and seat != self._to_move):
-            return CardSet.from_mask(0)
-        legal = self._legal
-        if legal < 0:
-            legal = self._legal = self._legal_mask()
-        return CardSet.from_mask(legal)
+        cards = _new(CardSet)
+        cards.mask = self._legal if seat is None or seat == self._to_move else 0
+        return cards
 
     @property
     def legal_mask(self) -> int:
         """``legal_cards()`` as a bit mask, for fast loops."""
-        if self._phase is not _PLAYING:
-            return 0
-        legal = self._legal
-        if legal < 0:
-            legal = self._legal = self._legal_mask()
-        return legal
+        return self._legal
 
     def _legal_mask(self) -> int:
+        """The legal-card mask of the seat to move, worked out afresh (0 unless playing)."""
+        if self._phase is not _PLAYING:
+            return 0
         trick = self._trick
         led = trick[0] // 13 if trick else -1
         return legal_mask(
-            self._hands[self._to_move], led, not self._tricks, self._hearts_broken, self.rules.play_rules
+            self._hands[self._to_move], led, not self._tricks, self._hearts_broken, self._play_rules
         )
 
     def why_not_play(self, card: Card | int | str, seat: int | None = None) -> Refusal | None:
@@ -597,7 +661,7 @@ class HandState:
             return Refusal(Reason.NOT_IN_HAND, f"You do not hold the {card}.")
         if seat != self._to_move:
             return Refusal(Reason.NOT_YOUR_TURN, f"It is not your turn: seat {self._to_move} plays next.")
-        if self._legal_mask() >> card & 1:
+        if self._legal >> card & 1:
             return None
         return self._rule_refusal(card, hand)
 
@@ -638,51 +702,51 @@ class HandState:
         ``apply(PlayAction(...))`` does the same and returns the play's record."""
         if type(card) is not Card:
             card = to_card(card)
-        legal = self._legal  # worked out only while playing: -1 otherwise
-        if legal < 0 and self._phase is _PLAYING:
-            legal = self._legal = self._legal_mask()
-        if not legal >> card & 1 or (seat is not None and seat != self._to_move) or legal < 0:
+        bit = 1 << card
+        if not self._legal & bit or (seat is not None and seat != self._to_move):
             raise IllegalAction(self.why_not_play(card, seat))
-        # Apply it.
         seat = self._to_move
-        players = self.players
-        self._hands[seat] ^= 1 << card
-        self._legal = -1
-        broke = not self._hearts_broken and breaks_hearts(1 << card, self.rules.queen_breaks_hearts)
-        if broke:
-            self._hearts_broken = True
+        hands = self._hands
+        hands[seat] ^= bit
         trick = self._trick
+        if bit & self._breakers:
+            self._hearts_broken = True
+            self._breakers = 0
+            self._broken_at = len(self._tricks) * self.players + len(trick)
         trick.append(card)
+        players = self.players
         if len(trick) < players:
-            self._to_move = seat + 1 if seat + 1 < players else 0
-            self._records.append((seat, card, broke))
+            seat = self._to_move = seat + 1 if seat + 1 < players else 0
+            self._legal = legal_mask(
+                hands[seat], trick[0] // 13, not self._tricks, self._hearts_broken, self._play_rules
+            )
             return
         leader = self._leader
-        winner, mask = trick_winner(trick, leader, players)
-        tricks = self._tricks
-        last = len(tricks) + 1 == self.rules.hand_size
-        before = self.points_taken if last else None
+        taker, mask = trick_taker(trick)
+        winner = leader + taker
+        if winner >= players:
+            winner -= players
         self._taken[winner] |= mask
         self._won[winner] += 1
+        tricks = self._tricks
         tricks.append((leader, tuple(trick), winner))
         self._trick = []
         self._leader = self._to_move = winner
-        if not last:
-            self._records.append((seat, card, broke, len(tricks) - 1))
+        if len(tricks) < self.rules.hand_size:
+            self._legal = legal_mask(hands[winner], -1, False, self._hearts_broken, self._play_rules)
             return
+        self._legal = 0
         self._finish()
-        after = self._result.scores if self._phase is _DONE else self.points_taken
-        points = tuple(now - then for now, then in zip(after, before, strict=True))
-        self._records.append((seat, card, broke, len(tricks) - 1, points))
 
     def _finish(self) -> None:
-        shooter = find_shooter(self.rules, self._taken)
-        if shooter is not None and self.rules.moon == "shooters_choice":
+        if (
+            self.rules.moon == "shooters_choice"
+            and (shooter := find_shooter(self.rules, self._taken)) is not None
+        ):
             self._phase = _MOON_CHOICE
             self._to_move = shooter
             return
-        self._result = score_hand(self.rules, self._taken, self._won)
-        self._phase = _DONE
+        self._phase = _DONE  # the result is worked out when asked for
 
     # ----- the shooter's choice -----
 
@@ -762,7 +826,7 @@ class HandState:
         kind = type(action)
         if kind is PlayAction:
             self.play(action.card, action.seat)
-            return self._record(self._records[-1])
+            return self._play_record(self.cards_played - 1)
         if kind is PassAction:
             return self.pass_cards(action.seat, action.cards)
         if kind is MoonAction:
@@ -774,11 +838,11 @@ class HandState:
 
     def take_back(self, count: int = 1) -> None:
         """Undo the last ``count`` actions (passes, plays, a moon choice)."""
-        if not 0 <= count <= len(self._records):
+        if not 0 <= count <= self.actions_made:
             raise IllegalAction(
                 Refusal(
                     Reason.NOTHING_TO_TAKE_BACK,
-                    f"Cannot take back {count} actions: {len(self._records)} have been made.",
+                    f"Cannot take back {count} actions: {self.actions_made} have been made.",
                 )
             )
         for _ in range(count):
@@ -786,25 +850,23 @@ class HandState:
 
     def take_back_to(self, actions: int) -> None:
         """Return to the point when ``actions`` actions had been made (0 is the deal)."""
-        self.take_back(len(self._records) - actions)
+        self.take_back(self.actions_made - actions)
 
     def _undo(self) -> None:
-        record = self._records.pop()
-        self._legal = -1
-        if type(record) is tuple:  # a play
-            self._undo_play(*record[:3])
-            return
-        seat = record.seat
-        if record.phase is _MOON_CHOICE:
+        if self._moon_chosen:
+            self._records.pop()
             self._phase = _MOON_CHOICE
             self._result = None
-            return
-        self._passes[seat] = None  # a pass
-        self._hands = list(self.dealt)
-        self._phase = _PASSING
-        self._to_move = self._leader = -1
+        elif self.cards_played > self._start:
+            self._undo_play()
+        else:  # a pass
+            self._passes[self._records.pop().seat] = None
+            self._hands = list(self.dealt)
+            self._phase = _PASSING
+            self._to_move = self._leader = -1
+        self._legal = self._legal_mask()
 
-    def _undo_play(self, seat: int, card: int, broke: bool) -> None:
+    def _undo_play(self) -> None:
         if self._phase is not _PLAYING:
             self._phase = _PLAYING
             self._result = None
@@ -815,15 +877,18 @@ class HandState:
             self._won[winner] -= 1
             self._trick = list(cards)
             self._leader = leader
-        self._trick.pop()
+        card = self._trick.pop()
+        seat = (self._leader + len(self._trick)) % self.players
         self._hands[seat] |= 1 << card
-        if broke:
+        if self.cards_played == self._broken_at:
             self._hearts_broken = False
+            self._breakers = _BREAKERS[self._play_rules.queen_breaks]
+            self._broken_at = -1
         self._to_move = seat
 
     @property
     def actions_made(self) -> int:
-        return len(self._records)
+        return len(self._records) + self.cards_played - self._start
 
     # ----- helpers -----
 
@@ -851,7 +916,11 @@ class HandState:
         other._to_move = self._to_move
         other._hearts_broken = self._hearts_broken
         other._records = self._records[:]
+        other._start = self._start
+        other._broken_at = self._broken_at
         other._result = self._result
+        other._play_rules = self._play_rules
+        other._breakers = self._breakers
         other._legal = self._legal
         return other
 

@@ -38,6 +38,7 @@ NOT_HEARTS = (1 << 39) - 1
 FIRST_HEART = 39  # hearts are the highest-numbered suit
 QUEEN_OF_SPADES = 2 * SUIT_SIZE + 10
 QUEEN_BIT = 1 << QUEEN_OF_SPADES
+_BITS = tuple(1 << card for card in range(52))
 
 
 class PlayRules(NamedTuple):
@@ -97,16 +98,11 @@ def trick_taker(trick: Sequence[int]) -> tuple[int, int]:
     """(position in the trick of the card taking it, mask of the trick's cards). Within a suit a
     higher card is a higher number, so the taker is the largest card of the led suit. Of a trick
     not yet complete: the card winning it so far."""
-    high = trick[0]
-    suit_end = (high // SUIT_SIZE + 1) * SUIT_SIZE
-    best = 0
     mask = 0
-    for position, card in enumerate(trick):
-        mask |= 1 << card
-        if high < card < suit_end:
-            high = card
-            best = position
-    return best, mask
+    for card in trick:
+        mask |= _BITS[card]
+    # The highest bit of the led suit's cards (bit tricks: the hand calls this every trick).
+    return trick.index((mask & SUIT_MASKS[trick[0] // SUIT_SIZE]).bit_length() - 1), mask
 
 
 def trick_winner(trick: Sequence[int], leader: int, players: int) -> tuple[int, int]:

@@ -146,3 +146,31 @@ def test_the_public_position_matches_the_card_sets():
     assert state.trick_cards == tuple(int(card) for card in state.current_trick.cards)
     assert state.leader == state.current_trick.leader
     assert state.seat_to_act == state.to_move
+
+
+@pytest.mark.parametrize("cut", [0, 1, 9, 23, 40, 51])
+def test_an_imagined_hand_keeps_only_the_plays_made_on_it(cut):
+    # A search imagines a hand from the middle of play: its history starts there, taking back
+    # stops there, and each later play has the record the same play has in the real hand.
+    rules = Rules()
+    real = HandState.from_seed(21, rules, "hold")
+    rng = random.Random(21)
+    for _ in range(cut):
+        real.apply(rng.choice(real.legal_actions()))
+    tricks = [(t.leader, tuple(int(c) for c in t.cards), t.winner) for t in real.tricks]
+    parts = (real.hand_masks, tricks, real.trick_cards, real.leader, real.hearts_broken)
+    imagined = HandState.imagined(rules, *parts)
+    assert imagined.history == () and imagined.actions_made == 0
+    start = (imagined.hand_masks, imagined.trick_cards, imagined.hearts_broken, imagined.legal_mask)
+    assert start == (real.hand_masks, real.trick_cards, real.hearts_broken, real.legal_mask)
+    done = real.actions_made
+    while not real.is_over:
+        record = real.apply(rng.choice(real.legal_actions()))
+        assert imagined.apply(record.action) == record
+    assert imagined.records == real.records[done:]
+    assert imagined.history == real.history[done:]
+    assert imagined.result == real.result
+    imagined.take_back(imagined.actions_made)
+    assert (imagined.hand_masks, imagined.trick_cards, imagined.hearts_broken, imagined.legal_mask) == start
+    with pytest.raises(IllegalAction):
+        imagined.take_back(1)

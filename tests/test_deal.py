@@ -69,3 +69,41 @@ def test_the_lowest_club_in_play_leads_the_first_trick(players):
     leader = state.to_move
     assert lowest_club(players) in state.hand(leader)
     assert state.legal_cards() == CardSet([lowest_club(players)])
+
+
+def _seed_whose_first_draw_is(value: int) -> int:
+    """The seed whose generator's first ``next_u64`` is ``value`` (the mixing function undone)."""
+    mask = (1 << 64) - 1
+
+    def unshift(y: int, shift: int) -> int:  # undo y = x ^ (x >> shift)
+        x = y
+        for _ in range(64 // shift + 1):
+            x = y ^ (x >> shift)
+        return x
+
+    x = unshift(value, 31)
+    x = unshift(x * pow(0x94D049BB133111EB, -1, 1 << 64) & mask, 27)
+    x = unshift(x * pow(0xBF58476D1CE4E5B9, -1, 1 << 64) & mask, 30)
+    return (x - 0x9E3779B97F4A7C15) & mask
+
+
+def _shuffled_draw_by_draw(seed: int, items: list[int]) -> tuple[list[int], int]:
+    """The shuffle as the deal format defines it: position i swaps with below(i + 1), i falling."""
+    rng = SplitMix64(seed)
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items, rng.next_u64()
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 13, 39, 50, 51, 52, 64, 65, 80])
+def test_the_shuffle_is_fisher_yates_draw_by_draw_even_when_a_draw_is_redrawn(size):
+    # The shuffle draws its numbers many at once; a draw of 2**64 - 1 is redrawn by below(), which
+    # shifts every later draw: the seeds below start with such a draw, then the shuffle must agree.
+    rejected = _seed_whose_first_draw_is((1 << 64) - 1)
+    assert SplitMix64(rejected).next_u64() == (1 << 64) - 1
+    for seed in [*range(200), 2**64 - 1, rejected, (rejected - 5 * 0x9E3779B97F4A7C15) % 2**64]:
+        rng = SplitMix64(seed)
+        items = list(range(size))
+        rng.shuffle(items)
+        assert (items, rng.next_u64()) == _shuffled_draw_by_draw(seed, list(range(size))), seed
