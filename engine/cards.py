@@ -10,6 +10,7 @@ alternating.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
@@ -179,43 +180,48 @@ def card_mask(cards: str | Iterable[Card | int | str]) -> int:
     return mask
 
 
-# The cards of each suit's 13-bit segment, filled in as segments are met (at most 4 x 8,192):
-# iterating a set of cards is hot (every legal_cards() a play-out lists), a generator is slow.
-_SEGMENTS: tuple[list[tuple[Card, ...] | None], ...] = tuple([None] * 8192 for _ in range(4))
+# The cards of each suit's 13-bit segment (indexed by the segment), listed when a segment is first
+# met (at most 4 x 8,192 tuples), and the same tuples by mask for the masks within one suit (two in
+# three legal-card masks follow suit). Iterating a set of cards is hot (every legal_cards() a
+# play-out lists): a few table lookups, no loop over bits, no call.
+_SEGMENTS: tuple[list[tuple[Card, ...] | None], ...] = tuple([()] + [None] * 8191 for _ in range(4))
+_CLUBS, _DIAMONDS, _SPADES, _HEARTS = _SEGMENTS
+_ONE_SUIT: dict[int, tuple[Card, ...]] = {0: ()}
 
 
-def _segment(suit: int, segment: int) -> tuple[Card, ...]:
-    cards = _SEGMENTS[suit][segment]
-    if cards is None:
+def _list_segments(mask: int) -> None:
+    """Put the mask's segments not met before into the tables."""
+    mask = operator.index(mask)  # a plain int key (a numpy int too), and no float
+    for suit, segments in enumerate(_SEGMENTS):
         base = suit * RANKS_PER_SUIT
-        cards = _SEGMENTS[suit][segment] = tuple(
-            CARDS[base + rank] for rank in range(RANKS_PER_SUIT) if segment >> rank & 1
-        )
-    return cards
+        segment = mask >> base & 8191
+        if segments[segment] is None:
+            cards = segments[segment] = tuple(
+                CARDS[base + rank] for rank in range(RANKS_PER_SUIT) if segment >> rank & 1
+            )
+            _ONE_SUIT[segment << base] = cards
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask, lowest first, as a tuple."""
-    if not mask:
-        return ()
-    first = ((mask & -mask).bit_length() - 1) // RANKS_PER_SUIT
-    last = (mask.bit_length() - 1) // RANKS_PER_SUIT
-    if first == last:
-        return _segment(first, mask >> (first * RANKS_PER_SUIT))
-    cards: tuple[Card, ...] = ()
-    for suit in range(first, last + 1):
-        segment = mask >> (suit * RANKS_PER_SUIT) & 8191
-        if segment:
-            cards += _segment(suit, segment)
-    return cards
+    """The cards of a mask, lowest first, as a tuple (``CardSet.__iter__`` inlines this)."""
+    cards = _ONE_SUIT.get(mask)
+    if cards is not None:
+        return cards
+    try:
+        return (
+            _CLUBS[mask & 8191]
+            + _DIAMONDS[mask >> 13 & 8191]
+            + _SPADES[mask >> 26 & 8191]
+            + _HEARTS[mask >> 39]
+        )
+    except TypeError:  # a segment not listed yet (None): list it, then look again
+        _list_segments(mask)
+        return cards_of(mask)
 
 
 def iter_mask(mask: int) -> Iterator[Card]:
     """The cards of a mask, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield CARDS[low.bit_length() - 1]
-        mask ^= low
+    return iter(cards_of(mask))
 
 
 class CardSet:
@@ -243,6 +249,8 @@ class CardSet:
         return cards
 
     def __contains__(self, card: object) -> bool:
+        if type(card) is Card:  # always 0..51
+            return self.mask >> card & 1 == 1
         try:
             index = to_card(card)  # type: ignore[arg-type]
         except CardParseError:
@@ -250,7 +258,20 @@ class CardSet:
         return bool(self.mask >> index & 1)
 
     def __iter__(self) -> Iterator[Card]:
-        return iter(cards_of(self.mask))
+        # cards_of inlined: a call would cost as much as the lookups
+        mask = self.mask
+        cards = _ONE_SUIT.get(mask)
+        if cards is None:
+            try:
+                cards = (
+                    _CLUBS[mask & 8191]
+                    + _DIAMONDS[mask >> 13 & 8191]
+                    + _SPADES[mask >> 26 & 8191]
+                    + _HEARTS[mask >> 39]
+                )
+            except TypeError:  # a segment not listed yet
+                cards = cards_of(mask)
+        return iter(cards)
 
     def __len__(self) -> int:
         return self.mask.bit_count()
@@ -259,15 +280,10 @@ class CardSet:
         return self.mask != 0
 
     def __getitem__(self, index: int) -> Card:
-        size = self.mask.bit_count()
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
+        cards = cards_of(self.mask)
+        if not -len(cards) <= index < len(cards):
             raise IndexError("card set index out of range")
-        mask = self.mask
-        for _ in range(index):
-            mask &= mask - 1
-        return CARDS[(mask & -mask).bit_length() - 1]
+        return cards[index]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, CardSet):

@@ -1,8 +1,11 @@
 """Card notation a person can type and read."""
 
+import random
+
 import pytest
 
 from engine import CARDS, Card, CardParseError, CardSet, Suit, parse_card, parse_cards
+from engine.cards import ALL_CARDS_MASK, SUIT_MASKS
 
 
 @pytest.mark.parametrize(
@@ -68,6 +71,26 @@ def test_card_set_supports_in_len_iteration_in_hand_order():
     assert hand.count(Suit.CLUBS) == 2
     assert CardSet("2C 3C") | CardSet("QS") == CardSet("2C QS 3C")
     assert str(hand) == "2♣ 3♣ 10♦ Q♠ A♥"
+
+
+def test_any_card_set_lists_its_cards_lowest_first_the_first_time_and_after():
+    """Iteration, indexing and ``in`` agree with the mask's bits for any set of cards, whether its
+    suits' cards were listed before or not (CardSet keeps tables of them)."""
+    rng = random.Random(51)
+    masks = [0, ALL_CARDS_MASK, 1, 1 << 51, *SUIT_MASKS]
+    masks += [rng.getrandbits(13) << 13 * rng.randrange(4) for _ in range(300)]  # one suit
+    masks += [rng.getrandbits(52) & rng.getrandbits(52) for _ in range(300)]
+    for mask in masks * 2:
+        cards = CardSet.from_mask(mask)
+        expected = [CARDS[card] for card in range(52) if mask >> card & 1]
+        assert list(cards) == expected
+        assert all(type(card) is Card for card in cards)
+        assert [cards[i] for i in range(len(cards))] == expected
+        assert [cards[-i] for i in range(1, len(cards) + 1)] == expected[::-1]
+        with pytest.raises(IndexError):
+            cards[len(expected)]
+        assert [card for card in CARDS if card in cards] == expected
+        assert [card for card in range(52) if card in cards] == expected
 
 
 def test_parse_cards_accepts_commas_spaces_and_iterables():
