@@ -251,6 +251,8 @@ class CardSet:
     def __contains__(self, card: object) -> bool:
         if type(card) is Card:  # always 0..51
             return self.mask >> card & 1 == 1
+        if type(card) is int:
+            return 0 <= card < 52 and self.mask >> card & 1 == 1
         try:
             index = to_card(card)  # type: ignore[arg-type]
         except CardParseError:

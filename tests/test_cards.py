@@ -91,6 +91,7 @@ def test_any_card_set_lists_its_cards_lowest_first_the_first_time_and_after():
             cards[len(expected)]
         assert [card for card in CARDS if card in cards] == expected
         assert [card for card in range(52) if card in cards] == expected
+        assert 52 not in cards and -1 not in cards and True not in cards
 
 
 def test_parse_cards_accepts_commas_spaces_and_iterables():
