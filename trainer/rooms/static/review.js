@@ -22,8 +22,11 @@ const CSS = `
 .hr-review .hr-scroll:focus-visible, .hr-review button:focus-visible, .hr-review a:focus-visible {
   outline: 3px solid var(--focus); outline-offset: 2px;
 }
-.hr-review table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
-.hr-review th, .hr-review td { padding: 0.2rem 0.5rem; border-bottom: 1px solid #d8d3c4; text-align: right; }
+.hr-review table { border-collapse: collapse; font-variant-numeric: tabular-nums; overflow-wrap: normal; }
+.hr-review caption { text-align: left; font-weight: 600; padding: 0.2rem 0; }
+.hr-review .hr-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+.hr-review th, .hr-review td { padding: 0.2rem 0.5rem; border-bottom: 1px solid #d8d3c4; text-align: right;
+  white-space: nowrap; }
 .hr-review th[scope="col"] { border-bottom: 2px solid #b9b2a0; }
 .hr-review td.hr-text, .hr-review th.hr-text { text-align: left; }
 .hr-review tr.hr-all td { font-weight: 700; }
@@ -42,8 +45,10 @@ const CSS = `
 .hr-review button[disabled] { opacity: 0.6; cursor: default; }
 .hr-review .hr-error { color: #8a0b20; font-weight: 600; }
 @media (max-width: 560px) {
-  .hr-review { padding: 0.5rem; border-radius: 0; }
-  .hr-review th, .hr-review td { padding: 0.2rem 0.3rem; }
+  .hr-review { padding: 0.4rem; border-radius: 0; }
+  .hr-review table { font-size: 0.8rem; }
+  .hr-review th, .hr-review td { padding: 0.2rem 0.1rem 0.2rem 0.2rem; }
+  .hr-review th[scope="col"] { white-space: normal; vertical-align: bottom; }
 }
 `;
 
@@ -83,16 +88,17 @@ function sentence(text, tag = "p") {
 }
 
 function cards(target, text) {
-  for (const piece of text.split(/(\S*[♥♦])/u)) {
+  for (const piece of text.split(/((?:10|[2-9JQKA])[♥♦])/u)) {
     if (!piece) continue;
-    if (/[♥♦]$/u.test(piece)) target.append(h("span", { class: "hr-red", text: piece }));
+    if (/^(?:10|[2-9JQKA])[♥♦]$/u.test(piece)) target.append(h("span", { class: "hr-red", text: piece }));
     else target.append(document.createTextNode(piece));
   }
 }
 
+// As lesson 9's table writes a figure: its sign always shown (+0.0 too), one decimal.
 function signed(value) {
   const text = Math.abs(value).toFixed(1);
-  return value > 0 ? `+${text}` : value < 0 ? `−${text}` : text;
+  return value < 0 && text !== "0.0" ? `-${text}` : `+${text}`;
 }
 
 function scroller(label, child) {
@@ -161,7 +167,7 @@ function scoreTable(payload) {
     ]),
   );
   return h("table", {}, [
-    h("caption", { class: "hr-text", text: "Score sheet" }),
+    h("caption", { class: "hr-hidden", text: "Score sheet" }),
     h("thead", {}, head),
     h("tbody", {}, rows),
   ]);
@@ -169,8 +175,13 @@ function scoreTable(payload) {
 
 function moment(m, number) {
   const seen = m.seen;
-  const lines = [h("h4", {}, [`${number}. ${m.where[0].toUpperCase()}${m.where.slice(1)}: `, m.band])];
-  const hand = h("p", { class: "hr-seen" }, [m.kind === "pass" ? "Your hand, passing " + seen.pass_direction + ": " : "Your hand: "]);
+  // The heading says where and what was chosen; the coach's own sentences say how good it was.
+  const title = h("h4", {}, [`${number}. ${m.where[0].toUpperCase()}${m.where.slice(1)}: you chose `]);
+  cards(title, m.choice);
+  const lines = [title];
+  const hand = h("p", { class: "hr-seen" }, [
+    m.kind === "pass" ? `Your hand, passing ${seen.pass_direction}: ` : "Your hand: ",
+  ]);
   cards(hand.appendChild(h("span", { class: "hr-cards" })), seen.hand.join(" "));
   lines.push(hand);
   if (seen.trick) {
@@ -183,12 +194,6 @@ function moment(m, number) {
     });
     lines.push(trick);
   }
-  const chose = h("p", {}, ["You chose "]);
-  cards(chose.appendChild(h("strong")), m.choice);
-  chose.append("; best was ");
-  cards(chose.appendChild(h("strong")), m.best);
-  chose.append(`: ${m.loss.toFixed(1)} points lost.`);
-  lines.push(chose);
   for (const text of m.verdict) lines.push(sentence(text));
   return h("li", { class: `hr-moment hr-${m.band}` }, lines);
 }
