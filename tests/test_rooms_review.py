@@ -172,6 +172,8 @@ def test_the_hosts_game_is_kept_in_progress_with_its_review_once(tmp_path, revie
     (kept,) = load_games(store)
     assert kept.seat == 0 and kept.opponents == {"2": "normal", "3": "normal"}
     assert len(load_decisions(store, "game", game_id)) == review.decisions
+    keep_game(store, game)  # the game's end seen again (a restart): the review stays
+    (kept,) = load_games(store)
     stored = stored_review(kept)  # reopens at once on the review page, moments as puzzles
     assert stored is not None and len(stored.moments) == len(review.key_moments())
     assert stored.accuracy == pytest.approx(review.accuracy, abs=0.01)

@@ -262,8 +262,13 @@ def _record(game: RoomGame) -> dict:
 
 
 def keep_game(store: Store, game: RoomGame, review: GameReview | None = None) -> int:
-    """Keep the seat's game in ``store`` (again under its key: once), with its review when made
-    (its decisions for the charts, its key moments as puzzles); the game's id."""
+    """Keep the seat's game in ``store`` under its key, once, with its review when made (its
+    decisions for the charts, its key moments as puzzles); the game's id. Without a review, a game
+    kept already is left as it is (its review is not thrown away)."""
+    if review is None:  # kept already (with its review, perhaps): left as it is
+        rows = store.query("SELECT id FROM games WHERE key = ?", (game.key,))
+        if rows:
+            return rows[0][0]
     game_id = save_game(store, _record(game), game.key)
     if review is not None:
         keep_review(store, _for_game(review, game_id))
@@ -356,6 +361,11 @@ class Reviewer:
         """(done, total) of a review under way, or None."""
         return self._progress.get(key) if key in self._running else None
 
+    def ahead(self, key: str) -> int:
+        """Reviews the worker makes before this one (it makes them in the order asked)."""
+        order = list(self._running)
+        return order.index(key) if key in order else 0
+
     async def review(self, game: RoomGame, on_progress: ProgressHandler | None = None) -> Finished:
         """The seat's finished review (made now in the worker, or kept from before)."""
         if game.key in self.finished:
@@ -380,10 +390,25 @@ class Reviewer:
                 del self._running[game.key]
                 self._listeners.pop(game.key, None)
                 self._ended.pop(game.key, None)
+                self._progress.pop(game.key, None)
+                self._tell_waiting()
         done = self.finished.setdefault(game.key, Finished(payload, review, data))
         while len(self.finished) > self.keep:  # the oldest go; asked again, they are made again
             self.finished.pop(next(iter(self.finished)))
         return done
+
+    def _tell_waiting(self) -> None:
+        """One review is done: each one waiting hears its progress again (one fewer ahead)."""
+        for key in self._running:
+            self._call(key, *self._progress.get(key, (0, 0)))
+
+    def _call(self, key: str, done: int, total: int) -> None:
+        for listener in list(self._listeners.get(key, ())):
+            result = listener(done, total)
+            if asyncio.iscoroutine(result):
+                task = asyncio.create_task(result)
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
 
     async def _poll(self) -> None:
         """Hand the worker's progress to each review's listeners, while reviews run."""
@@ -399,12 +424,7 @@ class Reviewer:
                         self._ended[key].set()
                     continue
                 self._progress[key] = (done, total)
-                for listener in list(self._listeners.get(key, ())):
-                    result = listener(done, total)
-                    if asyncio.iscoroutine(result):
-                        task = asyncio.create_task(result)
-                        self._tasks.add(task)
-                        task.add_done_callback(self._tasks.discard)
+                self._call(key, done, total)
 
     def close(self) -> None:
         """Stop the worker (a review under way is dropped)."""

@@ -109,9 +109,12 @@ function scroller(label, child) {
 function working(el, payload) {
   const done = payload.done || 0;
   const total = payload.total || 0;
+  const ahead = payload.ahead || 0;
   const text = total
     ? `The coach is looking at your decisions: ${done} of ${total}.`
-    : "The coach is starting on your game.";
+    : ahead
+      ? `The coach looks at one game at a time: ${ahead} ${ahead === 1 ? "review is" : "reviews are"} ahead of yours.`
+      : "The coach is starting on your game.";
   el.append(
     h("h2", { text: "Your review" }),
     h("p", { id: "hr-working", text }),
