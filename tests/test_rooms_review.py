@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import pytest
 
@@ -245,3 +246,108 @@ def test_reviews_run_in_one_worker_process_reporting_progress_while_the_loop_ans
     assert heard[-1] == (total, total) and [done for done, _ in heard] == sorted(done for done, _ in heard)
     assert ticks > 0  # the event loop ran while the worker reviewed
     assert first.file == first.file and json.loads(first.file)["format"] == "hearts-trainer-progress"
+
+
+# ----- through the room server -----
+
+
+def _my_move(view: dict) -> dict | None:
+    """The table intent for the host's own decision now (its first legal one), or None."""
+    if view.get("passing"):
+        return {"type": "pass", "cards": [card["code"] for card in view["hand"][: view["pass_count"]]]}
+    if view.get("moon_choice"):
+        return {"type": "moon", "choice": "add_to_others"}
+    if view.get("my_turn"):
+        return {"type": "play", "card": next(card["code"] for card in view["hand"] if card["legal"])}
+    return None
+
+
+def _next(ws, kind: str) -> dict:
+    """The next message of ``kind``, errors included in what is skipped."""
+    while True:
+        message = ws.receive_json()
+        if message["type"] == kind:
+            return message
+
+
+def test_each_player_asks_for_their_own_review_over_the_websocket(tmp_path) -> None:
+    from starlette.testclient import TestClient
+
+    from trainer.rooms.hub import RATE, Hub
+    from trainer.rooms.review import RoomReviews, room_game
+    from trainer.rooms.server import build_app
+    from trainer.rooms.store import MemoryStore
+
+    timing = {"grace": 0, "bot_delay": 0, "trick_pause": 0, "hand_pause": 0}
+    hub = Hub(MemoryStore(), timing=timing)
+    progress = tmp_path / "progress.sqlite3"
+    hub.reviewer = RoomReviews(Reviewer(BUDGET), progress=progress)
+    with TestClient(build_app(hub), base_url="http://127.0.0.1:2719") as client:  # one event loop: the hub's
+        settings = {"preset": "standard", "target": 50, "bot_level": "easy", "timer": 0, "name": "Ann"}
+        made = client.post("/rooms/api/rooms", json=settings).json()
+        code, secret = made["code"], made["secret"]
+        download = f"/rooms/api/rooms/{code}/game"
+        address = f"ws://127.0.0.1:2719/rooms/ws/{code}"
+        with client.websocket_connect(address) as bob:  # Bob takes seat 1, then leaves
+            bob.send_json({"type": "hello", "secret": None, "name": "Bob"})
+            welcome = _next(bob, "welcome")
+            assert welcome["seat"] == 1
+            bob_secret = welcome["secret"]
+        with client.websocket_connect(address) as ann:
+            ann.send_json({"type": "hello", "secret": secret, "name": "Ann"})
+            assert _next(ann, "welcome")["seat"] == 0
+            ann.send_json({"type": "review"})
+            assert "when the game is over" in _next(ann, "error")["text"]
+            assert client.post(download, json={"secret": secret}).status_code == 409
+            ann.send_json({"type": "start"})
+            seq, sent = 0, None
+            while True:  # Ann plays her own cards; a bot plays Bob's (he is away) and the empty seats
+                view = _next(ann, "state")["view"]
+                if view["room"]["status"] == "over":
+                    break
+                moment = (
+                    view.get("hand_number"),
+                    view.get("phase"),
+                    view.get("tricks_done"),
+                    len(view["trick"]),
+                )
+                if view.get("seats") and moment != sent and (move := _my_move(view)):
+                    seq, sent = seq + 1, moment  # once a decision: later views may come before it is applied
+                    time.sleep(1 / RATE)  # the bots play at once: keep under the server's rate of messages
+                    ann.send_json({"type": "intent", "view": "t", "messages": [{"seq": seq, **move}]})
+            ann.send_json({"type": "review"})
+            first = _next(ann, "review")
+            assert first["status"] == "working"
+            while (message := _next(ann, "review"))["status"] == "working":
+                assert message["done"] <= message["total"]
+            assert message["status"] == "done" and message["seat"] == 0
+        room = hub.rooms[code]
+        game = room_game(room, 0)
+        assert not game.bot_made  # Ann made every decision of hers herself
+        expected = review_payload(game, review_seat(game, BUDGET))
+        assert {k: v for k, v in message.items() if k != "kept"} == expected
+        assert message["kept"].startswith("This game and its review are kept")
+        # the host's game is in the server's progress with its review: charts, key moments as puzzles
+        (kept,) = load_games(Store(progress))
+        assert kept.key == game.key and stored_review(kept) is not None
+        # Bob's review is his own: every pass and play of his was a bot's, so nothing is graded
+        with client.websocket_connect(address) as bob:
+            bob.send_json({"type": "hello", "secret": bob_secret, "name": "Bob"})
+            assert _next(bob, "welcome")["seat"] == 1
+            bob.send_json({"type": "review"})
+            while (his := _next(bob, "review"))["status"] == "working":
+                pass
+        assert his["seat"] == 1 and his["bands"] == dict.fromkeys(
+            ("best", "good", "inaccuracy", "mistake", "blunder"), 0
+        )
+        assert "were made by a bot for you" in his["lines"][2] and his["moments"] == []
+        assert [p["you"] for p in his["players"]] == [False, True, False, False]
+        # each downloads their own game as a file import-progress reads; a wrong secret gets nothing
+        assert client.post(download, json={"secret": "not-a-seat"}).status_code == 403
+        answer = client.post(download, json={"secret": bob_secret})
+        assert answer.status_code == 200 and "attachment" in answer.headers["content-disposition"]
+        path = tmp_path / "bob.json"
+        path.write_bytes(answer.content)
+        (game_row,) = read_progress(path, Store(":memory:"))["games"]
+        assert game_row["seat"] == 1 and game_row["key"] == room_game(room, 1).key
+    hub.reviewer.close()

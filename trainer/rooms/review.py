@@ -26,13 +26,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
+import logging
 import multiprocessing
 import queue as queues
+import sqlite3
 import tempfile
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+from starlette.responses import JSONResponse, Response
 
 from engine import HandState, Phase
 from engine.search.threads import one_thread
@@ -46,7 +51,7 @@ from ..review.notes import hand_note
 from ..review.page import LUCK_AND_SKILL, NO_MOMENTS
 from ..review.stored import keep_review
 from ..seats import seat_names
-from ..store import MEMORY, Store
+from ..store import MEMORY, Store, StoreError
 
 __all__ = [
     "FILE_NAME",
@@ -433,3 +438,142 @@ class Reviewer:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+# ----- the room server's side -----
+
+HOST = 0
+"""The host's seat (whoever made the room): its game is kept in the server's own progress."""
+
+log = logging.getLogger(__name__)
+
+
+def room_game(room, seat: int) -> RoomGame:
+    """Seat ``seat``'s game in a finished room (``trainer.rooms.room.Room``): its hands, the
+    players' names, the seats bots filled, and which of the seat's actions a bot made for it
+    (its timer ran out, it was away, or the host handed it to a bot), read from the room's log."""
+    hands = tuple(room.game.hands)
+    counts = [0] * len(hands)
+    hand, bot_made = 0, set()
+    for entry in room.log:
+        if entry["op"] == "next_hand":
+            hand += 1
+        elif entry["op"] == "act":
+            if entry["seat"] == seat and entry["by"] != "player":
+                bot_made.add((hand, counts[hand]))
+            counts[hand] += 1
+    if counts != [len(h.history) for h in hands]:
+        raise ValueError("the room's log does not match its game")
+    bots = {k: room.config.bot_level for k, place in enumerate(room.seats) if place.kind == "bot"}
+    names = tuple(place.name for place in room.seats)
+    return RoomGame(hands, seat, names, game_key(room.code, 1, seat), bots, frozenset(bot_made))
+
+
+class RoomReviews:
+    """What the hub asks of the coach: a seat's review with its progress (``__call__``), the
+    host's game kept when the game ends (``game_over``), and a seat's game as a file (``file``).
+    ``progress`` is the progress file to keep the host's game in (None: the learner's own)."""
+
+    def __init__(self, reviewer: Reviewer | None = None, progress: str | Path | None = None) -> None:
+        self.reviewer = reviewer or Reviewer()
+        self.progress = progress
+        self._tasks: set[asyncio.Task] = set()
+
+    def keep(self, game: RoomGame, review: GameReview | None = None) -> str | None:
+        """Keep the host's game (and review); None, or why it could not be kept."""
+        try:
+            store = Store(self.progress)
+        except StoreError as error:
+            return str(error)
+        try:
+            keep_game(store, game, review)
+        except (StoreError, sqlite3.Error) as error:
+            return str(error)
+        finally:
+            store.close()
+        return None
+
+    def game_over(self, room) -> None:
+        """The game just ended: the host's seat is kept in the progress at once (off the loop)."""
+        if room.seats[HOST].kind != "human":
+            return
+        task = asyncio.create_task(asyncio.to_thread(self._keep_logged, room_game(room, HOST)))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _keep_logged(self, game: RoomGame) -> None:
+        if (trouble := self.keep(game)) is not None:
+            log.warning("the host's room game was not kept: %s", trouble)
+
+    async def __call__(self, room, seat: int, push: Callable[[dict], None]) -> None:
+        """Make (or take) the seat's review, telling the page its progress, then the review."""
+        game = room_game(room, seat)
+
+        def working(done: int, total: int) -> None:
+            ahead = self.reviewer.ahead(game.key)
+            push({"type": "review", "status": "working", "done": done, "total": total, "ahead": ahead})
+
+        if game.key not in self.reviewer.finished:
+            working(0, 0)
+        try:
+            finished = await self.reviewer.review(game, working)
+        except Exception as error:  # the worker died or a bug: say so, the room goes on
+            log.exception("a room review failed")
+            text = f"The review could not be made ({type(error).__name__}); ask for it again."
+            push({"type": "review", "status": "error", "text": text})
+            return
+        payload = dict(finished.payload)
+        if seat == HOST:
+            trouble = await asyncio.to_thread(self.keep, game, finished.review)
+            payload["kept"] = (
+                "This game and its review are kept in this Hearts Trainer's progress: the review "
+                "page charts them, and the key moments replay as puzzles there."
+                if trouble is None
+                else f"This game could not be kept in this Hearts Trainer's progress ({trouble}): "
+                "download it to keep it."
+            )
+        else:
+            payload["kept"] = (
+                "To keep this game in your own progress (the review page's charts, the key moments as "
+                "puzzles), download it and import it into your Hearts Trainer."
+            )
+        push(payload)
+
+    async def file(self, room, seat: int) -> bytes:
+        """The seat's game as a progress file: with its review once made."""
+        game = room_game(room, seat)
+        finished = self.reviewer.finished.get(game.key)
+        if finished is not None:
+            return finished.file
+        return await asyncio.to_thread(progress_file, game)
+
+    def close(self) -> None:
+        self.reviewer.close()
+
+
+async def download_game(hub, request) -> Response:
+    """``POST /rooms/api/rooms/{code}/game`` with ``{"secret": S}`` (in the body: never in an address
+    a log keeps): that seat's finished game as a progress file, once the game is over."""
+    body = await request.body()
+    if len(body) > 4096:
+        return _refused("The request is over 4096 bytes.", 413)
+    try:
+        secret = json.loads(body).get("secret")
+    except (ValueError, AttributeError):
+        return _refused('The request must be JSON: {"secret": ...}.', 400)
+    await hub.start()
+    room = hub.room(request.path_params["code"])
+    if room is None:
+        return _refused("There is no room at this address: it may have expired.", 404)
+    seat = room.seat_of(secret)
+    if seat is None:
+        return _refused("This is not the secret of a seat in this room.", 403)
+    if room.status != "over" or hub.reviewer is None:
+        return _refused("The game can be downloaded once it is over.", 409)
+    data = await hub.reviewer.file(room, seat)
+    headers = {"Content-Disposition": f'attachment; filename="{FILE_NAME}"', "Cache-Control": "no-store"}
+    return Response(data, media_type="application/json", headers=headers)
+
+
+def _refused(text: str, status: int) -> JSONResponse:
+    return JSONResponse({"type": "error", "text": text}, status_code=status)

@@ -16,6 +16,7 @@ import contextlib
 import json
 import pathlib
 import socket
+from functools import partial
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -25,6 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..server_guard import WILDCARD_HOSTS, OriginGuard
 from .hub import MAX_MESSAGE, Hub
+from .review import RoomReviews, download_game
 from .room import RoomError
 from .store import FileStore, RoomStore
 
@@ -58,7 +60,9 @@ def make_hub(rooms: str | None = None, redis: str | None = None, **options) -> H
         store = bus = RedisStore(redis)
     else:
         store = FileStore(rooms)
-    return Hub(store, bus, **options)
+    hub = Hub(store, bus, **options)
+    hub.reviewer = RoomReviews()  # the coach after the game (review.py)
+    return hub
 
 
 def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
@@ -128,6 +132,7 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
                 Route("/r/{code}", room_page),
                 Route("/static/{name}", static),
                 WebSocketRoute("/ws/{code}", websocket),
+                Route("/api/rooms/{code}/game", partial(download_game, hub), methods=["POST"]),
             ],
         ),
     ]

@@ -179,11 +179,22 @@ function showRoom(code) {
     }
   }
 
+  // The seat's finished game as a progress file (review.py); the secret goes in the body, never the address.
+  async function downloadGame() {
+    const answer = await fetch(`/rooms/api/rooms/${code}/game`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ secret }),
+    });
+    if (!answer.ok) throw new Error((await answer.json().catch(() => ({}))).text || answer.statusText);
+    return answer.blob();
+  }
+
   async function showReview(payload) {
     const box = $("review");
     try {
       const { drawReview } = await import("./review.js");
-      drawReview(box, payload);
+      drawReview(box, payload, { download: downloadGame });
     } catch {
       box.textContent = payload.text || "The review could not be shown.";
     }
