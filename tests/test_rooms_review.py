@@ -305,13 +305,10 @@ def test_each_player_asks_for_their_own_review_over_the_websocket(tmp_path) -> N
                 view = _next(ann, "state")["view"]
                 if view["room"]["status"] == "over":
                     break
-                moment = (
-                    view.get("hand_number"),
-                    view.get("phase"),
-                    view.get("tricks_done"),
-                    len(view["trick"]),
-                )
-                if view.get("seats") and moment != sent and (move := _my_move(view)):
+                if not view.get("seats"):  # the lobby: no table yet
+                    continue
+                moment = (view["hand_number"], view["phase"], view["tricks_done"], len(view["trick"]))
+                if moment != sent and (move := _my_move(view)):
                     seq, sent = seq + 1, moment  # once a decision: later views may come before it is applied
                     time.sleep(1 / RATE)  # the bots play at once: keep under the server's rate of messages
                     ann.send_json({"type": "intent", "view": "t", "messages": [{"seq": seq, **move}]})
