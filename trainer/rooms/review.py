@@ -551,6 +551,13 @@ class RoomReviews:
         self.reviewer.close()
 
 
+def quick_reviews(samples: int) -> RoomReviews:
+    """Reviews on ``samples`` imagined deals a decision (tests: the coach's depth takes minutes)."""
+    stages = ((16, 12),)
+    depth = ReviewDepth(play_samples=samples, pass_samples=samples, pass_seconds=None, pass_stages=stages)
+    return RoomReviews(Reviewer(depth))
+
+
 async def download_game(hub, request) -> Response:
     """``POST /rooms/api/rooms/{code}/game`` with ``{"secret": S}`` (in the body: never in an address
     a log keeps): that seat's finished game as a progress file, once the game is over."""

@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..server_guard import WILDCARD_HOSTS, OriginGuard
 from .hub import MAX_MESSAGE, Hub
-from .review import RoomReviews, download_game
+from .review import RoomReviews, download_game, quick_reviews
 from .room import RoomError
 from .store import FileStore, RoomStore
 
@@ -185,12 +185,15 @@ def main(argv: list[str] | None = None) -> None:
         "--hand-pause", type=float, default=20.0, help="seconds before the next hand is dealt"
     )
     parser.add_argument("--short-timer", type=int, default=0, help=argparse.SUPPRESS)  # tests: a timer of N s
+    parser.add_argument("--review-samples", type=int, default=0, help=argparse.SUPPRESS)  # tests: fast
     args = parser.parse_args(argv)
     timing = {"grace": args.grace, "bot_delay": args.bot_delay, "hand_pause": args.hand_pause}
     if args.bot_delay == 0:
         timing["trick_pause"] = 0
     timers = (0, 15, 30, 60) + ((args.short_timer,) if args.short_timer else ())
     hub = make_hub(args.rooms, args.redis, timing=timing, timers=timers)
+    if args.review_samples:
+        hub.reviewer = quick_reviews(args.review_samples)
     address = shared_address(args.host, args.port)
     if is_loopback(args.host):
         print(f"Hearts Trainer rooms (this computer only): {address}", flush=True)
