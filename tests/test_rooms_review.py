@@ -348,3 +348,26 @@ def test_each_player_asks_for_their_own_review_over_the_websocket(tmp_path) -> N
         (game_row,) = read_progress(path, Store(":memory:"))["games"]
         assert game_row["seat"] == 1 and game_row["key"] == room_game(room, 1).key
     hub.reviewer.close()
+
+
+def test_a_worker_that_dies_is_replaced_and_the_review_asked_again_is_made(reviewed) -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    game, review = reviewed
+
+    async def run():
+        reviewer = Reviewer(BUDGET)
+        try:
+            started = asyncio.Event()
+            asking = asyncio.create_task(reviewer.review(game, lambda done, total: started.set()))
+            await started.wait()  # the worker is reviewing: kill it (out of memory, say)
+            for process in reviewer._pool._processes.values():
+                process.kill()
+            with pytest.raises(BrokenProcessPool):
+                await asking
+            return await reviewer.review(game)
+        finally:
+            reviewer.close()
+
+    again = asyncio.run(run())
+    assert again.payload == review_payload(game, review)

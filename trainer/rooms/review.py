@@ -34,6 +34,7 @@ import sqlite3
 import tempfile
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -380,7 +381,11 @@ class Reviewer:
         running = self._running.get(game.key)
         if running is None:
             loop = asyncio.get_running_loop()
-            running = loop.run_in_executor(self._ensure_pool(), _review_job, game.key, game, self.budget)
+            try:
+                running = loop.run_in_executor(self._ensure_pool(), _review_job, game.key, game, self.budget)
+            except BrokenProcessPool:  # the worker died (killed, out of memory): a new one
+                self._pool = None
+                running = loop.run_in_executor(self._ensure_pool(), _review_job, game.key, game, self.budget)
             self._running[game.key] = running
             self._ended[game.key] = asyncio.Event()
             if self._poller is None or self._poller.done():
@@ -432,10 +437,13 @@ class Reviewer:
                 self._call(key, done, total)
 
     def close(self) -> None:
-        """Stop the worker (a review under way is dropped)."""
+        """Stop the worker at once (a review under way is dropped: the server's exit must not wait
+        for it)."""
         if self._poller is not None:
             self._poller.cancel()
         if self._pool is not None:
+            for process in list(getattr(self._pool, "_processes", {}).values()):
+                process.terminate()
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 

@@ -136,7 +136,14 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
             ],
         ),
     ]
-    return OriginGuard(Starlette(routes=routes), host=host)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        yield
+        if hub.reviewer is not None:
+            hub.reviewer.close()  # the reviews' worker stops with the server, mid-review too (review.py)
+
+    return OriginGuard(Starlette(routes=routes, lifespan=lifespan), host=host)
 
 
 def _own_files() -> set[str]:
