@@ -162,5 +162,8 @@ def test_the_host_reviews_a_room_game_and_keeps_it(browser, rooms, tmp_path) -> 
     page.set_viewport_size({"width": 360, "height": 800})
     widths = box.evaluate("el => [el.scrollWidth, el.clientWidth, document.documentElement.scrollWidth]")
     assert widths[0] <= widths[1] and widths[2] <= 360
+    # and the luck table's every column is in view, without scrolling it sideways
+    luck = box.locator(".hr-scroll").first.evaluate("el => [el.scrollWidth, el.clientWidth]")
+    assert luck[0] <= luck[1]
     box.screenshot(path=str(ARTIFACTS / "room-review-phone.png"))
     context.close()

@@ -46,8 +46,8 @@ const CSS = `
 .hr-review .hr-error { color: #8a0b20; font-weight: 600; }
 @media (max-width: 560px) {
   .hr-review { padding: 0.4rem; border-radius: 0; }
-  .hr-review table { font-size: 0.8rem; }
-  .hr-review th, .hr-review td { padding: 0.2rem 0.1rem 0.2rem 0.2rem; }
+  .hr-review table { font-size: 0.75rem; }
+  .hr-review th, .hr-review td { padding: 0.2rem 0.1rem 0.2rem 0.15rem; }
   .hr-review th[scope="col"] { white-space: normal; vertical-align: bottom; }
 }
 `;

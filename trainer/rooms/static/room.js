@@ -215,6 +215,9 @@ function showRoom(code) {
     try {
       const { drawReview } = await import("./review.js");
       drawReview(box, payload, { download: downloadGame });
+      // It is drawn below the table: bring it into view once, when it starts (the button is above).
+      if (!box.dataset.seen) box.scrollIntoView({ block: "start" });
+      box.dataset.seen = "1";
     } catch {
       box.textContent = payload.text || "The review could not be shown.";
     }
