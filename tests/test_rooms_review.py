@@ -371,3 +371,28 @@ def test_a_worker_that_dies_is_replaced_and_the_review_asked_again_is_made(revie
 
     again = asyncio.run(run())
     assert again.payload == review_payload(game, review)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_tables_of_three_and_five_are_reviewed_with_their_seat_names(players) -> None:
+    played = bot_game(Rules(players=players, target=26), 5)
+    names = tuple(f"P{seat}" for seat in range(players))
+    game = RoomGame(tuple(played.hands), 1, names, game_key("room", 1, 1))
+    review = review_seat(game, BUDGET)
+    payload = review_payload(game, review)
+    assert [w["name"] for w in payload["seat_words"]] == [names[(1 + k) % players] for k in range(1, players)]
+    assert payload["seat_words"][0]["seat"] == "Left" and payload["seat_words"][-1]["seat"] == "Right"
+    assert all(len(row) == players for row in payload["scores"])
+    for shown, moment in zip(payload["moments"], review.key_moments(), strict=True):
+        assert shown["seen"]["hand"] == [str(card) for card in moment.state.hand(1)]
+    assert len(read_progress_bytes(progress_file(game, review))["games"]) == 1
+
+
+def read_progress_bytes(data: bytes) -> dict:
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "game.json"
+        path.write_bytes(data)
+        return read_progress(path, Store(":memory:"))
