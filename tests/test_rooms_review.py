@@ -25,7 +25,6 @@ from trainer.review.game import ReviewDepth, decision_points, review_hands
 from trainer.review.page import game_markdown, review_markdown
 from trainer.review.stored import stored_review
 from trainer.rooms.review import (
-    Reviewer,
     RoomGame,
     game_key,
     keep_game,
@@ -33,6 +32,7 @@ from trainer.rooms.review import (
     review_payload,
     review_seat,
 )
+from trainer.rooms.reviewer import Reviewer
 from trainer.store import Store
 
 BUDGET = ReviewDepth(play_samples=32, pass_samples=32, pass_seconds=None, pass_stages=((16, 12),))
@@ -274,7 +274,7 @@ def test_each_player_asks_for_their_own_review_over_the_websocket(tmp_path) -> N
     from starlette.testclient import TestClient
 
     from trainer.rooms.hub import RATE, Hub
-    from trainer.rooms.review import RoomReviews, room_game
+    from trainer.rooms.reviewer import RoomReviews, room_game
     from trainer.rooms.server import build_app
     from trainer.rooms.store import MemoryStore
 

@@ -103,7 +103,7 @@ class Hub:
         """Where friends reach the rooms (``http://192.168.1.20:2719``) when it is not the address
         a page came by: a host on loopback then still sends a link that works on the network."""
         self.reviewer = None
-        """The coach after the game (``review.RoomReviews``; None: not offered): ``reviewer(room,
+        """The coach after the game (``reviewer.RoomReviews``; None: not offered): ``reviewer(room,
         seat, push)`` pushes that seat's review messages, ``reviewer.game_over(room)`` keeps the
         host's game, ``reviewer.file(room, seat)`` gives a seat's game as a progress file."""
         self._reviews: set[asyncio.Task] = set()

@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..server_guard import WILDCARD_HOSTS, OriginGuard
 from .hub import MAX_MESSAGE, Hub
-from .review import RoomReviews, download_game, quick_reviews
+from .reviewer import RoomReviews, download_game, quick_reviews
 from .room import TIMERS, RoomError
 from .store import FileStore, RoomStore
 
@@ -68,7 +68,7 @@ def make_hub(rooms: str | None = None, redis: str | None = None, **options) -> H
     else:
         store = FileStore(rooms)
     hub = Hub(store, bus, **options)
-    hub.reviewer = RoomReviews()  # the coach after the game (review.py)
+    hub.reviewer = RoomReviews()  # the coach after the game (reviewer.py)
     return hub
 
 
@@ -151,7 +151,7 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
         yield
         await hub.stop()
         if hub.reviewer is not None:
-            hub.reviewer.close()  # the reviews' worker stops with the server, mid-review too (review.py)
+            hub.reviewer.close()  # the reviews' worker stops with the server, mid-review too (reviewer.py)
 
     return OriginGuard(Starlette(routes=routes, lifespan=lifespan), host=host)
 
