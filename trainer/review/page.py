@@ -79,6 +79,19 @@ def open_review(store: Store | None = None) -> ReviewData:
     return ReviewData(store, notice.strip(), decisions, games)
 
 
+LUCK_AND_SKILL = (
+    "*Cards*: what your hand was expected to score with best play against "
+    "strong players (above 0 is a bad hand). *Decisions*: expected points your choices lost. "
+    "*Luck*: how the hidden cards and the others' play fell. They add up to the *result*: your points "
+    "minus the others' average. Each decision's loss is counted from the position it was made in, so "
+    "a hand's decisions can pass its points (a chance lost twice, a moon): such a hand is explained "
+    "below the table."
+)
+"""What the review's luck-and-skill figures mean (the room's review says it too)."""
+
+NO_MOMENTS = "**No key moments**: every decision was best or good."
+
+
 def _many(count: int, one: str, more: str = "") -> str:
     """``1 blunder``, ``2 blunders``: the count and the word, singular or plural."""
     return f"{count} {one if count == 1 else more or one + 's'}"
@@ -100,11 +113,15 @@ def game_markdown(game: SavedGame | None) -> str:
         )
     names = seat_names(len(game.totals), game.seat)
     totals = ", ".join(f"{name} {total}" for name, total in zip(names, game.totals, strict=True))
-    levels = sorted(set(game.opponents.values()))
-    return (
-        f"**Your last game** ({game.finished_at.replace('T', ' ')}, {len(game.hands)} hands against "
-        f"{' and '.join(levels) or 'bots'} bots): {totals}."
-    )
+    levels = " and ".join(sorted(set(game.opponents.values())))
+    # opponents lists the seats bots played; a game with friends (a room's) had people in the others
+    people = len(game.totals) - 1 - len(game.opponents)
+    if not people:
+        against = f"against {levels} bots"
+    else:
+        against = f"with {_many(people, 'other player')}" + (f" and {levels} bots" if levels else "")
+    when = game.finished_at.replace("T", " ")
+    return f"**Your last game** ({when}, {len(game.hands)} hands {against}): {totals}."
 
 
 def stored_review_markdown(game: SavedGame | None) -> str:
@@ -140,12 +157,7 @@ def review_markdown(review: GameReview | StoredReview) -> str:
         f"{_many(bands['inaccuracy'], 'inaccuracy', 'inaccuracies')}, {_many(bands['mistake'], 'mistake')}, "
         f"{_many(bands['blunder'], 'blunder')}.",
         "",
-        "**Luck and skill.** *Cards*: what your hand was expected to score with best play against "
-        "strong players (above 0 is a bad hand). *Decisions*: expected points your choices lost. "
-        "*Luck*: how the hidden cards and the others' play fell. They add up to the *result*: your points "
-        "minus the others' average. Each decision's loss is counted from the position it was made in, so "
-        "a hand's decisions can pass its points (a chance lost twice, a moon): such a hand is explained "
-        "below the table.",
+        f"**Luck and skill.** {LUCK_AND_SKILL}",
         "",
         "| hand | pass | your points | cards | decisions | luck | result |",
         "|---:|:---|---:|---:|---:|---:|---:|",
@@ -170,7 +182,7 @@ def review_markdown(review: GameReview | StoredReview) -> str:
 
 def moments_markdown(moments: list[Moment]) -> str:
     if not moments:
-        return "**No key moments**: every decision was best or good."
+        return NO_MOMENTS
     rows = [
         "### Key moments",
         "",

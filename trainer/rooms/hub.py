@@ -102,8 +102,11 @@ class Hub:
         self.address: str | None = None
         """Where friends reach the rooms (``http://192.168.1.20:2719``) when it is not the address
         a page came by: a host on loopback then still sends a link that works on the network."""
-        self.reviewer: Callable[[Room, int], Awaitable[dict]] | None = None
-        """H4's review of a finished game for one seat (None: not offered)."""
+        self.reviewer = None
+        """The coach after the game (``reviewer.RoomReviews``; None: not offered): ``reviewer(room,
+        seat, push)`` pushes that seat's review messages, ``reviewer.game_over(room)`` keeps the
+        host's game, ``reviewer.file(room, seat)`` gives a seat's game as a progress file."""
+        self._reviews: set[asyncio.Task] = set()
         self._started = False
         self._listener: asyncio.Task | None = None
 
@@ -209,8 +212,10 @@ class Hub:
                 if self.bus is not None:
                     self._refresh(code)  # news from another process counts as a change to show
                 room = self.rooms[code]
-                before = room.version
+                before, was_over = room.version, room.status == "over"
                 yield room
+                if room.status == "over" and not was_over and self.reviewer is not None:
+                    self.reviewer.game_over(room)  # the host's game kept in progress (off the loop)
                 if room.version != before:
                     if save:
                         self.store.save(code, room.to_record())
@@ -408,7 +413,13 @@ class Hub:
         if room.status != "over":
             page.push(_error("The review comes when the game is over."))
             return
-        page.push({"type": "review", **await self.reviewer(room, page.seat)})
+        if room.seats[page.seat].kind != "human":
+            page.push(_error("Only a player's own seat is reviewed."))
+            return
+        # made in the reviewer's worker process: this page's messages go on meanwhile
+        task = asyncio.create_task(self.reviewer(room, page.seat, page.push))
+        self._reviews.add(task)
+        task.add_done_callback(self._reviews.discard)
 
 
 def _error(text: str) -> dict:

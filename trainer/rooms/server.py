@@ -16,6 +16,7 @@ import contextlib
 import json
 import pathlib
 import socket
+from functools import partial
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -32,6 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..server_guard import WILDCARD_HOSTS, OriginGuard
 from .hub import MAX_MESSAGE, Hub
+from .reviewer import RoomReviews, download_game, quick_reviews
 from .room import TIMERS, RoomError
 from .store import FileStore, RoomStore
 
@@ -69,7 +71,9 @@ def make_hub(rooms: str | None = None, redis: str | None = None, **options) -> H
             raise SystemExit(str(error)) from None
     else:
         store = FileStore(rooms)
-    return Hub(store, bus, **options)
+    hub = Hub(store, bus, **options)
+    hub.reviewer = RoomReviews()  # the coach after the game (reviewer.py)
+    return hub
 
 
 def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
@@ -142,6 +146,7 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
                 Route("/r/{code}", room_page),
                 Route("/static/{name}", static),
                 WebSocketRoute("/ws/{code}", websocket),
+                Route("/api/rooms/{code}/game", partial(download_game, hub), methods=["POST"]),
             ],
         ),
     ]
@@ -151,6 +156,8 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
         await hub.start()  # rooms kept before a restart play on (bots, timers) at once
         yield
         await hub.stop()
+        if hub.reviewer is not None:
+            hub.reviewer.close()  # the reviews' worker stops with the server, mid-review too (reviewer.py)
 
     return OriginGuard(Starlette(routes=routes, lifespan=lifespan), host=host)
 
@@ -213,12 +220,15 @@ def main(argv: list[str] | None = None) -> None:
         "--hand-pause", type=float, default=20.0, help="seconds before the next hand is dealt"
     )
     parser.add_argument("--short-timer", type=int, default=0, help=argparse.SUPPRESS)  # tests: a timer of N s
+    parser.add_argument("--review-samples", type=int, default=0, help=argparse.SUPPRESS)  # tests: fast
     args = parser.parse_args(argv)
     timing = {"grace": args.grace, "bot_delay": args.bot_delay, "hand_pause": args.hand_pause}
     if args.bot_delay == 0:
         timing["trick_pause"] = 0
     timers = TIMERS + ((args.short_timer,) if args.short_timer else ())
     hub = make_hub(args.rooms, args.redis, timing=timing, timers=timers)
+    if args.review_samples:
+        hub.reviewer = quick_reviews(args.review_samples)
     if not is_loopback(args.host):
         hub.address = shared_address(args.host, args.port).removesuffix(f"{PREFIX}/")
     print(banner(args.host, args.port), flush=True)

@@ -199,11 +199,25 @@ function showRoom(code) {
     }
   }
 
+  // The seat's finished game as a progress file (review.py); the secret goes in the body, never the address.
+  async function downloadGame() {
+    const answer = await fetch(`/rooms/api/rooms/${code}/game`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ secret }),
+    });
+    if (!answer.ok) throw new Error((await answer.json().catch(() => ({}))).text || answer.statusText);
+    return answer.blob();
+  }
+
   async function showReview(payload) {
     const box = $("review");
     try {
       const { drawReview } = await import("./review.js");
-      drawReview(box, payload);
+      drawReview(box, payload, { download: downloadGame });
+      // It is drawn below the table: bring it into view once, when it starts (the button is above).
+      if (!box.dataset.seen) box.scrollIntoView({ block: "start" });
+      box.dataset.seen = "1";
     } catch {
       box.textContent = payload.text || "The review could not be shown.";
     }
