@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from engine import CARDS, HandState, Rules
@@ -50,6 +52,14 @@ def snapshot():
         )
 
     return take
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _progress_kept_apart(tmp_path_factory):
+    """No test writes to the developer's own progress: servers the tests start inherit this (a rooms
+    server keeps the host's game when a game ends). A test that needs another home sets its own."""
+    if "HEARTS_TRAINER_HOME" not in os.environ:
+        os.environ["HEARTS_TRAINER_HOME"] = str(tmp_path_factory.mktemp("home"))
 
 
 @pytest.fixture(scope="session")

@@ -23,7 +23,7 @@ import uvicorn
 from trainer.data_files import LESSONS_DIR
 from trainer.rooms.server import PREFIX as ROOMS_PREFIX
 from trainer.rooms.server import build_app as rooms_app
-from trainer.rooms.server import make_hub
+from trainer.rooms.server import make_hub, stop_rooms
 from trainer.server_guard import TOKEN_PARAM, WILDCARD_HOSTS, ServerGuard
 from trainer.server_token import server_token
 from trainer.site import HOME, PAGES
@@ -37,12 +37,24 @@ def build_app(token: str, host: str = "127.0.0.1", rooms: str | None = None):
         mount = address.rstrip("/") or "/"  # marimo redirects /lesson to /lesson/
         builder = builder.with_app(path=mount, root=str(LESSONS_DIR / notebook))
     lessons = ServerGuard(builder.build(), token=token, host=host)
-    friends = rooms_app(make_hub(rooms), host)
+    hub = make_hub(rooms)
+    friends = rooms_app(hub, host)
 
     async def app(scope, receive, send):
+        if scope["type"] == "lifespan":  # the lessons' lifespan carries the rooms' (a mount's never runs)
+
+            async def send_then(message):
+                if message["type"] == "lifespan.startup.complete":
+                    await hub.start()  # rooms kept before a restart play on (bots, timers) at once
+                elif message["type"] == "lifespan.shutdown.complete":
+                    await stop_rooms(hub)
+                await send(message)
+
+            await lessons(scope, receive, send_then)
+            return
         path = scope.get("path", "")
-        if scope["type"] != "lifespan" and (path == ROOMS_PREFIX or path.startswith(ROOMS_PREFIX + "/")):
-            await friends(scope, receive, send)  # the rooms start with their first request
+        if path == ROOMS_PREFIX or path.startswith(ROOMS_PREFIX + "/"):
+            await friends(scope, receive, send)
         else:
             await lessons(scope, receive, send)
 

@@ -155,11 +155,18 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
     async def lifespan(_app):
         await hub.start()  # rooms kept before a restart play on (bots, timers) at once
         yield
-        await hub.stop()
-        if hub.reviewer is not None:
-            hub.reviewer.close()  # the reviews' worker stops with the server, mid-review too (reviewer.py)
+        await stop_rooms(hub)
 
     return OriginGuard(Starlette(routes=routes, lifespan=lifespan), host=host)
+
+
+async def stop_rooms(hub: Hub) -> None:
+    """The rooms' end with the server's: their drivers, and the reviews' worker, mid-review too
+    (reviewer.py). Also for a server that mounts the rooms (trainer.serve), where their own
+    lifespan does not run."""
+    await hub.stop()
+    if hub.reviewer is not None:
+        hub.reviewer.close()
 
 
 def _own_files() -> set[str]:
