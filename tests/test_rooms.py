@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from engine import Phase
+from engine import Phase, to_card
 from tests.rooms_helpers import drive, first_legal, is_hand_score, message_for
 from trainer.rooms.room import Room, RoomConfig, RoomError
 from trainer.rooms.view import seat_view
@@ -122,7 +122,8 @@ def test_the_timer_lets_a_bot_make_that_one_decision_and_says_so():
     assert 0 not in room.hand.seats_to_pass
     mine = seat_view(room, 0, 25.0)["room"]["notice"]
     theirs = seat_view(room, 1, 25.0)["room"]["notice"]
-    assert mine.startswith("Time ran out: a bot passed the ") and mine.endswith(" for you.")
+    passed = [to_card(code).name for code in room.hand.passed(0)]
+    assert mine == f"Time ran out: a bot passed the {passed[0]}, the {passed[1]} and the {passed[2]} for you."
     assert theirs == "Time ran out: a bot passed three cards for Ann."  # the cards stay Ann's
     assert not room.seats[0].bot_playing  # one decision only: the seat is still Ann's
 

@@ -97,8 +97,9 @@ def _notice(room: Room, seat: int) -> str:
     if notice.action == "play":
         return f"Time ran out: a bot played the {to_card(notice.cards[0]).name} for {who}."
     if notice.action == "pass" and mine:
-        cards = ", ".join(card.name for card in parse_cards(notice.cards))
-        return f"Time ran out: a bot passed the {cards} for you."
+        names = [f"the {card.name}" for card in parse_cards(notice.cards)]
+        cards = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+        return f"Time ran out: a bot passed {cards} for you."
     return f"Time ran out: a bot {VERBS[notice.action]} for {who}."
 
 

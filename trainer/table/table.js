@@ -386,6 +386,7 @@ function render({ model, el }) {
     const focusCode = ui.focusCode;
     root.dataset.table = model.get("table_id");
     root.dataset.phase = t.phase;
+    root.dataset.players = String(t.players);
     root.classList.toggle("four-colour", model.get("four_colour"));
     const error = model.get("error");
     const badges = [
