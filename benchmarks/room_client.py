@@ -40,7 +40,7 @@ def create_room(base: str, **config: Any) -> dict:
 def decide(view: dict, rng: random.Random) -> list[dict] | None:
     """The table messages this seat's view asks for now, or None when nothing is this seat's to
     decide: a pass (the missing marks toggled, then ``pass``, as clicks and the Pass button send
-    them), a legal card, or the moon choice."""
+    them), a legal card, the moon choice, or New hand once a hand is over."""
     if view.get("passing"):
         held = [card["code"] for card in view["hand"]]
         chosen = set(rng.sample(held, view["pass_count"]))
@@ -53,6 +53,13 @@ def decide(view: dict, rng: random.Random) -> list[dict] | None:
         legal = [card["code"] for card in view["hand"] if card.get("legal")]
         if legal:
             return [{"type": "play", "card": rng.choice(legal)}]
+    room = view.get("room") or {}
+    if (
+        view.get("hand_over")
+        and room.get("status") == "playing"
+        and room.get("you") not in room.get("ready", ())
+    ):
+        return [{"type": "new_hand"}]  # the New hand button: the next hand comes when everyone pressed it
     return None
 
 
