@@ -15,6 +15,7 @@ DEFAULT = "lessons"
 COMMANDS: dict[str, tuple[str, str]] = {
     "lessons": ("trainer.start", "start the lessons and open them in a browser (the default)"),
     "serve": ("trainer.serve", "only serve the lessons: --host, --port"),
+    "host": ("trainer.rooms.server", "play with friends: serve rooms (--host to share on your network)"),
     "play": ("trainer.play", "play a game in the terminal against bots"),
     "tournament": ("engine.tournament", "bots against each other in duplicate rotation"),
     "mine": ("trainer.puzzles.mine", "find new puzzles in bot games"),

@@ -1,5 +1,6 @@
 """Serve Hearts Trainer: the home page at `/`, the lesson page, puzzles and review beside it, to
-the learner alone (`trainer.server_guard`: the token in the address, no other origin).
+the learner alone (`trainer.server_guard`: the token in the address, no other origin); and the
+rooms for playing with friends at `/rooms/` (`trainer.rooms`: no token, the same Host and Origin rules).
 
 `marimo run lessons/` would put marimo's own file gallery at `/` and a "Back" link to it on every
 page; mounting each notebook at its own address (`trainer.site.PAGES`) leaves neither, so the only
@@ -20,6 +21,9 @@ import marimo
 import uvicorn
 
 from trainer.data_files import LESSONS_DIR
+from trainer.rooms.server import PREFIX as ROOMS_PREFIX
+from trainer.rooms.server import build_app as rooms_app
+from trainer.rooms.server import make_hub
 from trainer.server_guard import TOKEN_PARAM, WILDCARD_HOSTS, ServerGuard
 from trainer.server_token import server_token
 from trainer.site import HOME, PAGES
@@ -27,12 +31,22 @@ from trainer.site import HOME, PAGES
 __all__ = ["build_app", "entry_address", "run"]
 
 
-def build_app(token: str, host: str = "127.0.0.1"):
+def build_app(token: str, host: str = "127.0.0.1", rooms: str | None = None):
     builder = marimo.create_asgi_app(quiet=True)
     for address, notebook in PAGES.items():
         mount = address.rstrip("/") or "/"  # marimo redirects /lesson to /lesson/
         builder = builder.with_app(path=mount, root=str(LESSONS_DIR / notebook))
-    return ServerGuard(builder.build(), token=token, host=host)
+    lessons = ServerGuard(builder.build(), token=token, host=host)
+    friends = rooms_app(make_hub(rooms), host)
+
+    async def app(scope, receive, send):
+        path = scope.get("path", "")
+        if scope["type"] != "lifespan" and (path == ROOMS_PREFIX or path.startswith(ROOMS_PREFIX + "/")):
+            await friends(scope, receive, send)  # the rooms start with their first request
+        else:
+            await lessons(scope, receive, send)
+
+    return app
 
 
 def entry_address(host: str, port: int, token: str) -> str:

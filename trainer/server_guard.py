@@ -10,6 +10,9 @@
   (DNS rebinding) gets nothing either.
 
 ``/health`` stays open: it tells only that the server is up, and start.sh waits on it.
+
+The Host and Origin rules alone (``SameSite``, ``OriginGuard``) also keep the rooms for friends
+(`trainer.rooms`), which need no token.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["TOKEN_PARAM", "ServerGuard", "cookie_name"]
+__all__ = ["TOKEN_PARAM", "OriginGuard", "SameSite", "ServerGuard", "cookie_name"]
 
 TOKEN_PARAM = "access_token"
 OPEN_PATHS = frozenset({"/health", "/healthz"})
@@ -50,6 +53,42 @@ def cookie_name(port: int) -> str:
     return f"hearts_trainer_{port}"
 
 
+class SameSite:
+    """The Host and Origin rules: a request for one of the server's own names, from no other origin."""
+
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        self.any_host = host in WILDCARD_HOSTS  # served to the network: its names are not known here
+        self.own_names = LOOPBACK_NAMES | {host.strip("[]")}
+
+    def allows(self, connection: HTTPConnection) -> bool:
+        return self._own_host(connection) and self._same_origin(connection)
+
+    def _own_host(self, connection: HTTPConnection) -> bool:
+        return self.any_host or connection.url.hostname in self.own_names
+
+    @staticmethod
+    def _same_origin(connection: HTTPConnection) -> bool:
+        origin = connection.headers.get("origin")
+        if origin is None:
+            return True
+        scheme = "https" if connection.url.scheme in ("https", "wss") else "http"
+        return origin == f"{scheme}://{connection.headers.get('host', '')}"
+
+
+class OriginGuard:
+    """``SameSite``'s rules alone in front of ``app``: no token (the rooms, which friends open)."""
+
+    def __init__(self, app: ASGIApp, *, host: str = "127.0.0.1") -> None:
+        self.app = app
+        self.rule = SameSite(host)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and not self.rule.allows(HTTPConnection(scope)):
+            await _refuse(scope, receive, send, FOREIGN)
+            return
+        await self.app(scope, receive, send)
+
+
 class ServerGuard:
     def __init__(self, app: ASGIApp, *, token: str, host: str = "127.0.0.1") -> None:
         if not token:
@@ -58,16 +97,15 @@ class ServerGuard:
         self.token = token
         # The cookie holds a keyed hash, so a copied cookie does not reveal the token itself.
         self.cookie_value = hmac.new(token.encode(), b"hearts-trainer cookie", hashlib.sha256).hexdigest()
-        self.any_host = host in WILDCARD_HOSTS  # served to the network: its names are not known here
-        self.own_names = LOOPBACK_NAMES | {host.strip("[]")}
+        self.rule = SameSite(host)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         connection = HTTPConnection(scope)
-        if not self._own_host(connection) or not self._same_origin(connection):
-            await self._refuse(scope, receive, send, FOREIGN)
+        if not self.rule.allows(connection):
+            await _refuse(scope, receive, send, FOREIGN)
             return
         if self._has_token(connection) and scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
             await self._let_in(connection)(scope, receive, send)
@@ -75,17 +113,7 @@ class ServerGuard:
         if scope["path"] in OPEN_PATHS or self._has_token(connection) or self._has_cookie(connection):
             await self.app(scope, receive, send)
             return
-        await self._refuse(scope, receive, send, HTMLResponse(NEEDS_ADDRESS, status_code=401))
-
-    def _own_host(self, connection: HTTPConnection) -> bool:
-        return self.any_host or connection.url.hostname in self.own_names
-
-    def _same_origin(self, connection: HTTPConnection) -> bool:
-        origin = connection.headers.get("origin")
-        if origin is None:
-            return True
-        scheme = "https" if connection.url.scheme in ("https", "wss") else "http"
-        return origin == f"{scheme}://{connection.headers.get('host', '')}"
+        await _refuse(scope, receive, send, HTMLResponse(NEEDS_ADDRESS, status_code=401))
 
     def _has_token(self, connection: HTTPConnection) -> bool:
         return _same_text(connection.query_params.get(TOKEN_PARAM, ""), self.token)
@@ -113,12 +141,12 @@ class ServerGuard:
         server = connection.scope.get("server")
         return server[1] if server else 0
 
-    @staticmethod
-    async def _refuse(scope: Scope, receive: Receive, send: Send, response: Response) -> None:
-        if scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": POLICY_VIOLATION})
-            return
-        await response(scope, receive, send)
+
+async def _refuse(scope: Scope, receive: Receive, send: Send, response: Response) -> None:
+    if scope["type"] == "websocket":
+        await send({"type": "websocket.close", "code": POLICY_VIOLATION})
+        return
+    await response(scope, receive, send)
 
 
 def _same_text(given: str, expected: str) -> bool:

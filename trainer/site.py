@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["HOME", "LESSON_PAGE", "PAGES", "PUZZLES", "REVIEW", "SITE_FILES"]
+__all__ = ["HOME", "LESSON_PAGE", "PAGES", "PUZZLES", "REVIEW", "ROOMS", "SITE_FILES"]
 
 HOME = "/"
 LESSON_PAGE = "/lesson/"
 PUZZLES = "/puzzles/"
 REVIEW = "/review/"
+ROOMS = "/rooms/"
+"""Play with friends (`trainer.rooms`): not a notebook, and not in the static site (it needs a server)."""
 
 PAGES: dict[str, str] = {
     HOME: "index.py",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from trainer.site import PUZZLES, REVIEW
+import sys
+
+from trainer.site import PUZZLES, REVIEW, ROOMS
 
 from .catalog import LESSONS, lesson_address
 from .progress import LessonProgressStore
@@ -12,7 +14,7 @@ GAMES_LESSON = "l09_play"
 """The lesson whose finished games were kept before a game's key named its lesson: such games
 are counted there (the only lesson then that played games to their end)."""
 
-__all__ = ["home_markdown", "more_markdown", "next_to_do"]
+__all__ = ["friends_markdown", "home_markdown", "more_markdown", "next_to_do"]
 
 
 def _games(progress: LessonProgressStore, lesson: Lesson) -> list[str]:
@@ -64,4 +66,15 @@ def more_markdown() -> str:
         f"**More:** [Puzzles]({PUZZLES}): real positions where the natural choice costs points · "
         f"[Your review]({REVIEW}): where your points go, by theme and phase, and a review of "
         "your last game"
+        f"\n\n{friends_markdown()}"
     )
+
+
+def friends_markdown() -> str:
+    """Rooms need a server to meet at: the installed app has one, the static site has none."""
+    if sys.platform == "emscripten":
+        return (
+            "**Play with friends** needs the installed app: `hearts-trainer host` makes a room on your "
+            "computer and gives the link to send (this browser version has no server to meet at)."
+        )
+    return f"**[Play with friends]({ROOMS})**: make a room, send the link, bots fill the empty seats"

@@ -79,15 +79,18 @@ def snapshot(
     still: str | None = None,
     decided: bool = False,
     concealed: Collection[str] = (),
+    names: Sequence[str] | None = None,
 ) -> dict:
     """The table as the page draws it. ``still``: the status line while the bots are to act but
     will not (a table that stops after the learner's decision, as a puzzle's does), and once
     the learner has ``decided`` (then it is not their turn either, even if their card won the
-    trick: the position is answered). ``thinking``: the bot seat whose decision comes next (the
-    widget always has one on its way while a bot is to act, unless the table is still)."""
+    trick: the position is answered). ``names``: the seats' names (by default "You" and where
+    the others sit; a room's table names its people). ``thinking``: the bot seat whose
+    decision comes next (the widget always has one on its way while a bot is to act, unless
+    the table is still)."""
     hand = session.hand
     players = hand.players
-    names = seat_names(players, session.seat)
+    names = names or seat_names(players, session.seat)
     my_turn = hand.phase is Phase.PLAYING and hand.to_move == session.seat and not decided
     opened = set(open_seats)
     seats = []

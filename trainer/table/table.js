@@ -265,7 +265,8 @@ function render({ model, el }) {
       buttons.push(button("moon-subtract", "Subtract 26 from me",
         () => send({ type: "moon", choice: "subtract_from_shooter" })));
     }
-    buttons.push(button("hint", "Hint", () => send({ type: "hint" }), !(t.passing || t.my_turn)));
+    // A room's table (play with friends) has no hints: `hints: false`.
+    if (t.hints !== false) buttons.push(button("hint", "Hint", () => send({ type: "hint" }), !(t.passing || t.my_turn)));
     if (t.practice) buttons.push(button("take-back", "Take back", () => send({ type: "take_back" })));
     buttons.push(button("review", ui.reviewing ? "Back to the trick" : "Last trick", () => {
       ui.reviewing = !ui.reviewing;

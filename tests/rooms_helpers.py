@@ -1,0 +1,41 @@
+"""Playing a room in tests: the message a page sends for an engine action, and a seat's first
+legal decision (so whole hands are played without guessing)."""
+
+from __future__ import annotations
+
+from engine import MoonAction, PassAction, PlayAction
+from trainer.rooms.room import Room
+
+
+def message_for(action) -> dict:
+    """The table intent (as table.js sends it) that makes ``action``."""
+    if isinstance(action, PassAction):
+        return {"type": "pass", "cards": [card.code for card in action.cards]}
+    if isinstance(action, PlayAction):
+        return {"type": "play", "card": action.card.code}
+    assert isinstance(action, MoonAction)
+    return {"type": "moon", "choice": action.choice.value}
+
+
+def first_legal(room: Room, seat: int):
+    return room.hand.legal_actions(seat)[0]
+
+
+def drive(room: Room, now: float, bots_only: bool = False) -> float:
+    """Make every decision the room waits for (humans: their first legal one; bots: theirs, as
+    the hub would) until the hand is over; returns the clock after it."""
+    from engine.bots import bot_action, make_bot
+
+    bots = {seat: make_bot("easy", seat) for seat in range(len(room.seats))}
+    while room.status == "playing" and not room.hand.is_over:
+        now += 1.0
+        moved = False
+        for seat, reason in room.due(now):
+            moved |= bool(room.bot_decides(seat, reason, bot_action(bots[seat], room.game.view(seat)), now))
+        if not bots_only:
+            for seat in room.awaiting():
+                if not room.played_by_bot(seat):
+                    room.act(seat, message_for(first_legal(room, seat)), now)
+                    moved = True
+        assert moved or bots_only, "nothing moved the room on"
+    return now

@@ -1,0 +1,298 @@
+// The room page: makes a room (/rooms/) or sits at one (/rooms/r/CODE). The card table is the
+// lessons' own component (table.js), handed a model backed by the room's WebSocket: its intents
+// go to the server as they are, and the server's view of this seat comes back as `table`.
+import tableWidget from "./table.js";
+
+const PRESETS = [
+  ["standard", "Standard, 4 players"],
+  ["short_game", "Short game, 4 players"],
+  ["no_hold", "No hold pass, 4 players"],
+  ["queen_breaks_hearts", "Queen breaks hearts, 4 players"],
+  ["points_on_first_trick", "Points on the first trick, 4 players"],
+  ["new_moon", "New moon, 4 players"],
+  ["shooters_choice", "Shooter's choice, 4 players"],
+  ["omnibus", "Omnibus (J♦ −10), 4 players"],
+  ["spot_hearts", "Spot hearts, 4 players"],
+  ["black_maria", "Black Maria, 4 players"],
+  ["play_off_ties", "Ties played off, 4 players"],
+  ["three_players", "3 players"],
+  ["five_players", "5 players"],
+  ["six_players", "6 players"],
+  ["seven_players", "7 players"],
+];
+const KEY = (code) => `hearts-room:${code}`;
+const NAME_KEY = "hearts-room-name";
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat(Infinity)) if (child !== null && child !== undefined && child !== false) node.append(child);
+  return node;
+}
+
+const $ = (role) => document.querySelector(`[data-role="${role}"]`);
+
+// ----- /rooms/: make a room -----
+
+function showCreate() {
+  document.getElementById("create").hidden = false;
+  const form = document.getElementById("create-form");
+  form.preset.append(...PRESETS.map(([value, text]) => h("option", { value, text })));
+  form.name.value = localStorage.getItem(NAME_KEY) || "";
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const settings = {
+      preset: form.preset.value,
+      target: Number(form.target.value),
+      bot_level: form.bot_level.value,
+      timer: Number(form.timer.value),
+      name: form.name.value,
+    };
+    localStorage.setItem(NAME_KEY, form.name.value);
+    const answer = await fetch("/rooms/api/rooms", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(settings),
+    });
+    const data = await answer.json().catch(() => ({ text: "The server did not answer." }));
+    if (!answer.ok) {
+      $("create-error").textContent = data.text;
+      return;
+    }
+    localStorage.setItem(KEY(data.code), data.secret);
+    location.assign(`/rooms/r/${data.code}`);
+  });
+}
+
+// ----- /rooms/r/CODE: the room -----
+
+// The anywidget model table.js expects, over the WebSocket.
+function roomModel(sendIntent) {
+  const values = {
+    table: null,
+    error: {},
+    four_colour: localStorage.getItem("hearts-four-colour") === "1",
+    table_id: "room",
+    announcement: { text: "" },
+    shown_end: "",
+    intent: null,
+  };
+  const handlers = {};
+  const changed = new Set();
+  return {
+    get: (name) => values[name],
+    set(name, value) {
+      values[name] = value;
+      changed.add(name);
+    },
+    save_changes() {
+      if (changed.has("intent")) sendIntent(values.intent);
+      if (changed.has("four_colour")) {
+        localStorage.setItem("hearts-four-colour", values.four_colour ? "1" : "0");
+        this.fire("change:four_colour");
+      }
+      changed.clear();
+    },
+    on(event, fn) {
+      (handlers[event] ||= []).push(fn);
+    },
+    off() {},
+    send() {},
+    fire(event, ...args) {
+      for (const fn of handlers[event] || []) fn(...args);
+    },
+    put(name, value) {
+      values[name] = value;
+      this.fire(`change:${name}`);
+    },
+  };
+}
+
+function showRoom(code) {
+  document.getElementById("room").hidden = false;
+  let secret = localStorage.getItem(KEY(code));
+  let socket = null;
+  let lastIntent = null;
+  let room = null;
+  let countdown = null;
+  let retry = 0;
+  let errors = 0;
+  let started = false;
+
+  const model = roomModel((intent) => {
+    lastIntent = intent;
+    send({ type: "intent", view: intent.view, messages: intent.messages });
+  });
+  tableWidget.render({ model, el: document.getElementById("table") });
+
+  function send(message) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  }
+
+  function connect(name) {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/rooms/ws/${code}`);
+    socket.addEventListener("open", () => {
+      retry = 0;
+      socket.send(JSON.stringify({ type: "hello", secret, name }));
+    });
+    socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+    socket.addEventListener("close", () => {
+      if (!started) return; // refused before a seat was ours: the error says why
+      $("connection").textContent = "Connection lost: reconnecting…";
+      retry = Math.min(retry + 1, 5);
+      setTimeout(() => connect(name), 500 * retry);
+    });
+  }
+
+  function receive(message) {
+    if (message.type === "welcome") {
+      started = true;
+      secret = message.secret;
+      localStorage.setItem(KEY(code), secret);
+      $("connection").textContent = "";
+      // Messages sent while the connection was down: the server applies each number once.
+      if (lastIntent) send({ type: "intent", view: lastIntent.view, messages: lastIntent.messages });
+    } else if (message.type === "state") {
+      room = message.view.room;
+      drawPanel();
+      if (message.view.seats) {
+        document.getElementById("table").hidden = false;
+        model.put("announcement", { text: room.notice });
+        model.put("table", message.view);
+      } else document.getElementById("table").hidden = true;
+    } else if (message.type === "error") {
+      errors += 1;
+      if (model.get("table")) {
+        model.put("error", { message: message.text, n: errors });
+        model.fire("msg:custom", { type: "error", message: message.text });
+      }
+      $("room-error").textContent = message.text;
+    } else if (message.type === "review") {
+      showReview(message);
+    }
+  }
+
+  async function showReview(payload) {
+    const box = $("review");
+    try {
+      const { drawReview } = await import("./review.js");
+      drawReview(box, payload);
+    } catch {
+      box.textContent = payload.text || "The review could not be shown.";
+    }
+  }
+
+  function seatItem(seat) {
+    const classes = ["rm-seat"];
+    if (room.turn.includes(seat.seat)) classes.push("turn");
+    if (seat.is_you) classes.push("you");
+    let state;
+    let dot;
+    if (seat.kind === "bot") [state, dot] = [`${room.bot_level} bot`, "bot"];
+    else if (seat.kind === "empty") [state, dot] = ["free seat", ""];
+    else if (seat.bot_playing) [state, dot] = ["away: a bot plays", "bot"];
+    else if (seat.connected) [state, dot] = ["connected", "on"];
+    else [state, dot] = ["disconnected", "off"];
+    const me = room.seats[room.you];
+    const canHand = me.is_host && seat.kind === "human" && !seat.connected && !seat.bot_playing && room.status === "playing";
+    return h(
+      "li",
+      { class: classes.join(" "), "data-seat": seat.seat, "data-state": dot || "empty" },
+      h("span", { class: `rm-dot ${dot}`, "aria-hidden": "true" }),
+      h("span", { text: `${seat.name}${seat.is_you ? " (you)" : ""}${seat.is_host ? " · host" : ""}` }),
+      h("span", { class: "rm-state", text: `· ${state}` }),
+      canHand
+        ? h("button", { type: "button", class: "ht-button", "data-action": "bot-seat",
+          onclick: () => send({ type: "bot_seat", seat: seat.seat }), text: "Let a bot play" })
+        : null,
+    );
+  }
+
+  function turnText() {
+    if (room.status === "lobby") return "";
+    if (room.status === "over") return "The game is over.";
+    if (room.next_hand_in !== null) {
+      const ready = room.ready.map((s) => room.seats[s].name).join(", ");
+      return `Next hand in ${room.next_hand_in} s, or when everyone has pressed New hand${ready ? ` (ready: ${ready})` : ""}.`;
+    }
+    if (!room.turn.length) return "";
+    const names = room.turn.map((s) => (s === room.you ? "you" : room.seats[s].name));
+    const whose = room.turn.length > 1 || room.phase === "passing"
+      ? `Waiting for the pass of: ${names.join(", ")}`
+      : room.turn[0] === room.you ? "Your turn" : `${names[0]}'s turn`;
+    return room.seconds_left === null ? `${whose}.` : `${whose} · ${room.seconds_left} s left.`;
+  }
+
+  function drawPanel() {
+    const panel = $("panel");
+    const link = `${location.origin}/rooms/r/${code}`;
+    const me = room.seats[room.you];
+    const parts = [];
+    if (room.status === "lobby") {
+      const copy = h("button", { type: "button", class: "ht-button", "data-action": "copy-link", text: "Copy link",
+        onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(link);
+            copy.textContent = "Copied";
+          } catch {
+            input.select();
+          }
+        } });
+      const input = h("input", { value: link, readonly: true, "aria-label": "Invite link", "data-role": "invite-link",
+        onfocus: (event) => event.target.select() });
+      parts.push(h("p", { text: "Send this link to your friends: whoever opens it takes a free seat." }));
+      parts.push(h("div", { class: "rm-invite" }, input, copy));
+      parts.push(me.is_host
+        ? h("button", { type: "button", class: "ht-button rm-primary", "data-action": "start", text: "Start the game",
+          onclick: () => send({ type: "start" }) })
+        : h("p", { text: "Waiting for the host to start the game. Empty seats get bots." }));
+    }
+    parts.push(h("ul", { class: "rm-seats", "data-role": "seats", "aria-label": "Seats" }, room.seats.map(seatItem)));
+    const turn = turnText();
+    parts.push(h("div", { class: `rm-turn${room.seconds_left !== null && room.seconds_left <= 5 ? " hurry" : ""}`,
+      "data-role": "turn", text: turn }));
+    parts.push(h("div", { class: "rm-notice", "data-role": "notice", text: room.notice }));
+    if (room.status === "over") {
+      parts.push(h("button", { type: "button", class: "ht-button rm-primary", "data-action": "review-game",
+        text: "Review my game", onclick: () => send({ type: "review" }) }));
+    }
+    panel.replaceChildren(...parts);
+    // The seconds left go down here between the server's updates.
+    clearInterval(countdown);
+    if (room.seconds_left !== null || room.next_hand_in !== null) {
+      countdown = setInterval(() => {
+        if (room.seconds_left !== null) room.seconds_left = Math.max(0, room.seconds_left - 1);
+        if (room.next_hand_in !== null) room.next_hand_in = Math.max(0, room.next_hand_in - 1);
+        const node = $("turn");
+        if (node) {
+          node.textContent = turnText();
+          node.classList.toggle("hurry", room.seconds_left !== null && room.seconds_left <= 5);
+        }
+      }, 1000);
+    }
+  }
+
+  if (secret) connect(localStorage.getItem(NAME_KEY) || "");
+  else {
+    const form = document.getElementById("join-form");
+    form.hidden = false;
+    form.name.value = localStorage.getItem(NAME_KEY) || "";
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      localStorage.setItem(NAME_KEY, form.name.value);
+      form.hidden = true;
+      connect(form.name.value);
+    });
+  }
+}
+
+const match = location.pathname.match(/^\/rooms\/r\/([A-Za-z0-9_-]+)$/);
+if (match) showRoom(match[1]);
+else showCreate();

@@ -1,0 +1,163 @@
+"""What one seat of a room may see: the table as `trainer/table/table.js` draws it (the lessons'
+own ``snapshot``), with people's names, plus the room around it (seats, turn and time left, the
+last timer or takeover, the score sheet). Never another hand, the deal's seed or a bot's guesses.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..seats import YOU
+from ..table.snapshot import snapshot
+from .room import Room
+
+__all__ = ["seat_view"]
+
+VERBS = {"pass": "passed three cards", "play": "played", "moon": "chose the moon scoring"}
+
+
+@dataclass
+class _RoomTable:
+    """The few things ``snapshot`` reads from a table, taken from a room for one seat."""
+
+    room: Room
+    seat: int
+
+    @property
+    def game(self):
+        return self.room.game
+
+    @property
+    def hand(self):
+        return self.room.game.hand
+
+    @property
+    def rules(self):
+        return self.room.rules
+
+    @property
+    def hand_index(self) -> int:
+        return self.room.game.hand_index
+
+    @property
+    def game_key(self) -> str:
+        return self.room.code
+
+    @property
+    def score_rows(self):
+        return self.room.game.score_table
+
+    @property
+    def totals(self):
+        return self.room.game.totals
+
+    @property
+    def winners(self):
+        return self.room.game.winners
+
+    @property
+    def game_hands(self):
+        return [hand for hand in self.room.game.hands if hand.is_over]
+
+    @property
+    def bot_to_act(self) -> int | None:
+        return next((s for s in self.room.awaiting() if self.room.played_by_bot(s)), None)
+
+    hand_in_progress = False  # a room's hand is never thrown away: New hand asks for the next
+    review_href = None
+    hint: tuple[str, ...] = ()
+    hint_text = ""
+    practice = False
+
+    @property
+    def selected(self) -> tuple[str, ...]:
+        return tuple(self.room.selected.get(self.seat, ()))
+
+
+def _names(room: Room, seat: int) -> list[str]:
+    return [YOU if k == seat else place.name for k, place in enumerate(room.seats)]
+
+
+def _notice(room: Room, seat: int) -> str:
+    notice = room.notice
+    if notice is None:
+        return ""
+    name = room.seats[notice.seat].name
+    if notice.kind == "away":
+        return f"{name} is away: a bot plays for {name} until they come back."
+    if notice.kind == "handed":
+        return f"The host handed {name}'s seat to a bot until {name} comes back."
+    if notice.kind == "back":
+        return f"{name} is back and plays their own seat again."
+    mine = notice.seat == seat
+    who = "you" if mine else name
+    if notice.action == "play":
+        from engine import to_card
+
+        return f"Time ran out: a bot played the {to_card(notice.cards[0]).name} for {who}."
+    if notice.action == "pass" and mine:
+        from engine import parse_cards
+
+        cards = ", ".join(card.name for card in parse_cards(notice.cards))
+        return f"Time ran out: a bot passed the {cards} for you."
+    return f"Time ran out: a bot {VERBS[notice.action]} for {who}."
+
+
+def _room_part(room: Room, seat: int, now: float) -> dict:
+    awaiting = room.awaiting()
+    seconds_left = None
+    for waiting in awaiting:
+        if (deadline := room.deadline(waiting)) is not None:
+            seconds_left = max(0, math.ceil(deadline - now))
+    next_hand_in = None
+    if room.hand_ended is not None:
+        next_hand_in = max(0, math.ceil(room.hand_ended + room.config.hand_pause - now))
+    game = room.game
+    return {
+        "code": room.code,
+        "status": room.status,
+        "you": seat,
+        "preset": room.config.preset,
+        "target": room.config.target,
+        "timer": room.config.timer,
+        "bot_level": room.config.bot_level,
+        "seats": [
+            {
+                "seat": k,
+                "name": place.name,
+                "kind": place.kind,
+                "connected": place.connected if place.kind == "human" else None,
+                "bot_playing": place.bot_playing,
+                "is_you": k == seat,
+                "is_host": k == 0,
+            }
+            for k, place in enumerate(room.seats)
+        ],
+        "turn": awaiting,
+        "phase": None if game is None else game.hand.phase.value,
+        "seconds_left": seconds_left,
+        "notice": _notice(room, seat),
+        "ready": sorted(room.ready),
+        "next_hand_in": next_hand_in,
+        "score_sheet": None
+        if game is None
+        else {
+            "names": [place.name for place in room.seats],
+            "rows": [list(row) for row in game.score_table],
+            "totals": list(game.totals),
+            "winners": list(game.winners),
+        },
+    }
+
+
+def seat_view(room: Room, seat: int, now: float) -> dict:
+    """Exactly what ``seat`` may see now. In the lobby there is no table yet: only ``room``."""
+    part = _room_part(room, seat, now)
+    if room.game is None:
+        return {"room": part}
+    levels = [room.config.bot_level if room.played_by_bot(k) else "" for k in range(len(room.seats))]
+    table = snapshot(_RoomTable(room, seat), levels=levels, names=_names(room, seat))
+    table["hints"] = False  # no hint button: at a room's table each plays on their own
+    table["room"] = part
+    return table
