@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 __all__ = ["RoomClient", "create_room", "decide"]
 
@@ -179,4 +180,7 @@ class RoomClient:
             intent = {"type": "intent", "view": self._page, "messages": self._sent}
             if self.on_send is not None:
                 self.on_send(self, [message], time.perf_counter())
-            await self._ws.send(json.dumps(intent))
+            try:
+                await self._ws.send(json.dumps(intent))
+            except ConnectionClosed:
+                return  # the room or the run is over: play() ends on its own

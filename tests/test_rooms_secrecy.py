@@ -8,13 +8,23 @@ each scripted client received is recorded, and the room's own record says what e
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import logging
+import socket
+import threading
 
 import pytest
+import uvicorn
 
+from benchmarks.room_client import RoomClient, create_room
 from engine import PRESETS
 from tests.rooms_leaks import cards_in, leaks
 from tests.table_moves import next_move
+from trainer.rooms.hub import Hub
+from trainer.rooms.room import Room
+from trainer.rooms.server import build_app
+from trainer.rooms.store import MemoryStore
 from trainer.table import TableSession
 from trainer.table.snapshot import snapshot
 
@@ -91,3 +101,71 @@ def test_the_seed_anywhere_is_a_leak() -> None:
     told["view"]["deal"] = f"game {secret}"
     assert leaks([told], 0, session.game.hands, secrets=[secret])
     assert leaks(views, 0, session.game.hands, secrets=[secret]) == []
+
+
+# ----- whole games over WebSockets -----
+
+QUICK = {"bot_delay": 0.0, "trick_pause": 0.0, "hand_pause": 600.0}  # people press New hand
+
+
+@pytest.fixture
+def room_server():
+    """The rooms app on a loopback port in a thread of its own (its own event loop), as
+    `hearts-trainer host` serves it; yields its address and its hub."""
+    hub = Hub(MemoryStore(), timing=QUICK)
+    # log_config None: the server's log lines reach the root logger, where the test reads them
+    server = uvicorn.Server(uvicorn.Config(build_app(hub), log_config=None, log_level="info"))
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        assert thread.is_alive(), "the rooms server did not start"
+        thread.join(0.05)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}", hub
+    server.should_exit = True
+    thread.join(30)
+    sock.close()
+
+
+async def play_game(base: str, preset: str, people: int) -> tuple[str, list[RoomClient]]:
+    """A room to 50 with ``people`` scripted players (the rest bots), played to its end; every
+    message each player received is kept."""
+    made = await asyncio.to_thread(
+        create_room, base, preset=preset, target=50, bot_level="easy", timer=0, name="Host"
+    )
+    clients = [
+        RoomClient(base, made["code"], f"Player {k}", made["secret"] if k == 0 else None, seed=k, record=True)
+        for k in range(people)
+    ]
+    games = [asyncio.ensure_future(client.play()) for client in clients]
+    for client in clients:
+        await asyncio.wait_for(client.welcomed.wait(), 30)
+    await clients[0].send({"type": "start"})
+    await asyncio.wait_for(asyncio.gather(*games), 300)
+    return made["code"], clients
+
+
+@pytest.mark.parametrize(("preset", "people"), [("standard", 3), ("five_players", 4)])
+def test_every_message_of_whole_games_shows_only_the_players_own_seat(
+    room_server, preset, people, caplog
+) -> None:
+    caplog.set_level(logging.INFO)
+    base, hub = room_server
+    code, clients = asyncio.run(play_game(base, preset, people))
+    record = hub.store.load(code)
+    room = Room.from_record(record)
+    assert room.status == "over" and len(room.game.hands) >= 2  # passes and plays of several deals
+    assert [seat.kind for seat in room.seats].count("bot") == room.rules.players - people
+    hands = room.game.hands
+    seeds = [str(record["seed"]), f"{record['seed']:x}", *(str(hand.seed) for hand in hands)]
+    hashes = [seat.secret_hash for seat in room.seats if seat.secret_hash]
+    for client in clients:
+        assert client.errors == [], client.errors  # every decision came from the view alone
+        states = [text for text in client.received if '"type":"state"' in text.replace(" ", "")]
+        assert len(states) > 20 * len(hands)
+        others = [other.secret for other in clients if other is not client]
+        assert leaks(client.received, client.seat, hands, secrets=[*seeds, *others, *hashes]) == []
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    secrets = [*seeds, *hashes, *(client.secret for client in clients)]
+    assert not [secret for secret in secrets if secret in logged]  # nor in the server's log
