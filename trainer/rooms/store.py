@@ -73,7 +73,7 @@ class FileStore:
         handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=f".{code}.", suffix=".tmp")
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as file:
-                json.dump(record, file, separators=(",", ":"))
+                file.write(json.dumps(record, separators=(",", ":")))  # dumps: the C encoder, ~10x dump
             os.replace(temporary, path)
         except BaseException:
             pathlib.Path(temporary).unlink(missing_ok=True)
