@@ -7,12 +7,13 @@ decide from their own views after ``--think`` seconds (drawn between half and on
 times it). A room whose game ends is replaced by a new one, so the count holds. Once every room
 is playing, it measures for ``--seconds``: each card played, from the moment its player sends it
 to the moment the last of the room's 4 players has a state showing it. Then it stops everything.
+Several ``--rooms`` counts: one fresh server for each, one after the other.
 
 Reported: rooms held, the p50 / p95 / max of that time, plays measured, the server's and the
 players' CPU use (the players share this process: when it is near 100% of a core, the players,
 not the server, set the pace) and the server's memory; the load average before and after.
 
-    PYTHONPATH=. .venv/bin/python -m benchmarks.room_load [--rooms 10] [--seconds 30] [--think 1.0]
+    PYTHONPATH=. .venv/bin/python -m benchmarks.room_load [--rooms 10 ...] [--seconds 30] [--think 1.0]
         [--json benchmarks/results/room_load.json]
 """
 
@@ -160,12 +161,13 @@ async def one_room(
         game += 1
 
 
-async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict:
+async def run(base: str, args: argparse.Namespace, count: int, server_pid: int) -> dict:
+    """``count`` rooms played at once against the server at ``base``; their figures."""
     watch = Watch()
-    readies = [asyncio.Event() for _ in range(args.rooms)]
+    readies = [asyncio.Event() for _ in range(count)]
     rooms = []
     started = time.monotonic()
-    for number in range(args.rooms):  # one at a time: a burst of joins is not what is measured
+    for number in range(count):  # one at a time: a burst of joins is not what is measured
         rooms.append(asyncio.ensure_future(one_room(base, number, args, watch, readies[number])))
         await asyncio.sleep(0.02)
     try:
@@ -188,10 +190,7 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict:
     if not times:
         raise SystemExit("room_load: no play was measured: raise --seconds or lower --think")
     return {
-        "rooms": args.rooms,
-        "players_per_room": PLAYERS,
-        "think_seconds": args.think,
-        "target": args.target,
+        "rooms": count,
         "measured_seconds": round(wall, 1),
         "settle_seconds": round(settled, 1),
         "plays_measured": len(times),
@@ -203,6 +202,7 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict:
             "max": round(1000 * times[-1], 1),
         },
         "server_cpu_share": round(server_cpu / wall, 2),
+        "server_cpu_ms_per_play": round(1000 * server_cpu / len(times), 2),
         "players_cpu_share": round(own_cpu / wall, 2),
         "server_memory_mb": {k: round(v, 1) for k, v in memory_mb(server_pid).items()},
         "errors": len(watch.errors),
@@ -210,9 +210,28 @@ async def run(base: str, args: argparse.Namespace, server_pid: int) -> dict:
     }
 
 
+def measure(args: argparse.Namespace, count: int) -> dict:
+    """One fresh server, ``count`` rooms against it, then the server stopped."""
+    before = load_average()
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="room-load-") as rooms_dir:
+        server = start_server(port, rooms_dir)
+        try:
+            result = asyncio.run(run(f"http://127.0.0.1:{port}", args, count, server.pid))
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    return {**result, "loadavg_before": before, "loadavg_after": load_average()}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rooms", type=int, default=10, help="rooms played at once (10)")
+    parser.add_argument(
+        "--rooms", type=int, nargs="+", default=[10], help="rooms played at once; several: one run each (10)"
+    )
     parser.add_argument(
         "--seconds", type=float, default=30.0, help="seconds measured once every room plays (30)"
     )
@@ -222,21 +241,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--target", type=int, default=50, choices=(50, 100), help="the games' target (50)")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here as JSON")
     args = parser.parse_args(argv)
-    if not 1 <= args.rooms <= 1000 or not 1 <= args.seconds <= 1800:
+    if not all(1 <= count <= 1000 for count in args.rooms) or not 1 <= args.seconds <= 1800:
         parser.error("--rooms must be 1..1000 and --seconds 1..1800 (the run is bounded)")
-    before = load_average()
-    port = free_port()
-    with tempfile.TemporaryDirectory(prefix="room-load-") as rooms_dir:
-        server = start_server(port, rooms_dir)
-        try:
-            result = asyncio.run(run(f"http://127.0.0.1:{port}", args, server.pid))
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
-    result = {**result, "loadavg_before": before, "loadavg_after": load_average(), "cpus": os.cpu_count()}
+    runs = []
+    for count in args.rooms:
+        runs.append(measure(args, count))
+        print(json.dumps(runs[-1]), file=sys.stderr, flush=True)
+    result = {
+        "players_per_room": PLAYERS,
+        "think_seconds": args.think,
+        "target": args.target,
+        "cpus": os.cpu_count(),
+        "runs": runs,
+    }
     print(json.dumps(result, indent=2))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
