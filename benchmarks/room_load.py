@@ -214,7 +214,7 @@ def measure(args: argparse.Namespace, count: int) -> dict:
     """One fresh server, ``count`` rooms against it, then the server stopped."""
     before = load_average()
     port = free_port()
-    with tempfile.TemporaryDirectory(prefix="room-load-") as rooms_dir:
+    with tempfile.TemporaryDirectory(prefix="room-load-", dir=args.dir) as rooms_dir:
         server = start_server(port, rooms_dir)
         try:
             result = asyncio.run(run(f"http://127.0.0.1:{port}", args, count, server.pid))
@@ -239,6 +239,11 @@ def main(argv: list[str] | None = None) -> None:
         "--think", type=float, default=1.0, help="a player's mean seconds before a decision (1.0)"
     )
     parser.add_argument("--target", type=int, default=50, choices=(50, 100), help="the games' target (50)")
+    parser.add_argument(
+        "--dir",
+        default=None,
+        help="where the server saves the rooms: a temporary directory in it (the system's)",
+    )
     parser.add_argument("--json", type=Path, default=None, help="write the figures here as JSON")
     args = parser.parse_args(argv)
     if not all(1 <= count <= 1000 for count in args.rooms) or not 1 <= args.seconds <= 1800:
@@ -251,6 +256,7 @@ def main(argv: list[str] | None = None) -> None:
         "players_per_room": PLAYERS,
         "think_seconds": args.think,
         "target": args.target,
+        "rooms_saved_in": args.dir or tempfile.gettempdir(),
         "cpus": os.cpu_count(),
         "runs": runs,
     }
