@@ -117,7 +117,7 @@ def test_make_a_room_join_by_the_link_and_play_a_hand(client_for):
             assert player.errors == []
         ends = [player.done_view for player in players]
         assert ends[0]["score_rows"] == ends[1]["score_rows"] and sum(ends[0]["score_rows"][0]) == 26
-        assert ends[0]["room"]["score_sheet"]["names"] == ["Ann", "Bob", "Easy bot 3", "Easy bot 4"]
+        assert ends[0]["room"]["score_sheet"]["names"] == ["Ann", "Bob", "Bot 3", "Bot 4"]
     room = hub.room(made["code"])
     assert room.game.hand.is_over and not room.seats[0].connected
 
@@ -133,10 +133,17 @@ def test_the_secret_brings_a_player_back_to_their_seat_after_a_restart(client_fo
         ann.send_json({"type": "intent", "view": "p", "messages": [mark]})
         before = until(ann, "state", lambda m: m["view"].get("selected") == [card])["view"]
     # A new server process on the same directory: the room, the hand and the seat are back.
-    again, _ = client_for(FileStore(tmp_path))
+    again, again_hub = client_for(FileStore(tmp_path))
+
     with again.websocket_connect(f"{WS}/rooms/ws/{made['code']}") as ann:
         assert hello(ann, made["secret"])["seat"] == 0
         after = until(ann, "state")["view"]
+        # The page sends its last intent again on reconnecting: a toggle applied twice would
+        # unmark the card; it is applied once.
+        ann.send_json({"type": "intent", "view": "p", "messages": [mark]})
+        ann.send_json({"type": "start"})  # answered with an error: the resend was handled before it
+        assert until(ann, "error")["text"] == "The game has already started."
+    assert again_hub.room(made["code"]).selected[0] == [card]
     assert after["hand"] == before["hand"] and after["selected"] == [card]
     assert after["room"]["seats"][0]["name"] == "Ann"
     with again.websocket_connect(f"{WS}/rooms/ws/{made['code']}") as stranger:
@@ -239,3 +246,73 @@ def test_an_idle_room_expires(client_for, tmp_path):
         threading.Event().wait(0.05)
     assert hub.room(made["code"]) is None and hub.store.load(made["code"]) is None
     assert client.get(f"/rooms/r/{made['code']}").status_code == 404
+
+
+def test_the_host_hands_a_gone_players_seat_to_a_bot_and_the_bot_plays_it(client_for):
+    client, hub = client_for()
+    made = create(client)
+    url = f"{WS}/rooms/ws/{made['code']}"
+    with client.websocket_connect(url) as ann:
+        hello(ann, made["secret"])
+        with client.websocket_connect(url) as bob:
+            hello(bob, None, "Bob")
+            ann.send_json({"type": "start"})
+            until(bob, "state", lambda m: m["view"].get("phase") == "passing")
+        until(ann, "state", lambda m: m["view"]["room"]["seats"][1]["connected"] is False)
+        ann.send_json({"type": "bot_seat", "seat": 1})
+        view = until(ann, "state", lambda m: m["view"]["room"]["seats"][1]["bot_playing"])["view"]
+        assert view["room"]["notice"] == "The host handed Bob's seat to a bot until Bob comes back."
+        room = hub.room(made["code"])
+        until(ann, "state", lambda m: room.hand.seats_to_pass == (0,))  # Bob's pass made by the bot
+        assert [entry["by"] for entry in room.log if entry.get("seat") == 1 and entry["op"] == "act"] == [
+            "away"
+        ]
+
+
+def test_a_server_shared_on_the_network_gives_its_network_address_in_the_link(client_for):
+    client, hub = client_for()
+    hub.address = "http://192.168.1.20:2719"  # `host --host 0.0.0.0` sets it; the host's page is on loopback
+    made = create(client)
+    assert made["link"] == f"http://192.168.1.20:2719/rooms/r/{made['code']}"
+    with client.websocket_connect(f"{WS}/rooms/ws/{made['code']}") as ann:
+        assert hello(ann, made["secret"])["link"] == made["link"]
+
+
+def test_a_bot_that_fails_once_does_not_stop_the_room(client_for):
+    client, hub = client_for()
+    made = create(client)
+    real = hub._bot
+    failed = []
+
+    def flaky(code, seat, room):
+        bot = real(code, seat, room)
+        if failed:
+            return bot
+        failed.append(seat)
+
+        class Broken:
+            def choose_pass(self, view):
+                raise RuntimeError("a bug in a bot")
+
+        return Broken()
+
+    hub._bot = flaky
+    with client.websocket_connect(f"{WS}/rooms/ws/{made['code']}") as ann:
+        hello(ann, made["secret"])
+        ann.send_json({"type": "start"})
+        room = hub.room(made["code"])
+        until(ann, "state", lambda m: room.game is not None and room.hand.seats_to_pass == (0,))
+    assert len(failed) == 1  # it failed, was logged, and the bots passed all the same
+
+
+def test_an_unreadable_room_file_is_left_alone_and_the_others_play_on(client_for, tmp_path, caplog):
+    client, _ = client_for(FileStore(tmp_path))
+    made = create(client)
+    damaged = tmp_path / "Damaged-room-code-1234.json"
+    damaged.write_text('{"format": "hearts-trainer/room", "log": [{"op": "act", "payload": "Q♠ for Ann')
+    again, hub = client_for(FileStore(tmp_path))
+    with again.websocket_connect(f"{WS}/rooms/ws/{made['code']}") as ann:
+        assert hello(ann, made["secret"])["seat"] == 0
+    assert hub.room("Damaged-room-code-1234") is None
+    assert damaged.read_text().endswith("Q♠ for Ann")  # kept as it was
+    assert "Q♠" not in caplog.text and "cannot be restored (JSONDecodeError)" in caplog.text

@@ -46,6 +46,8 @@ def test_the_data_files_the_engine_reads_beside_its_modules_are_in_the_wheel(whe
 def test_the_table_notebooks_and_puzzles_travel_inside_the_package(wheel) -> None:
     names = set(wheel.namelist())
     assert {"trainer/table/table.js", "trainer/table/table.css"} <= names
+    room_page = {f"trainer/rooms/static/{path.name}" for path in (ROOT / "trainer/rooms/static").iterdir()}
+    assert "trainer/rooms/static/room.js" in room_page and room_page <= names  # play with friends
     notebooks = {f"trainer/notebooks/{path.name}" for path in (ROOT / "lessons").glob("*.py")}
     assert "trainer/notebooks/index.py" in notebooks and notebooks <= names
     puzzles = {f"trainer/puzzle_files/{path.name}" for path in (ROOT / "puzzles").glob("*.toml")}

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from engine.bots import Bot, bot_action, make_bot
 from engine.excerpt import excerpt
 
-from .room import Room, RoomConfig, RoomError
+from .room import TIMERS, Room, RoomConfig, RoomError
 from .store import RoomStore
 from .view import seat_view
 
@@ -83,7 +83,7 @@ class Hub:
         *,
         clock: Callable[[], float] = time.time,
         timing: dict | None = None,
-        timers: tuple[int, ...] = (0, 15, 30, 60),
+        timers: tuple[int, ...] = TIMERS,
         idle_expiry: float = IDLE_EXPIRY,
     ) -> None:
         self.store = store
@@ -99,6 +99,9 @@ class Hub:
         self.locks: dict[str, asyncio.Lock] = {}
         self.wakers: dict[str, asyncio.Event] = {}
         self.drivers: dict[str, asyncio.Task] = {}
+        self.address: str | None = None
+        """Where friends reach the rooms (``http://192.168.1.20:2719``) when it is not the address
+        a page came by: a host on loopback then still sends a link that works on the network."""
         self.reviewer: Callable[[Room, int], Awaitable[dict]] | None = None
         """H4's review of a finished game for one seat (None: not offered)."""
         self._started = False
@@ -113,16 +116,9 @@ class Hub:
         self._started = True
         now = self.clock()
         for code in self.store.codes():
-            record = self.store.load(code)
-            if record is None:
-                continue
-            try:
-                room = Room.from_record(record)
-            except (KeyError, TypeError, ValueError) as error:
-                log.warning("room %s… not restored: %s", code[:6], excerpt(str(error), 200))
-                continue
-            room.resumed(now)
-            self._keep(room)
+            if (room := self._restore(code)) is not None:
+                room.resumed(now)
+                self._keep(room)
         if self.bus is not None:
             self._listener = asyncio.create_task(self._listen())
 
@@ -167,6 +163,31 @@ class Hub:
 
     def room(self, code: str) -> Room | None:
         return self.rooms.get(code)
+
+    async def find(self, code: str) -> Room | None:
+        """The room, taken from the store when this process does not hold it yet (another
+        process made it: several processes share one store)."""
+        await self.start()
+        unknown = code not in self.rooms and isinstance(code, str) and len(code) <= 64
+        if unknown and (room := self._restore(code)) is not None:
+            room.resumed(self.clock())
+            self._keep(room)
+        return self.rooms.get(code)
+
+    def _restore(self, code: str) -> Room | None:
+        """The kept room, or None. A record that does not load is left where it is (nothing kept
+        is ever deleted for being unreadable) and logged by its kind of fault alone: its text
+        could hold a hand's cards."""
+        try:
+            record = self.store.load(code)
+            return None if record is None else Room.from_record(record)
+        except (KeyError, TypeError, ValueError, AttributeError, OSError) as error:
+            log.warning(
+                "room %s… cannot be restored (%s); its record is left as it is",
+                code[:6],
+                type(error).__name__,
+            )
+            return None
 
     def _forget(self, code: str) -> None:
         self.rooms.pop(code, None)
@@ -238,34 +259,38 @@ class Hub:
         next is due or something changes."""
         waker = self.wakers[code]
         while code in self.rooms:
-            waker.clear()
-            now = self.clock()
-            room = self.rooms[code]
-            if not self.pages.get(code) and now - room.last_change >= self.idle_expiry:
-                self.store.delete(code)
-                self._forget(code)
-                return
-            async with self._changing(code) as room:
-                room.tick(now)
-            due = room.due(now)
-            for seat, reason in due:
-                view = room.game.view(seat)
-                bot = self._bot(code, seat, room)
-                try:
-                    action = await asyncio.to_thread(bot_action, bot, view)
-                except Exception:  # a bot's fault must not stop the room: log it, try again later
-                    log.exception("a bot failed in room %s…", code[:6])
-                    await asyncio.sleep(1)
-                    continue
-                async with self._changing(code) as current:
-                    current.bot_decides(seat, reason, action, self.clock())
-            if due:
-                continue
-            deadline = room.next_deadline(now)
-            limit = room.last_change + self.idle_expiry
-            wake_at = limit if deadline is None else min(deadline, limit)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(waker.wait(), max(0.0, wake_at - self.clock()) + 0.01)
+            try:
+                if not await self._step(code, waker):
+                    return
+            except Exception:  # a fault (a bot's, the store's) must not stop the room for good
+                log.exception("room %s…: its driver failed; trying again in a second", code[:6])
+                await asyncio.sleep(1)
+
+    async def _step(self, code: str, waker: asyncio.Event) -> bool:
+        """Make what is due, or wait until something may be; False once the room has expired."""
+        waker.clear()
+        now = self.clock()
+        room = self.rooms[code]
+        if not self.pages.get(code) and now - room.last_change >= self.idle_expiry:
+            self.store.delete(code)
+            self._forget(code)
+            return False
+        async with self._changing(code) as room:
+            room.tick(now)
+        due = room.due(now)
+        for seat, reason in due:
+            view = room.game.view(seat)
+            action = await asyncio.to_thread(bot_action, self._bot(code, seat, room), view)
+            async with self._changing(code) as current:
+                current.bot_decides(seat, reason, action, self.clock())
+        if due:
+            return True
+        deadline = room.next_deadline(now)
+        limit = room.last_change + self.idle_expiry
+        wake_at = limit if deadline is None else min(deadline, limit)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(waker.wait(), max(0.0, wake_at - self.clock()) + 0.01)
+        return True
 
     def _bot(self, code: str, seat: int, room: Room) -> Bot:
         bots = self.bots[code]
@@ -281,7 +306,7 @@ class Hub:
         page = Page(send_text)
         writer = asyncio.create_task(page.write())
         try:
-            if code not in self.rooms:
+            if await self.find(code) is None:
                 page.push(_error("There is no room at this address: it may have expired. Make a new one."))
                 return
             if not await self._hello(code, page, receive):
@@ -318,7 +343,8 @@ class Hub:
             self.pages[code].append(page)
             if first:
                 room.connect(seat, self.clock())
-            page.push({"type": "welcome", "seat": seat, "secret": secret, "code": code})
+            link = f"{self.address}/rooms/r/{code}" if self.address else None
+            page.push({"type": "welcome", "seat": seat, "secret": secret, "code": code, "link": link})
         self.broadcast(code)
         return True
 

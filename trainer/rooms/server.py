@@ -19,13 +19,20 @@ import socket
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..server_guard import WILDCARD_HOSTS, OriginGuard
 from .hub import MAX_MESSAGE, Hub
-from .room import RoomError
+from .room import TIMERS, RoomError
 from .store import FileStore, RoomStore
 
 __all__ = ["PREFIX", "build_app", "main", "make_hub"]
@@ -68,8 +75,7 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
         return FileResponse(STATIC / "room.html", headers=NO_STORE)
 
     async def room_page(request: Request) -> Response:
-        await hub.start()
-        if hub.room(request.path_params["code"]) is None:
+        if await hub.find(request.path_params["code"]) is None:
             return HTMLResponse(NO_ROOM, status_code=404)
         return FileResponse(STATIC / "room.html", headers=NO_STORE)
 
@@ -95,7 +101,8 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
             room, secret = await hub.create(data, name)
         except RoomError as error:
             return _refused(error.text)
-        link = f"{request.url.scheme}://{request.headers.get('host', '')}{PREFIX}/r/{room.code}"
+        base = hub.address or f"{request.url.scheme}://{request.headers.get('host', '')}"
+        link = f"{base}{PREFIX}/r/{room.code}"
         return JSONResponse({"code": room.code, "secret": secret, "link": link}, headers=NO_STORE)
 
     async def websocket(ws: WebSocket) -> None:
@@ -119,6 +126,7 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
             await ws.close()
 
     routes = [
+        Route("/health", lambda _: PlainTextResponse("ok\n")),  # `host` alone: up yet? (tests, scripts)
         Route(PREFIX, lambda _: RedirectResponse(f"{PREFIX}/")),
         Mount(
             PREFIX,
@@ -131,7 +139,14 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
             ],
         ),
     ]
-    return OriginGuard(Starlette(routes=routes), host=host)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        await hub.start()  # rooms kept before a restart play on (bots, timers) at once
+        yield
+        await hub.stop()
+
+    return OriginGuard(Starlette(routes=routes, lifespan=lifespan), host=host)
 
 
 def _own_files() -> set[str]:
@@ -160,6 +175,18 @@ def is_loopback(host: str) -> bool:
     return host in ("127.0.0.1", "localhost", "::1") or host.startswith("127.")
 
 
+def banner(host: str, port: int) -> str:
+    """What `host` prints: the address, and plainly who can open it."""
+    address = shared_address(host, port)
+    if is_loopback(host):
+        return f"Hearts Trainer rooms (this computer only): {address}"
+    return (
+        f"Hearts Trainer rooms: {address}\n"
+        f"Anyone on this network can open the rooms at that address (listening on {host}). "
+        "Stop with Ctrl+C; start without --host to keep them to this computer."
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     import uvicorn
 
@@ -184,18 +211,11 @@ def main(argv: list[str] | None = None) -> None:
     timing = {"grace": args.grace, "bot_delay": args.bot_delay, "hand_pause": args.hand_pause}
     if args.bot_delay == 0:
         timing["trick_pause"] = 0
-    timers = (0, 15, 30, 60) + ((args.short_timer,) if args.short_timer else ())
+    timers = TIMERS + ((args.short_timer,) if args.short_timer else ())
     hub = make_hub(args.rooms, args.redis, timing=timing, timers=timers)
-    address = shared_address(args.host, args.port)
-    if is_loopback(args.host):
-        print(f"Hearts Trainer rooms (this computer only): {address}", flush=True)
-    else:
-        print(
-            f"Hearts Trainer rooms: {address}\n"
-            f"Anyone on this network can open the rooms at that address (host {args.host}). "
-            "Stop with Ctrl+C; start without --host to keep them to this computer.",
-            flush=True,
-        )
+    if not is_loopback(args.host):
+        hub.address = shared_address(args.host, args.port).removesuffix(f"{PREFIX}/")
+    print(banner(args.host, args.port), flush=True)
     uvicorn.run(build_app(hub, args.host), host=args.host, port=args.port, log_level="warning")
 
 

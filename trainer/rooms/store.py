@@ -53,7 +53,7 @@ class MemoryStore:
 class FileStore:
     def __init__(self, directory: pathlib.Path | str | None = None) -> None:
         self.directory = pathlib.Path(directory) if directory is not None else default_directory()
-        self.directory.mkdir(parents=True, exist_ok=True)
+        # Made with the first room: serving the lessons alone leaves no empty folder behind.
 
     def _path(self, code: str) -> pathlib.Path:
         if not CODE.match(code):
@@ -70,16 +70,20 @@ class FileStore:
 
     def save(self, code: str, record: dict) -> None:
         path = self._path(code)
+        text = json.dumps(record, separators=(",", ":"))  # whole first: json.dump writes in pieces, 3x slower
+        self.directory.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=self.directory, prefix=f".{code}.", suffix=".tmp")
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(json.dumps(record, separators=(",", ":")))  # dumps: the C encoder, ~10x dump
+                file.write(text)
             os.replace(temporary, path)
         except BaseException:
             pathlib.Path(temporary).unlink(missing_ok=True)
             raise
 
     def codes(self) -> list[str]:
+        if not self.directory.is_dir():
+            return []
         return sorted(path.stem for path in self.directory.glob("*.json") if CODE.match(path.stem))
 
     def delete(self, code: str) -> None:

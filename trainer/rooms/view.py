@@ -8,8 +8,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from engine import parse_cards, to_card
+
 from ..seats import YOU
-from ..table.snapshot import snapshot
+from ..table.snapshot import announce, snapshot
 from .room import Room
 
 __all__ = ["seat_view"]
@@ -93,15 +95,26 @@ def _notice(room: Room, seat: int) -> str:
     mine = notice.seat == seat
     who = "you" if mine else name
     if notice.action == "play":
-        from engine import to_card
-
         return f"Time ran out: a bot played the {to_card(notice.cards[0]).name} for {who}."
     if notice.action == "pass" and mine:
-        from engine import parse_cards
-
         cards = ", ".join(card.name for card in parse_cards(notice.cards))
         return f"Time ran out: a bot passed the {cards} for you."
     return f"Time ran out: a bot {VERBS[notice.action]} for {who}."
+
+
+def _spoken(room: Room, seat: int) -> str:
+    """The last card played (and the trick it completed), for a screen reader, as the lessons'
+    table says it."""
+    entry = room.log[-1] if room.log else None
+    if entry is None or entry["op"] != "act" or entry["kind"] != "play" or room.game is None:
+        return ""
+    names = _names(room, seat)
+    card = to_card(entry["payload"])
+    said = [announce({"type": "play", "seat": entry["seat"], "name": card.name}, names)]
+    hand = room.game.hand
+    if not hand.current_trick.cards and hand.tricks:
+        said.append(announce({"type": "trick", "winner": hand.tricks[-1].winner}, names))
+    return " ".join(said)
 
 
 def _room_part(room: Room, seat: int, now: float) -> dict:
@@ -138,6 +151,7 @@ def _room_part(room: Room, seat: int, now: float) -> dict:
         "phase": None if game is None else game.hand.phase.value,
         "seconds_left": seconds_left,
         "notice": _notice(room, seat),
+        "spoken": _spoken(room, seat),
         "ready": sorted(room.ready),
         "next_hand_in": next_hand_in,
         "score_sheet": None

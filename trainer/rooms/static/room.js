@@ -116,6 +116,7 @@ function roomModel(sendIntent) {
 
 function showRoom(code) {
   document.getElementById("room").hidden = false;
+  $("new-room").hidden = false;
   let secret = localStorage.getItem(KEY(code));
   let socket = null;
   let lastIntent = null;
@@ -124,6 +125,7 @@ function showRoom(code) {
   let retry = 0;
   let errors = 0;
   let started = false;
+  let invite = `${location.origin}/rooms/r/${code}`;
 
   const model = roomModel((intent) => {
     lastIntent = intent;
@@ -138,13 +140,25 @@ function showRoom(code) {
   function connect(name) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/rooms/ws/${code}`);
+    let seated = false;
+    let refused = false;
     socket.addEventListener("open", () => {
       retry = 0;
       socket.send(JSON.stringify({ type: "hello", secret, name }));
     });
-    socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+    socket.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "welcome") seated = true;
+      else if (message.type === "error" && !seated) refused = true;
+      receive(message);
+    });
     socket.addEventListener("close", () => {
-      if (!started) return; // refused before a seat was ours: the error says why
+      // Refused a seat (the room is full, started or gone): the error says why; trying again
+      // would not change it. A server that is down or restarting is tried again.
+      if (!started || refused) {
+        $("connection").textContent = "";
+        return;
+      }
       $("connection").textContent = "Connection lost: reconnecting…";
       retry = Math.min(retry + 1, 5);
       setTimeout(() => connect(name), 500 * retry);
@@ -154,6 +168,7 @@ function showRoom(code) {
   function receive(message) {
     if (message.type === "welcome") {
       started = true;
+      if (message.link) invite = message.link; // the server's address on the network
       secret = message.secret;
       localStorage.setItem(KEY(code), secret);
       $("connection").textContent = "";
@@ -161,19 +176,24 @@ function showRoom(code) {
       if (lastIntent) send({ type: "intent", view: lastIntent.view, messages: lastIntent.messages });
     } else if (message.type === "state") {
       room = message.view.room;
+      if (message.view.seats) $("room-error").textContent = "";
       drawPanel();
       if (message.view.seats) {
         document.getElementById("table").hidden = false;
-        model.put("announcement", { text: room.notice });
+        model.put("announcement", { text: [room.spoken, room.notice].filter(Boolean).join(" ") });
         model.put("table", message.view);
       } else document.getElementById("table").hidden = true;
     } else if (message.type === "error") {
       errors += 1;
+      const shown = errors;
       if (model.get("table")) {
+        // At the table its own error line says it (as in the lessons), for a few seconds.
         model.put("error", { message: message.text, n: errors });
         model.fire("msg:custom", { type: "error", message: message.text });
-      }
-      $("room-error").textContent = message.text;
+        setTimeout(() => {
+          if (errors === shown) model.put("error", {});
+        }, 8000);
+      } else $("room-error").textContent = message.text;
     } else if (message.type === "review") {
       showReview(message);
     }
@@ -232,7 +252,7 @@ function showRoom(code) {
 
   function drawPanel() {
     const panel = $("panel");
-    const link = `${location.origin}/rooms/r/${code}`;
+    const link = invite;
     const me = room.seats[room.you];
     const parts = [];
     if (room.status === "lobby") {
@@ -249,11 +269,20 @@ function showRoom(code) {
         onfocus: (event) => event.target.select() });
       parts.push(h("p", { text: "Send this link to your friends: whoever opens it takes a free seat." }));
       parts.push(h("div", { class: "rm-invite" }, input, copy));
+      if (["127.0.0.1", "localhost", "[::1]"].includes(new URL(link).hostname)) {
+        parts.push(h("p", { class: "rm-hint", "data-role": "loopback-hint" },
+          "This address works on this computer only. To invite friends on your network, start the rooms with ",
+          h("code", { text: "hearts-trainer host --host 0.0.0.0" }), " and send the address it prints."));
+      }
       parts.push(me.is_host
         ? h("button", { type: "button", class: "ht-button rm-primary", "data-action": "start", text: "Start the game",
           onclick: () => send({ type: "start" }) })
         : h("p", { text: "Waiting for the host to start the game. Empty seats get bots." }));
     }
+    const rules = (PRESETS.find(([name]) => name === room.preset) || [room.preset, room.preset])[1];
+    const timer = room.timer ? `${room.timer} s to decide` : "no timer";
+    parts.push(h("p", { class: "rm-settings", "data-role": "settings",
+      text: `${rules} · game to ${room.target} · ${room.bot_level} bots · ${timer}` }));
     parts.push(h("ul", { class: "rm-seats", "data-role": "seats", "aria-label": "Seats" }, room.seats.map(seatItem)));
     const turn = turnText();
     parts.push(h("div", { class: `rm-turn${room.seconds_left !== null && room.seconds_left <= 5 ? " hurry" : ""}`,
