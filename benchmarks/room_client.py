@@ -23,6 +23,8 @@ from websockets.exceptions import ConnectionClosed
 __all__ = ["RoomClient", "create_room", "decide"]
 
 MAX_SENT = 16  # table.js: the newest 16 messages travel in every intent
+MIN_GAP = 0.06  # seconds between two messages: under the rooms' 20 a second, as clicks are
+RETRY = 0.5  # seconds before deciding again after a refusal
 
 
 def create_room(base: str, **config: Any) -> dict:
@@ -119,6 +121,8 @@ class RoomClient:
         self._stopping = False
         self._pending: asyncio.Task | None = None
         self._closing: asyncio.Future | None = None
+        self._sending = asyncio.Lock()
+        self._last_sent = 0.0
         self.welcomed = asyncio.Event()
 
     async def play(self) -> None:
@@ -155,32 +159,44 @@ class RoomClient:
             self.welcomed.set()
         elif kind == "error":
             self.errors.append(str(message.get("text")))
-            self._acted = None  # refused: decide again on the next state
+            self._acted = None  # refused, nothing changed: decide again a moment later, as a person would
+            asyncio.get_running_loop().call_later(RETRY, self._consider)
         elif kind == "state":
-            self.view = view = message["view"]
-            room = view.get("room") or {}
-            if room.get("status") == "over":
+            self.view = message["view"]
+            if (self.view.get("room") or {}).get("status") == "over":
                 self.over = True
                 return
-            point = decision_point(view)
-            if point == self._acted:
-                return
-            messages = decide(view, self.rng)
-            if messages is not None:
-                self._acted = point
-                self._pending = asyncio.ensure_future(self._send_intents(messages))
+            self._consider()
+
+    def _consider(self) -> None:
+        """Send this seat's decision for the view in hand, once per decision point."""
+        view = self.view
+        if view is None or self.over or decision_point(view) == self._acted:
+            return
+        messages = decide(view, self.rng)
+        if messages is not None:
+            self._acted = decision_point(view)
+            self._pending = asyncio.ensure_future(self._send_intents(messages))
 
     async def _send_intents(self, messages: list[dict]) -> None:
         if self.think > 0:
             await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
-        for message in messages:
-            # table.js's send(): number it, keep the newest 16, send them all as the intent
-            self._number += 1
-            self._sent = [*self._sent, {**message, "seq": self._number}][-MAX_SENT:]
-            intent = {"type": "intent", "view": self._page, "messages": self._sent}
-            if self.on_send is not None:
-                self.on_send(self, [message], time.perf_counter())
-            try:
-                await self._ws.send(json.dumps(intent))
-            except ConnectionClosed:
-                return  # the room or the run is over: play() ends on its own
+        async with self._sending:  # in order, and no faster than a person clicks
+            for message in messages:
+                await asyncio.sleep(max(0.0, self._last_sent + MIN_GAP - time.perf_counter()))
+                self._last_sent = time.perf_counter()
+                if not await self._send_one(message):
+                    return
+
+    async def _send_one(self, message: dict) -> bool:
+        # table.js's send(): number it, keep the newest 16, send them all as the intent
+        self._number += 1
+        self._sent = [*self._sent, {**message, "seq": self._number}][-MAX_SENT:]
+        intent = {"type": "intent", "view": self._page, "messages": self._sent}
+        if self.on_send is not None:
+            self.on_send(self, [message], time.perf_counter())
+        try:
+            await self._ws.send(json.dumps(intent))
+        except ConnectionClosed:
+            return False  # the room or the run is over: play() ends on its own
+        return True

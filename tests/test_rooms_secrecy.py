@@ -142,7 +142,11 @@ async def play_game(base: str, preset: str, people: int) -> tuple[str, list[Room
     for client in clients:
         await asyncio.wait_for(client.welcomed.wait(), 30)
     await clients[0].send({"type": "start"})
-    await asyncio.wait_for(asyncio.gather(*games), 300)
+    try:
+        await asyncio.wait_for(asyncio.gather(*games), 120)
+    except TimeoutError:
+        stuck = [(c.seat, (c.view or {}).get("status"), c.errors[-3:]) for c in clients]
+        raise AssertionError(f"the game did not end within 120 s: {stuck}") from None
     return made["code"], clients
 
 
