@@ -49,12 +49,14 @@ def free_port() -> int:
 def start_server(port: int, rooms_dir: str) -> subprocess.Popen:
     command = [sys.executable, "-m", "trainer.cli", "host", "--port", str(port), "--rooms", rooms_dir]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log = Path(rooms_dir) / "server.log"  # a file, not a pipe: a pipe nobody reads would stop the server
+    with log.open("w") as errors:
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=errors)
     deadline = time.monotonic() + 60
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise SystemExit(f"room_load: the server stopped at once: {server.stderr.read().decode()[-400:]}")
+            raise SystemExit(f"room_load: the server stopped at once: {log.read_text()[-400:]}")
         with contextlib.suppress(OSError):
             opener.open(f"http://127.0.0.1:{port}/rooms/", timeout=2).close()
             return server
