@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import json
 import pathlib
 import socket
@@ -44,6 +45,9 @@ STATIC = pathlib.Path(__file__).with_name("static")
 TABLE = pathlib.Path(__file__).parents[1] / "table"
 SHARED = {"table.js": TABLE / "table.js", "table.css": TABLE / "table.css"}
 DEFAULT_PORT = 2719
+GC_THRESHOLDS = (20_000, 50, 1_000)
+"""Python's collector less often (defaults 700, 10, 10): with 200 rooms its full passes stopped
+every room for ~150 ms every few seconds (benchmarks/DECISIONS.md, room_load)."""
 NO_STORE = {"Cache-Control": "no-store"}
 
 NO_ROOM = """<!doctype html>
@@ -239,6 +243,7 @@ def main(argv: list[str] | None = None) -> None:
     if not is_loopback(args.host):
         hub.address = shared_address(args.host, args.port).removesuffix(f"{PREFIX}/")
     print(banner(args.host, args.port), flush=True)
+    gc.set_threshold(*GC_THRESHOLDS)
     uvicorn.run(build_app(hub, args.host), host=args.host, port=args.port, log_level="warning")
 
 
