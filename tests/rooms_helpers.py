@@ -3,6 +3,9 @@ legal decision (so whole hands are played without guessing)."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+
 from engine import MoonAction, PassAction, PlayAction
 from trainer.rooms.room import Room
 
@@ -45,3 +48,10 @@ def is_hand_score(cells: list) -> bool:
     """A standard hand's score row: its 26 points shared, or a moon (26 to each of the others)."""
     points = sorted(int(cell) for cell in cells)
     return sum(points) == 26 or points == [0] + [26] * (len(points) - 1)
+
+
+def run_apart(coroutine):
+    """``asyncio.run`` in a thread of its own: a test worker that has run a browser test keeps
+    Playwright's event loop running in its main thread, where ``asyncio.run`` is refused."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()

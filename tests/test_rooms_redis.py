@@ -20,6 +20,7 @@ import pytest
 import redis
 import websockets
 
+from tests.rooms_helpers import run_apart
 from trainer.rooms.redis_store import (
     RedisStore,
     RedisUnavailableError,
@@ -230,7 +231,7 @@ def test_every_save_and_publish_reaches_the_other_processes(store):
         other.publish("r2", 7)
         other.save("r3", {"n": 1})
 
-    received = asyncio.run(_collect(store, 4, changes))
+    received = run_apart(_collect(store, 4, changes))
     assert received == [("r1", 1), ("r1", 2), ("r2", 7), ("r3", 1)]
 
 
@@ -244,11 +245,11 @@ def test_the_bus_subscribes_again_and_catches_up_after_losing_redis(store, caplo
         other.client.client_kill_filter(_type="pubsub")
         other.save("kept", {"n": 2})
 
-    received = asyncio.run(_collect(store, 1, cut_and_change))
+    received = run_apart(_collect(store, 1, cut_and_change))
     assert "cut" in caplog.text and "subscribing again" in caplog.text
     assert received == [("kept", 2)]
     # and it goes on listening: a later change arrives
-    received = asyncio.run(_collect(store, 1, lambda: other.save("kept", {"n": 3})))
+    received = run_apart(_collect(store, 1, lambda: other.save("kept", {"n": 3})))
     assert received == [("kept", 3)]
 
 
@@ -289,7 +290,7 @@ def test_waiting_for_a_room_in_the_event_loop_lets_other_rooms_go_on(store):
         held.release()
         await asyncio.wait_for(task, 30)
 
-    asyncio.run(main())
+    run_apart(main())
     assert order == ["other work"] * 3 + ["got the room"]
     assert store.load("room") == {"n": 1} and store.try_lock("room") is not None
 
@@ -507,7 +508,7 @@ def test_two_processes_share_a_room_and_every_move_reaches_the_other(servers):
         await asyncio.gather(*(player.play() for player in players))
         return code, players
 
-    code, players = asyncio.run(game())
+    code, players = run_apart(game())
     ann, bob, cat = players
     assert [player.seat for player in players] == [0, 1, 2]
     for player in players:  # connected through one process or the other, never taken for gone
@@ -564,7 +565,7 @@ def test_a_process_killed_mid_game_loses_nothing(servers):
         await asyncio.gather(*(player.play() for player in players))
         return code, players, before, after
 
-    code, players, before, after = asyncio.run(game())
+    code, players, before, after = run_apart(game())
     ann, bob, cat = players
     assert [ann.seat, bob.seat] == [0, 1]
     assert after == before  # nothing they played came back, nothing was played for them
@@ -610,7 +611,7 @@ def test_a_killed_process_s_player_gets_a_bot_after_the_grace_and_the_seat_back(
         await asyncio.gather(*(player.play() for player in (ann, cat)))
         return code, ann, cat, back
 
-    code, ann, cat, back = asyncio.run(game())
+    code, ann, cat, back = run_apart(game())
     notices = {view["room"]["notice"] for view in cat.states}
     assert "Ann is away: a bot plays for Ann until they come back." in notices
     assert "Ann is back and plays their own seat again." in notices

@@ -16,6 +16,7 @@ from engine import Phase, Rules
 from engine.bots import make_bot
 from engine.bots.table import bot_action
 from engine.game import Game
+from tests.rooms_helpers import run_apart
 from trainer.coach import coach_pass, coach_play
 from trainer.progress import transfer
 from trainer.progress.decisions import load_decisions
@@ -239,7 +240,7 @@ def test_reviews_run_in_one_worker_process_reporting_progress_while_the_loop_ans
             reviewer.close()
         return first, second, again, heard, ticks[0]
 
-    first, second, again, heard, ticks = asyncio.run(run())
+    first, second, again, heard, ticks = run_apart(run())
     assert first is second is again
     assert first.payload == review_payload(game, review)  # the same review as in this process
     total = heard[-1][1]
@@ -369,7 +370,7 @@ def test_a_worker_that_dies_is_replaced_and_the_review_asked_again_is_made(revie
         finally:
             reviewer.close()
 
-    again = asyncio.run(run())
+    again = run_apart(run())
     assert again.payload == review_payload(game, review)
 
 

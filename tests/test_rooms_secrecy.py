@@ -19,6 +19,7 @@ import uvicorn
 
 from benchmarks.room_client import RoomClient, create_room
 from engine import PRESETS
+from tests.rooms_helpers import run_apart
 from tests.rooms_leaks import cards_in, leaks
 from tests.table_moves import next_move
 from trainer.rooms.hub import Hub
@@ -156,7 +157,7 @@ def test_every_message_of_whole_games_shows_only_the_players_own_seat(
 ) -> None:
     caplog.set_level(logging.INFO)
     base, hub = room_server
-    code, clients = asyncio.run(play_game(base, preset, people))
+    code, clients = run_apart(play_game(base, preset, people))
     record = hub.store.load(code)
     room = Room.from_record(record)
     assert room.status == "over" and len(room.game.hands) >= 2  # passes and plays of several deals
