@@ -45,7 +45,7 @@ class Page:
     queue: list[dict] = field(default_factory=list)
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     tokens: float = RATE
-    refilled: float = field(default_factory=time.monotonic)
+    refilled: float | None = None
     warned: bool = False
 
     def push(self, message: dict) -> None:
@@ -63,10 +63,10 @@ class Page:
             for message in queued:
                 await self.send_text(json.dumps(message, separators=(",", ":")))
 
-    def allowed(self) -> bool:
-        """A token bucket: ``RATE`` a second, bursts of as many."""
-        moment = time.monotonic()
-        self.tokens = min(RATE, self.tokens + (moment - self.refilled) * RATE)
+    def allowed(self, moment: float) -> bool:
+        """A token bucket: ``RATE`` a second, bursts of as many (``moment``: the hub's clock)."""
+        if self.refilled is not None:
+            self.tokens = min(RATE, self.tokens + max(0.0, moment - self.refilled) * RATE)
         self.refilled = moment
         if self.tokens < 1:
             return False
@@ -370,7 +370,7 @@ class Hub:
         if len(text.encode()) > MAX_MESSAGE:
             page.push(_error(f"A message is at most {MAX_MESSAGE} bytes: that one was not applied."))
             return
-        if not page.allowed():
+        if not page.allowed(self.clock()):
             if not page.warned:
                 page.warned = True
                 page.push(
