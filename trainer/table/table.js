@@ -19,7 +19,8 @@ function plural(count, word) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
-function h(tag, attrs = {}, ...children) {
+// Also the room page's (trainer/rooms/static/room.js): one way to build the DOM for both.
+export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;

@@ -1,7 +1,7 @@
 // The room page: makes a room (/rooms/) or sits at one (/rooms/r/CODE). The card table is the
 // lessons' own component (table.js), handed a model backed by the room's WebSocket: its intents
 // go to the server as they are, and the server's view of this seat comes back as `table`.
-import tableWidget from "./table.js";
+import tableWidget, { h } from "./table.js";
 
 const PRESETS = [
   ["standard", "Standard, 4 players"],
@@ -22,19 +22,6 @@ const PRESETS = [
 ];
 const KEY = (code) => `hearts-room:${code}`;
 const NAME_KEY = "hearts-room-name";
-
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat(Infinity)) if (child !== null && child !== undefined && child !== false) node.append(child);
-  return node;
-}
 
 const $ = (role) => document.querySelector(`[data-role="${role}"]`);
 
