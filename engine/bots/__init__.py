@@ -22,7 +22,8 @@ LEVELS = ("easy", "normal", "hard")
 
 
 def make_bot(level: str, seed: int = 0) -> Bot:
-    """A bot of the given level: ``easy``, ``normal`` or ``hard``."""
+    """A bot of the given level: ``easy``, ``normal`` or ``hard``, or a career level's key
+    (``level-1`` to ``level-10``, ``master``: ``engine.bots.ladder``)."""
     if level == "easy":
         return EasyBot(seed)
     if level == "normal":
@@ -33,4 +34,12 @@ def make_bot(level: str, seed: int = 0) -> Bot:
         from .hard import HardBot
 
         return HardBot(seed)
-    raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
+    from .ladder import level as career_level
+    from .ladder import level_keys
+
+    try:
+        rung = career_level(level)
+    except KeyError:
+        names = ", ".join((*LEVELS, *level_keys()))
+        raise ValueError(f"unknown bot level {level!r}: choose one of {names}") from None
+    return rung.make(seed)
