@@ -6,7 +6,7 @@ import random
 import pytest
 
 from engine import HandState, Phase, PlayerView, Rules
-from engine.bots import LEVELS, Bot, bot_acts, make_bot, play_hand_with_bots
+from engine.bots import LEVELS, Bot, bot_action, bot_acts, make_bot, play_hand_with_bots
 from engine.bots.hard import HardBot
 from engine.bots.normal import choose_moon_by_totals
 from engine.rules import PRESETS
@@ -212,3 +212,26 @@ def test_hard_weighs_a_moon_run_from_here_and_plays_it_where_it_pays(monkeypatch
     assert str(choice)[-1] == "♣" and run.value_of(choice).moon_for > 0.5
     assert choice == min((one.best, run.best), key=lambda value: value.difference).option
     assert str(HardBot(3, play_samples=256, moon_plan=False).choose_play(view)).endswith("♠")
+
+
+def test_normal_without_moon_defence_lets_a_runner_through_where_normal_blocks():
+    # Find a position where Normal's moon defence decides the card: with it off, the bot plays
+    # as if nobody were running.
+    from engine.bots.normal import NormalBot
+    from engine.moon import moon_threat
+
+    blocker, open_door = NormalBot(0), NormalBot(0, block_moons=False)
+    differ = 0
+    for seed in range(400):
+        state = HandState.from_seed(seed, Rules())
+        bots = [make_bot("normal", seat) for seat in range(4)]
+        while (seat := state.seat_to_act) is not None:
+            view = state.view(seat)
+            if state.phase is Phase.PLAYING:
+                other = blocker.choose_play(view) != open_door.choose_play(view)
+                assert not other or moon_threat(view) is not None  # no runner: the same card
+                differ += other
+            state.apply(bot_action(bots[seat], view))
+        if differ >= 3:
+            break
+    assert differ >= 3

@@ -38,8 +38,10 @@ class NormalBot:
 
     name = "normal"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, *, block_moons: bool = True) -> None:
+        """``block_moons`` False: never sees a moon coming (as most beginners), so never blocks one."""
         self.seed = seed  # the rules are deterministic; the seed keeps one interface for all bots
+        self.block_moons = block_moons
 
     def choose_pass(self, view: PlayerView) -> CardSet:
         return CardSet(rule_of_thumb_pass(view.hand.mask, view.rules.pass_count))
@@ -53,7 +55,7 @@ class NormalBot:
             return Card(_bottom(legal))
         trick = [int(card) for card in view.current_trick.cards]
         queen_out = not view.played_cards.mask & _QUEEN_BIT
-        threat = moon_threat(view)
+        threat = moon_threat(view) if self.block_moons else None
         if not trick:
             if threat is not None and threat.guarded and legal & HEARTS_MASK:
                 return Card(_top(legal & HEARTS_MASK))  # a heart the shooter may not beat
