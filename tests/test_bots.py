@@ -235,3 +235,13 @@ def test_normal_without_moon_defence_lets_a_runner_through_where_normal_blocks()
         if differ >= 3:
             break
     assert differ >= 3
+
+
+def test_a_career_level_is_seated_by_its_key_and_named_by_it():
+    from engine.bots.ladder import level_keys
+
+    for key in level_keys():
+        bot = make_bot(key, 5)
+        assert isinstance(bot, Bot) and bot.name == key
+    with pytest.raises(ValueError, match="level-1"):
+        make_bot("level-99", 0)

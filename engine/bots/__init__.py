@@ -42,4 +42,4 @@ def make_bot(level: str, seed: int = 0) -> Bot:
     except KeyError:
         names = ", ".join((*LEVELS, *level_keys()))
         raise ValueError(f"unknown bot level {level!r}: choose one of {names}") from None
-    return rung.make(seed)
+    return rung.bot(seed)

@@ -27,7 +27,13 @@ class Level:
     words: str
     """Their strength in words, as the career page says it: what these bots do and do not do."""
     make: Callable[[int], Bot]
-    """A bot of this level from a seed."""
+    """A bot of this level from a seed (``bot`` names it by the key)."""
+
+    def bot(self, seed: int) -> Bot:
+        """A bot of this level named by its key, so a saved game seats the same level again."""
+        player = self.make(seed)
+        player.name = self.key
+        return player
 
 
 def _easy(seed: int) -> Bot:
