@@ -336,3 +336,28 @@ PRESETS: dict[str, Rules] = {
     "six_players": Rules(players=6),
     "seven_players": Rules(players=7),
 }
+
+PRESET_TITLES: dict[str, str] = {
+    "standard": "Standard",
+    "short_game": "Short game (to 50)",
+    "no_hold": "No hold pass",
+    "queen_breaks_hearts": "Queen breaks hearts",
+    "points_on_first_trick": "Points on the first trick",
+    "new_moon": "New moon",
+    "shooters_choice": "Shooter's choice",
+    "omnibus": "Omnibus (J♦ −10)",
+    "spot_hearts": "Spot hearts",
+    "black_maria": "Black Maria",
+    "play_off_ties": "Ties played off",
+    "openspiel": "OpenSpiel's rules",
+    "three_players": "Standard",
+    "five_players": "Standard",
+    "six_players": "Standard",
+    "seven_players": "Standard",
+}
+"""What a page calls each preset (``preset_title`` adds the table's size)."""
+
+
+def preset_title(name: str) -> str:
+    """The preset's title for a page, with its players: "Black Maria, 4 players"."""
+    return f"{PRESET_TITLES[name]}, {PRESETS[name].players} players"

@@ -191,6 +191,8 @@ def test_three_friends_join_by_the_link_and_play_a_whole_hand(server, people):
     link = make_room(ann, server.url)
     assert "/rooms/r/" in link
     expect(ann.locator('[data-role="loopback-hint"]')).to_contain_text("works on this computer only")
+    # The form offered the server's presets; the room names its rules as they were offered.
+    expect(ann.locator('[data-role="settings"]')).to_contain_text("Standard, 4 players · game to 100")
     join(bob, link, "Bob")
     join(cid, link, "Cid")
     expect(seat_state(ann, 2)).to_have_attribute("data-state", "on")

@@ -27,9 +27,20 @@ from engine import (
 )
 from engine.bots import LEVELS
 from engine.excerpt import excerpt
-from engine.rules import PRESETS
+from engine.rules import PRESETS, preset_title
 
-__all__ = ["RECORD_FORMAT", "TIMERS", "Room", "RoomConfig", "RoomError", "Seat", "hash_secret", "new_code"]
+__all__ = [
+    "RECORD_FORMAT",
+    "TIMERS",
+    "Room",
+    "RoomConfig",
+    "RoomError",
+    "Seat",
+    "hash_secret",
+    "new_code",
+    "offered_presets",
+    "rules_title",
+]
 
 RECORD_FORMAT = "hearts-trainer/room"
 TIMERS = (0, 15, 30, 60)
@@ -46,6 +57,29 @@ class RoomError(ValueError):
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self.text = text
+
+
+def _table(preset: str) -> object:
+    """A preset's rules but its target: a room sets the game's length itself."""
+    return PRESETS[preset].replace(target=PRESETS["standard"].target)
+
+
+def offered_presets() -> list[tuple[str, str]]:
+    """(preset, title) for each table a room can be made with, each set of rules once: a room
+    chooses its own target (so the short game is the standard table), and OpenSpiel's preset is
+    the queen-breaks-hearts one under another name."""
+    offered: list[tuple[str, str]] = []
+    seen: list[object] = []
+    for name in PRESETS:
+        if _table(name) not in seen:
+            seen.append(_table(name))
+            offered.append((name, preset_title(name)))
+    return offered
+
+
+def rules_title(preset: str) -> str:
+    """What a room's page calls its rules: the offered preset of the same table."""
+    return dict(offered_presets())[next(n for n in PRESETS if _table(n) == _table(preset))]
 
 
 def new_code() -> str:

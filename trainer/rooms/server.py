@@ -35,7 +35,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..server_guard import WILDCARD_HOSTS, OriginGuard
 from .hub import MAX_MESSAGE, Hub
 from .reviewer import RoomReviews, download_game, quick_reviews
-from .room import TIMERS, RoomError
+from .room import TIMERS, RoomError, offered_presets
 from .store import FileStore, RoomStore
 
 __all__ = ["PREFIX", "build_app", "main", "make_hub"]
@@ -98,6 +98,9 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
             return Response("Not found\n", status_code=404, media_type="text/plain")
         return FileResponse(path, headers=NO_STORE)
 
+    async def presets(_: Request) -> Response:
+        return JSONResponse({"presets": offered_presets()}, headers=NO_STORE)
+
     async def create(request: Request) -> Response:
         body = await request.body()
         if len(body) > MAX_MESSAGE:
@@ -147,6 +150,7 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
             routes=[
                 Route("/", page),
                 Route("/api/rooms", create, methods=["POST"]),
+                Route("/api/presets", presets),
                 Route("/r/{code}", room_page),
                 Route("/static/{name}", static),
                 WebSocketRoute("/ws/{code}", websocket),

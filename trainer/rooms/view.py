@@ -12,7 +12,7 @@ from engine import parse_cards, to_card
 
 from ..seats import YOU
 from ..table.snapshot import announce, snapshot
-from .room import Room
+from .room import Room, rules_title
 
 __all__ = ["seat_view"]
 
@@ -133,6 +133,7 @@ def _room_part(room: Room, seat: int, now: float) -> dict:
         "status": room.status,
         "you": seat,
         "preset": room.config.preset,
+        "rules": rules_title(room.config.preset),
         "target": room.config.target,
         "timer": room.config.timer,
         "bot_level": room.config.bot_level,

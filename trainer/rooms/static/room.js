@@ -3,23 +3,6 @@
 // go to the server as they are, and the server's view of this seat comes back as `table`.
 import tableWidget, { h } from "./table.js";
 
-const PRESETS = [
-  ["standard", "Standard, 4 players"],
-  ["short_game", "Short game, 4 players"],
-  ["no_hold", "No hold pass, 4 players"],
-  ["queen_breaks_hearts", "Queen breaks hearts, 4 players"],
-  ["points_on_first_trick", "Points on the first trick, 4 players"],
-  ["new_moon", "New moon, 4 players"],
-  ["shooters_choice", "Shooter's choice, 4 players"],
-  ["omnibus", "Omnibus (J♦ −10), 4 players"],
-  ["spot_hearts", "Spot hearts, 4 players"],
-  ["black_maria", "Black Maria, 4 players"],
-  ["play_off_ties", "Ties played off, 4 players"],
-  ["three_players", "3 players"],
-  ["five_players", "5 players"],
-  ["six_players", "6 players"],
-  ["seven_players", "7 players"],
-];
 const KEY = (code) => `hearts-room:${code}`;
 const NAME_KEY = "hearts-room-name";
 
@@ -30,7 +13,10 @@ const $ = (role) => document.querySelector(`[data-role="${role}"]`);
 function showCreate() {
   document.getElementById("create").hidden = false;
   const form = document.getElementById("create-form");
-  form.preset.append(...PRESETS.map(([value, text]) => h("option", { value, text })));
+  // The rule presets a room can have, named as the server names them (engine.rules.PRESET_TITLES).
+  fetch("/rooms/api/presets").then((answer) => answer.json()).then(({ presets }) => {
+    form.preset.append(...presets.map(([value, text]) => h("option", { value, text })));
+  });
   form.name.value = localStorage.getItem(NAME_KEY) || "";
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -280,10 +266,9 @@ function showRoom(code) {
           onclick: () => send({ type: "start" }) })
         : h("p", { text: "Waiting for the host to start the game. Empty seats get bots." }));
     }
-    const rules = (PRESETS.find(([name]) => name === room.preset) || [room.preset, room.preset])[1];
     const timer = room.timer ? `${room.timer} s to decide` : "no timer";
     parts.push(h("p", { class: "rm-settings", "data-role": "settings",
-      text: `${rules} · game to ${room.target} · ${room.bot_level} bots · ${timer}` }));
+      text: `${room.rules} · game to ${room.target} · ${room.bot_level} bots · ${timer}` }));
     parts.push(h("ul", { class: "rm-seats", "data-role": "seats", "aria-label": "Seats" }, room.seats.map(seatItem)));
     const turn = turnText();
     parts.push(h("div", { class: `rm-turn${room.seconds_left !== null && room.seconds_left <= 5 ? " hurry" : ""}`,
