@@ -150,7 +150,7 @@ class Hub:
     async def create(self, settings: object, name: object) -> tuple[Room, str]:
         await self.start()
         room, secret = Room.create(self.config(settings), name, self.clock())
-        self.store.save(room.code, room.to_record())
+        await asyncio.to_thread(self.store.save, room.code, room.to_record())
         self._keep(room)
         return room, secret
 
@@ -218,7 +218,9 @@ class Hub:
                     self.reviewer.game_over(room)  # the host's game kept in progress (off the loop)
                 if room.version != before:
                     if save:
-                        self.store.save(code, room.to_record())
+                        # Written before any page hears of it, but off the event loop: a slow disk
+                        # holds this room (its lock) and no other.
+                        await asyncio.to_thread(self.store.save, code, room.to_record())
                     if self.bus is not None:
                         await self.bus.publish(code, room.version)
         if room.version != seen:

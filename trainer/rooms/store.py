@@ -1,7 +1,8 @@
 """Where rooms are kept: the contract (``RoomStore``), in memory, and one JSON file a room.
 
 A room's record is saved after every action; a file is written whole to a temporary file and
-then put in place with ``os.replace``, so a kill mid-write leaves the room as it was before.
+synced to disk, then put in place with ``os.replace``, so a kill or a power cut mid-write leaves
+the room as it was before. The hub saves off its event loop (one room waits for its disk, no other).
 """
 
 from __future__ import annotations
@@ -76,7 +77,10 @@ class FileStore:
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as file:
                 file.write(text)
+                file.flush()
+                os.fsync(file.fileno())  # on disk before it replaces the last record: a power cut too
             os.replace(temporary, path)
+            _sync_directory(self.directory)
         except BaseException:
             pathlib.Path(temporary).unlink(missing_ok=True)
             raise
@@ -88,3 +92,14 @@ class FileStore:
 
     def delete(self, code: str) -> None:
         self._path(code).unlink(missing_ok=True)
+
+
+def _sync_directory(directory: pathlib.Path) -> None:
+    """The rename itself on disk (POSIX; elsewhere the file's own sync is what there is)."""
+    if not hasattr(os, "O_DIRECTORY"):
+        return
+    handle = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
