@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from trainer.site import PUZZLES, REVIEW, ROOMS
+from trainer.site import CAREER, PUZZLES, REVIEW, ROOMS
 
 from .catalog import LESSONS, lesson_address
 from .progress import LessonProgressStore
@@ -14,7 +14,7 @@ GAMES_LESSON = "l09_play"
 """The lesson whose finished games were kept before a game's key named its lesson: such games
 are counted there (the only lesson then that played games to their end)."""
 
-__all__ = ["friends_markdown", "home_markdown", "more_markdown", "next_to_do"]
+__all__ = ["career_markdown", "friends_markdown", "home_markdown", "more_markdown", "next_to_do"]
 
 
 def _games(progress: LessonProgressStore, lesson: Lesson) -> list[str]:
@@ -66,7 +66,17 @@ def more_markdown() -> str:
         f"**More:** [Puzzles]({PUZZLES}): real positions where the natural choice costs points · "
         f"[Your review]({REVIEW}): where your points go, by theme and phase, and a review of "
         "your last game"
-        f"\n\n{friends_markdown()}"
+        f"\n\n{career_markdown()}\n\n{friends_markdown()}"
+    )
+
+
+def career_markdown() -> str:
+    """The career is in the installed app (the static site's review cannot review its matches)."""
+    if sys.platform == "emscripten":
+        return "**The career** (ten levels of bots, then the master table) is in the installed app."
+    return (
+        f"**[The career]({CAREER})**: a match at a time against three bots of your level; win it "
+        "and you move up, from level 1 to the master table"
     )
 
 

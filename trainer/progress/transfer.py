@@ -52,6 +52,7 @@ TABLES = (
     "games",
     "decisions",
     "table_games",
+    "career_matches",
 )
 """Every table of the store that holds the learner's progress, in the order they are merged
 (games before the decisions that point at them)."""
@@ -339,6 +340,11 @@ def _merge(db: Any, tables: dict[str, list[dict[str, Any]]], changed: dict[str, 
         if (key := _fingerprint(tuple(row.get(name, "") for name in _SAME))) not in kept:
             insert("decisions", row, skip=("id",))
             kept.add(key)
+    matches = {key for (key,) in db.execute("SELECT game_key FROM career_matches")}
+    for row in rows("career_matches"):  # a match is kept once, by its game's key
+        if row["game_key"] not in matches:
+            insert("career_matches", row, skip=("id",))
+            matches.add(row["game_key"])
     for row in rows("table_games"):
         mine = one("SELECT updated_at FROM table_games WHERE place = ?", (row["place"],))
         if mine is None:
