@@ -87,6 +87,10 @@ def status_markdown(runner: CareerRunner, matches: Sequence[Match]) -> str:
     finished = runner.finished
     if finished is None:
         return "**No match in play.** Choose the game's length and start a match."
+    after = (
+        f" **New hand** on the table deals the next match, a game to {runner.next_target}; or choose "
+        "the length below and press **Start the match**."
+    )
     total, others = finished.total, [t for s, t in enumerate(session.totals) if s != session.seat]
     review = f"[Review this match]({review_address(finished.game_key)})"
     where = _at(finished.level)
@@ -96,10 +100,10 @@ def status_markdown(runner: CareerRunner, matches: Sequence[Match]) -> str:
         else:
             moved = f"You are now at {_at(level_from(matches))}."
         scores = f"your total {total}, the others' {', '.join(map(str, others))}"
-        return f"**You won the match** at {where}: {scores}. {moved} {review}."
+        return f"**You won the match** at {where}: {scores}. {moved} {review}.{after}"
     return (
         f"**You lost the match** at {where}: your total {total}, the others' "
-        f"{', '.join(map(str, others))}. You are at {_at(level_from(matches))}. {review}."
+        f"{', '.join(map(str, others))}. You are at {_at(level_from(matches))}. {review}.{after}"
     )
 
 

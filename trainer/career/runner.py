@@ -154,10 +154,14 @@ class CareerRunner:
         self.finished = None
         return deal_game_hand(match_rules(target), seed, 0)
 
+    @property
+    def next_target(self) -> int:
+        """What New hand on a finished match's table deals the next match to: the same length."""
+        return self.target if self.target in TARGETS else TARGETS[-1]
+
     def _next_match(self) -> list[Event]:
         """New hand on a finished match's table: the next match, to the same target."""
-        target = self.target if self.target in TARGETS else TARGETS[0]
-        events = self.widget.session.set_position(self._deal(target))
+        events = self.widget.session.set_position(self._deal(self.next_target))
         self._changed()
         return [*events, {"type": "new_hand", "hand": 1, "text": "A new match is dealt."}]
 
