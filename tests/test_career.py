@@ -75,6 +75,7 @@ def test_after_the_last_level_the_master_table_and_a_win_there_stays_there(store
     assert career.level == MASTER.number
     assert [m.result for m in career.matches if m.level == MASTER.number] == ["won", "lost"]
     assert "## You are at the master table" in level_markdown(career.level)
+    assert "three bots of the master table" in level_markdown(career.level)
 
 
 def test_ties_are_played_off_and_a_shared_lowest_total_does_not_move_you_up() -> None:
@@ -194,8 +195,8 @@ def test_bad_stored_rows_are_named_in_one_line_each_and_change_nothing(store) ->
     matches, problems = career.readable_matches()
     assert [m.game_key for m in matches] == ["good"]
     assert len(problems) == 2 and all("\n" not in line and len(line) <= 300 for line in problems)
-    assert "career_matches row 2.level: must be 1 to 11, not 12" in problems[0]
-    assert problems[1].startswith("career_matches row 3.points:")
+    assert "career_matches row 2, level: must be 1 to 11, not 12" in problems[0]
+    assert problems[1].startswith("career_matches row 3, points:")
     assert career.level == SECOND.number  # the bad win at "level 12" counts for nothing
     assert "2 kept matches could not be read and are left out, untouched" in problems_markdown("", problems)
     assert store.query("SELECT * FROM career_matches ORDER BY id") == before

@@ -65,6 +65,10 @@ def _at(number: int) -> str:
     return "the master table" if number == MASTER.number else title(number)
 
 
+def _bots(level: Level) -> str:
+    return "three bots of the master table" if level.number == MASTER.number else f"three {level.title} bots"
+
+
 def level_markdown(level_number: int) -> str:
     """Where the learner is and who they face next."""
     level = rung(level_number)
@@ -72,7 +76,7 @@ def level_markdown(level_number: int) -> str:
         return f"## You are at Level {level_number}"
     return (
         f"## You are at {_at(level.number)}\n\n"
-        f"**Your opponents here:** three {level.title} bots. {level.words}{_measured(level)}"
+        f"**Your opponents here:** {_bots(level)}. {level.words}{_measured(level)}"
     )
 
 

@@ -125,7 +125,8 @@ class CareerProgress:
             try:
                 check_row("career_matches", row, SCHEMA["career_matches"])
             except Bad as bad:
-                problems.append(clip(f"career_matches row {row['id']}{bad.field}: {bad.reason}", 300))
+                field = bad.field.lstrip(".") or "row"
+                problems.append(clip(f"career_matches row {row['id']}, {field}: {bad.reason}", 300))
                 continue
             points = tuple(json.loads(row["points"]))
             matches.append(
