@@ -255,3 +255,20 @@ def test_strength_is_the_mean_a_hand_with_a_t_interval() -> None:
     assert figure.half == pytest.approx(12.706 * 18.3848 / 2**0.5, rel=1e-4)
     assert strength([5]).half is None
     assert strength_chart([]) is None
+
+
+def test_a_matchs_review_link_opens_that_game_on_the_review_page(store, monkeypatch) -> None:
+    from trainer.review.page import game_markdown, open_review
+
+    monkeypatch.setenv(TEST_HOOK, "1:3,4")  # short matches
+    runner = CareerRunner(store, bot_delay=0)
+    for _ in range(2):  # two matches: the first is no longer the last game
+        runner.start_match(50)
+        while not runner.widget.session.winners:
+            move(runner.widget)
+    first, second = runner.matches()
+    data = open_review(store)
+    assert data.game(first.game_key).key == first.game_key
+    assert data.game(None) is data.last_game and data.last_game.key == second.game_key
+    assert data.game("career/match/none") is data.last_game  # a key not kept: the last game, so named
+    assert game_markdown(data.game(first.game_key), last=False).startswith("**This game**")
