@@ -272,3 +272,21 @@ def test_a_matchs_review_link_opens_that_game_on_the_review_page(store, monkeypa
     assert data.game(None) is data.last_game and data.last_game.key == second.game_key
     assert data.game("career/match/none") is data.last_game  # a key not kept: the last game, so named
     assert game_markdown(data.game(first.game_key), last=False).startswith("**This game**")
+
+
+@pytest.mark.parametrize(
+    ("level", "record", "said"),
+    [
+        ("level-99", {"format": "hearts-trainer/table-session"}, "names no level of the career"),
+        (FIRST.key, {"format": "something else"}, "The saved game cannot be resumed: not a"),
+    ],
+)
+def test_a_match_in_play_that_does_not_read_back_is_named_and_left_alone(store, level, record, said) -> None:
+    from trainer.progress.tables import save_table
+
+    save_table(store, PLACE, level, record)
+    before = store.query("SELECT * FROM table_games")
+    runner = CareerRunner(store, bot_delay=0)
+    assert said in runner.notice and "\n" not in runner.notice and len(runner.notice) < 400
+    assert not runner.in_play and runner.match_level is None
+    assert store.query("SELECT * FROM table_games") == before

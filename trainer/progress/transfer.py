@@ -8,8 +8,8 @@ Importing checks the whole file first (every row against its table's checks in
 ``trainer.progress.schema``, down to the JSON kept in text columns) and refuses it with one line
 naming the file and the field, quoting at most an excerpt; then it merges every table in one
 transaction, so a file is applied entirely or not at all. Merging keeps the most of both (the
-further step of a lesson, the puzzle record with more attempts, every attempt, game and decision
-once: those already kept are found in sets read once, so the time grows with the rows, not their
+further step of a lesson, the puzzle record with more attempts, every attempt, game, decision and
+career match once: those already kept are found in sets read once, so the time grows with the rows, not their
 square) and importing the same file twice changes nothing the second time.
 """
 
