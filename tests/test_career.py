@@ -249,6 +249,13 @@ def test_the_test_hook_sets_the_target_and_each_matchs_seed(store, monkeypatch) 
         _test_hook()
 
 
+def test_the_page_counts_the_levels_there_are() -> None:
+    from trainer.career.page import INTRO, _count
+
+    assert f"{_count(len(LADDER))} levels of bots, then the master table" in INTRO
+    assert (_count(3), _count(10), _count(12)) == ("Three", "Ten", "12")
+
+
 def test_strength_is_the_mean_a_hand_with_a_t_interval() -> None:
     figure = strength([0, 26])
     assert figure.hands == 2 and figure.mean == 13

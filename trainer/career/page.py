@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.bots.ladder import Level
+from engine.bots.ladder import LADDER, Level
 
 from ..review.charts import BELOW, WIDTH
 from ..site import HOME
@@ -25,14 +25,19 @@ __all__ = [
     "strength_markdown",
 ]
 
+def _count(number: int) -> str:
+    words = ("One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten")
+    return words[number - 1] if 1 <= number <= len(words) else str(number)
+
+
 INTRO = (
     f"[← All lessons]({HOME})\n\n# The career\n\n"
-    "Ten levels of bots, then the master table. Each match is a game against three bots of your "
-    "level, to 50 or 100 points as you choose when it starts; the lowest total wins, and a tie for "
-    "the lowest total is played off with one more hand, so every match ends with one player alone "
-    "lowest. Win and you move up a level; lose and you stay at it. A match is played as it is "
-    "dealt: no hints, no taking back. Your match is kept after every card: leave or reload, and it "
-    "waits for you here."
+    f"{_count(len(LADDER))} levels of bots, then the master table. Each match is a game against "
+    "three bots of your level, to 50 or 100 points as you choose when it starts; the lowest total "
+    "wins, and a tie for the lowest total is played off with one more hand, so every match ends "
+    "with one player alone lowest. Win and you move up a level; lose and you stay at it. A match is "
+    "played as it is dealt: no hints, no taking back. Your match is kept after every card: leave or "
+    "reload, and it waits for you here."
 )
 
 
