@@ -25,6 +25,7 @@ __all__ = [
     "strength_markdown",
 ]
 
+
 def _count(number: int) -> str:
     words = ("One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten")
     return words[number - 1] if 1 <= number <= len(words) else str(number)
