@@ -60,23 +60,29 @@ def next_to_do(progress: LessonProgressStore | None) -> str:
     return f"Every lesson is complete. Play a game in [lesson 9]({lesson_address('l09_play')})."
 
 
-def more_markdown() -> str:
+def more_markdown(career_level: int | None = None) -> str:
     """Links to the pages beside the lessons: puzzles, and the review of where points go."""
     return (
         f"**More:** [Puzzles]({PUZZLES}): real positions where the natural choice costs points · "
         f"[Your review]({REVIEW}): where your points go, by theme and phase, and a review of "
         "your last game"
-        f"\n\n{career_markdown()}\n\n{friends_markdown()}"
+        f"\n\n{career_markdown(career_level)}\n\n{friends_markdown()}"
     )
 
 
-def career_markdown() -> str:
-    """The career is in the installed app (the static site's review cannot review its matches)."""
+def career_markdown(level: int | None = None) -> str:
+    """The career and, given the learner's level, where they are in it. The career is in the
+    installed app (the static site's review cannot review its matches)."""
     if sys.platform == "emscripten":
-        return "**The career** (ten levels of bots, then the master table) is in the installed app."
+        return "**The career** (levels of bots up to the master table) is in the installed app."
+    from trainer.career.progress import MASTER, title
+
+    where = ""
+    if level is not None:
+        where = ". You are at " + ("the master table" if level == MASTER.number else title(level))
     return (
         f"**[The career]({CAREER})**: a match at a time against three bots of your level; win it "
-        "and you move up, from level 1 to the master table"
+        f"and you move up, from level 1 to the master table{where}"
     )
 
 
