@@ -48,8 +48,10 @@ def _(mo, next_to_do, progress):
 
 
 @app.cell(hide_code=True)
-def _(mo, more_markdown):
-    mo.md(more_markdown())
+def _(mo, more_markdown, store):
+    from trainer.career.progress import CareerProgress
+
+    mo.md(more_markdown(CareerProgress(store).level))
     return
 
 

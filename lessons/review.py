@@ -13,6 +13,7 @@ def _():
         kept_note,
         moments_markdown,
         open_review,
+        review_label,
         review_markdown,
         scoresheet_for,
         stored_review_markdown,
@@ -28,6 +29,7 @@ def _():
         kept_note,
         mo,
         moments_markdown,
+        review_label,
         review_markdown,
         scoresheet_for,
         stored_review,
@@ -129,25 +131,26 @@ def _(data, get_reviews, mo):
 @app.cell(hide_code=True)
 def _(data, game_markdown, get_reviews, mo):
     get_reviews()  # once its review is kept, the game is read again: the button goes, the review shows
-    game = data.last_game
-    mo.md("## Game review\n\n" + game_markdown(game))
-    return (game,)
+    game = data.game(mo.query_params().get("game"))  # ?game=KEY: a career match's review link
+    last = game is data.last_game
+    mo.md("## Game review\n\n" + game_markdown(game, last))
+    return game, last
 
 
 @app.cell(hide_code=True)
-def _(game, mo, stored_review):
+def _(game, last, mo, review_label, stored_review):
     kept_review = stored_review(game)  # a game reviewed before reopens at once
-    review_button = mo.ui.run_button(label="Review my last game", kind="success")
+    review_button = mo.ui.run_button(label=review_label(last), kind="success")
     review_button if game is not None and kept_review is None else None  # noqa: B018 (the cell's output)
     return kept_review, review_button
 
 
 @app.cell(hide_code=True)
-def _(data, game, kept_review, mo, review_button, set_reviews, stored_review_markdown):
+def _(data, game, kept_review, last, mo, review_button, set_reviews, stored_review_markdown):
     if kept_review is not None:
         review = kept_review
     else:
-        mo.stop(game is None or not review_button.value, mo.md(stored_review_markdown(game)))
+        mo.stop(game is None or not review_button.value, mo.md(stored_review_markdown(game, last)))
         from trainer.review.game import decision_points, review_game
 
         _total = sum(len(decision_points(hand, game.seat)) for hand in game.hands)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["HOME", "LESSON_PAGE", "PAGES", "PUZZLES", "REVIEW", "ROOMS", "SITE_FILES"]
+__all__ = ["CAREER", "HOME", "LESSON_PAGE", "PAGES", "PUZZLES", "REVIEW", "ROOMS", "SITE_FILES"]
 
 HOME = "/"
 LESSON_PAGE = "/lesson/"
 PUZZLES = "/puzzles/"
 REVIEW = "/review/"
+CAREER = "/career/"
+"""The career (`trainer.career`): installed app only; the static site's review cannot review its matches."""
 ROOMS = "/rooms/"
 """Play with friends (`trainer.rooms`): not a notebook, and not in the static site (it needs a server)."""
 
@@ -23,6 +25,7 @@ PAGES: dict[str, str] = {
     LESSON_PAGE: "lesson.py",
     PUZZLES: "puzzles.py",
     REVIEW: "review.py",
+    CAREER: "career.py",
 }
 """Address → notebook file in lessons/."""
 
@@ -32,7 +35,7 @@ SITE_FILES: dict[str, str] = {
     PUZZLES: "puzzles.html",
     REVIEW: "review.html",
 }
-"""Address on the server → the page's file in the static site."""
+"""Address on the server → the page's file in the static site (the pages it has)."""
 
 if sys.platform == "emscripten":  # the static site: links relative to its one folder
     HOME, LESSON_PAGE, PUZZLES, REVIEW = (

@@ -142,6 +142,22 @@ MIGRATIONS: list[tuple[str, str]] = [
         )
         """,
     ),
+    (
+        "the career: every finished match against a level's bots (its level, game length, result, "
+        "the learner's points in each hand, and the kept game's key for its review)",
+        """
+        CREATE TABLE career_matches (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_key TEXT NOT NULL UNIQUE,
+            level INTEGER NOT NULL,
+            target INTEGER NOT NULL,
+            result TEXT NOT NULL CHECK (result IN ('won', 'lost')),
+            points TEXT NOT NULL,
+            hands INTEGER NOT NULL,
+            finished_at TEXT NOT NULL
+        )
+        """,
+    ),
 ]
 """(what it does, SQL). Append only: a later feature adds its tables with a new entry."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from trainer.site import PUZZLES, REVIEW, ROOMS
+from trainer.site import CAREER, PUZZLES, REVIEW, ROOMS
 
 from .catalog import LESSONS, lesson_address
 from .progress import LessonProgressStore
@@ -14,7 +14,7 @@ GAMES_LESSON = "l09_play"
 """The lesson whose finished games were kept before a game's key named its lesson: such games
 are counted there (the only lesson then that played games to their end)."""
 
-__all__ = ["friends_markdown", "home_markdown", "more_markdown", "next_to_do"]
+__all__ = ["career_markdown", "friends_markdown", "home_markdown", "more_markdown", "next_to_do"]
 
 
 def _games(progress: LessonProgressStore, lesson: Lesson) -> list[str]:
@@ -60,13 +60,29 @@ def next_to_do(progress: LessonProgressStore | None) -> str:
     return f"Every lesson is complete. Play a game in [lesson 9]({lesson_address('l09_play')})."
 
 
-def more_markdown() -> str:
+def more_markdown(career_level: int | None = None) -> str:
     """Links to the pages beside the lessons: puzzles, and the review of where points go."""
     return (
         f"**More:** [Puzzles]({PUZZLES}): real positions where the natural choice costs points · "
         f"[Your review]({REVIEW}): where your points go, by theme and phase, and a review of "
         "your last game"
-        f"\n\n{friends_markdown()}"
+        f"\n\n{career_markdown(career_level)}\n\n{friends_markdown()}"
+    )
+
+
+def career_markdown(level: int | None = None) -> str:
+    """The career and, given the learner's level, where they are in it. The career is in the
+    installed app (the static site's review cannot review its matches)."""
+    if sys.platform == "emscripten":
+        return "**The career** (levels of bots up to the master table) is in the installed app."
+    from trainer.career.progress import MASTER, title
+
+    where = ""
+    if level is not None:
+        where = ". You are at " + ("the master table" if level == MASTER.number else title(level))
+    return (
+        f"**[The career]({CAREER})**: a match at a time against three bots of your level; win it "
+        f"and you move up, from level 1 to the master table{where}"
     )
 
 

@@ -23,8 +23,14 @@ TABLES = (
     "lesson_progress",
     "lesson_steps",
     "games",
+    "career_matches",
 )
-ORDER = {"decisions": "at, id", "puzzle_attempts": "at, id", "games": "finished_at, id"}
+ORDER = {
+    "decisions": "at, id",
+    "puzzle_attempts": "at, id",
+    "games": "finished_at, id",
+    "career_matches": "finished_at, id",
+}
 
 
 def table_csv(store: Store, table: str) -> str:

@@ -173,6 +173,16 @@ SCHEMA: dict[str, dict[str, Column]] = {
         "record": Column(c.json_text(_as_is, RECORD)),  # read whole by _game_in_play
         "updated_at": TIME,
     },
+    "career_matches": {
+        "id": Column(ID, required=False),
+        "game_key": Column(c.key),
+        "level": Column(c.integer(1, 11)),
+        "target": Column(c.integer(1, 1000)),
+        "result": Column(c.one_of(("won", "lost"))),
+        "points": Column(c.json_text(c.list_of(c.integer(-(10**6), 10**6), 1000), 100_000)),
+        "hands": Column(c.integer(1, 1000)),
+        "finished_at": TIME,
+    },
 }
 
 
@@ -267,12 +277,19 @@ def _puzzle(row: dict[str, Any], parsed: dict[str, Any]) -> None:
         raise Bad(f"more solved ({row['solved']}) than attempted ({row['attempts']})", "solved")
 
 
+def _match(row: dict[str, Any], parsed: dict[str, Any]) -> None:
+    """A career match has the learner's points for each hand it played."""
+    if len(parsed["points"]) != row["hands"]:
+        raise Bad(f"{len(parsed['points'])} hands' points for {row['hands']} hands played", "points")
+
+
 ROW_CHECKS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "lesson_progress": _lesson,
     "puzzle_records": _puzzle,
     "decisions": _decision,
     "games": _game,
     "table_games": _game_in_play,
+    "career_matches": _match,
 }
 
 

@@ -8,8 +8,8 @@ Importing checks the whole file first (every row against its table's checks in
 ``trainer.progress.schema``, down to the JSON kept in text columns) and refuses it with one line
 naming the file and the field, quoting at most an excerpt; then it merges every table in one
 transaction, so a file is applied entirely or not at all. Merging keeps the most of both (the
-further step of a lesson, the puzzle record with more attempts, every attempt, game and decision
-once: those already kept are found in sets read once, so the time grows with the rows, not their
+further step of a lesson, the puzzle record with more attempts, every attempt, game, decision and
+career match once: those already kept are found in sets read once, so the time grows with the rows, not their
 square) and importing the same file twice changes nothing the second time.
 """
 
@@ -52,6 +52,7 @@ TABLES = (
     "games",
     "decisions",
     "table_games",
+    "career_matches",
 )
 """Every table of the store that holds the learner's progress, in the order they are merged
 (games before the decisions that point at them)."""
@@ -339,6 +340,11 @@ def _merge(db: Any, tables: dict[str, list[dict[str, Any]]], changed: dict[str, 
         if (key := _fingerprint(tuple(row.get(name, "") for name in _SAME))) not in kept:
             insert("decisions", row, skip=("id",))
             kept.add(key)
+    matches = {key for (key,) in db.execute("SELECT game_key FROM career_matches")}
+    for row in rows("career_matches"):  # a match is kept once, by its game's key
+        if row["game_key"] not in matches:
+            insert("career_matches", row, skip=("id",))
+            matches.add(row["game_key"])
     for row in rows("table_games"):
         mine = one("SELECT updated_at FROM table_games WHERE place = ?", (row["place"],))
         if mine is None:

@@ -23,6 +23,7 @@ __all__ = [
     "ReviewData",
     "kept_note",
     "open_review",
+    "review_label",
     "review_markdown",
     "scoresheet_for",
     "stored_review_markdown",
@@ -39,6 +40,10 @@ class ReviewData:
     @property
     def last_game(self) -> SavedGame | None:
         return self.games[-1] if self.games else None
+
+    def game(self, key: str | None) -> SavedGame | None:
+        """The kept game of that key (a career match's review link names it), else the last one."""
+        return next((game for game in self.games if key and game.key == key), self.last_game)
 
     def counts_markdown(self) -> str:
         decisions, games = len(self.decisions), len(self.games)
@@ -105,7 +110,7 @@ def _decisions_phrase(count: int) -> str:
     return _many(count, "kept decision")
 
 
-def game_markdown(game: SavedGame | None) -> str:
+def game_markdown(game: SavedGame | None, last: bool = True) -> str:
     if game is None:
         return (
             "**No finished game yet.** Play one to the end in "
@@ -121,15 +126,20 @@ def game_markdown(game: SavedGame | None) -> str:
     else:
         against = f"with {_many(people, 'other player')}" + (f" and {levels} bots" if levels else "")
     when = game.finished_at.replace("T", " ")
-    return f"**Your last game** ({when}, {len(game.hands)} hands {against}): {totals}."
+    which = "Your last game" if last else "This game"
+    return f"**{which}** ({when}, {len(game.hands)} hands {against}): {totals}."
 
 
-def stored_review_markdown(game: SavedGame | None) -> str:
+def review_label(last: bool = True) -> str:
+    return "Review my last game" if last else "Review this game"
+
+
+def stored_review_markdown(game: SavedGame | None, last: bool = True) -> str:
     if game is None:
         return ""
     if game.review is None:
         return (
-            "Press **Review my last game**: the evaluator goes through every pass and play, which "
+            f"Press **{review_label(last)}**: the evaluator goes through every pass and play, which "
             "takes a minute or so (a bar shows how far it is). The review is then kept, and "
             "reopens at once."
         )

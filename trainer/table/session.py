@@ -29,6 +29,7 @@ from engine import (
     to_card,
 )
 from engine.bots import LEVELS, Bot, bot_turn, make_bot
+from engine.bots.ladder import level_keys
 from engine.excerpt import clip, excerpt
 
 from ..coach.hint import Hint, HintSource, coach_hint, decision_seed
@@ -215,8 +216,9 @@ class TableSession:
         self.rules = game.rules
         self.game = game
         self.seed = game.seed
+        known = (*LEVELS, *level_keys())  # the lessons' levels and the career's
         for seat, level in levels.items():
-            if seat in self.bots and level in LEVELS:
+            if seat in self.bots and level in known:
                 self.bots[seat] = make_bot(level, self.seed + seat)
         self.game_key = key
         self._clear_marks()
