@@ -164,6 +164,7 @@ def test_a_match_is_played_as_dealt(store) -> None:
     hand = runner.widget.session.hand
     with pytest.raises(TableError, match="every hand is played to its end"):
         runner.widget.act({"type": "new_hand", "discard": True})
+    assert runner.widget.table["hints"] is False  # no Hint button at a match's table
     with pytest.raises(TableError, match="No hints"):
         runner.widget.act({"type": "hint"})
     assert runner.widget.session.hand is hand

@@ -86,6 +86,7 @@ def play_match(page: Page) -> None:
     for code in lowest(codes(page, ""), 3):
         page.locator(f'{T} .ht-hand .card[data-card="{code}"]').click()
     page.locator(f'{T} [data-action="pass"]').click()
+    expect(page.locator(f'{T} [data-action="hint"]')).to_have_count(0)  # a match is the learner's own play
     for _ in range(13):
         page.locator(f"{T} .ht-hand .card.legal").first.wait_for()
         (code,) = lowest(codes(page, ".legal"))

@@ -62,6 +62,7 @@ class MatchTable(TableWidget):
     starts the next match (``next_match``)."""
 
     next_match: Callable[[], list[Event]] | None = None
+    offers_hints = False  # a match measures the learner's own play
 
     def _dispatch(self, message: object) -> list[Event]:
         kind = message.get("type") if isinstance(message, dict) else None

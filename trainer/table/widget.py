@@ -60,6 +60,8 @@ class TableWidget(anywidget.AnyWidget):
     four_colour = traitlets.Bool(False).tag(sync=True)
     open_seats = traitlets.List(traitlets.Int()).tag(sync=True)
     table_id = traitlets.Unicode("play").tag(sync=True)
+    offers_hints = True
+    """A table without hints (a career match) has no Hint button."""
     shown_end = traitlets.Unicode("").tag(sync=True)
     """The browser's report that it has drawn a hand's end ("hand:phase"): a change from the
     browser, so a notebook cell that reads the widget's value runs again and can say the result
@@ -326,7 +328,10 @@ class TableWidget(anywidget.AnyWidget):
         levels = self._levels
         if not self.autoplay:  # no bot plays a still table's seats: a level there would be untrue
             levels = [level if s in self._named or level == "you" else "" for s, level in enumerate(levels)]
-        self.table = snapshot(self.session, self.open_seats, levels, still, self._decided, self._concealed)
+        table = snapshot(self.session, self.open_seats, levels, still, self._decided, self._concealed)
+        if not self.offers_hints:
+            table["hints"] = False  # table.js draws no Hint button
+        self.table = table
 
     # ----- the bots -----
 
