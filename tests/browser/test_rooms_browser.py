@@ -42,7 +42,7 @@ class RoomsServer:
     def start(self) -> None:
         command = [sys.executable, "-m", "trainer.rooms.server", "--port", str(self.port)]
         command += ["--rooms", str(self.rooms), "--grace", str(GRACE), "--bot-delay", "0.05"]
-        command += ["--hand-pause", "600", "--short-timer", str(TIMER)]
+        command += ["--trick-pause", "0.05", "--hand-pause", "600", "--short-timer", str(TIMER)]
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
