@@ -76,9 +76,11 @@ class RoomsServer:
         self.start()
 
 
-@pytest.fixture
-def server(tmp_path):
-    rooms = RoomsServer(tmp_path / "rooms")
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server for the module's tests (each makes its own room): a left room stops by itself
+    at its hand's end, since the next hand waits for people (``--hand-pause 600``)."""
+    rooms = RoomsServer(tmp_path_factory.mktemp("rooms"))
     rooms.start()
     yield rooms
     rooms.stop()
