@@ -83,6 +83,7 @@ HEAVY_FIRST = (
     "tests/browser/test_review_browser.py",
     "tests/browser/test_rooms_browser.py",  # about a minute: whole hands in two or three browsers
     "tests/test_calibration.py",  # the map refitted from the kept archive
+    "tests/test_calibration_pool.py",  # over a minute: runs probed and fingerprinted
     "tests/test_coach_facts.py",
     "tests/test_rooms_review.py",
     "tests/test_rooms_redis.py",  # redis-server and two rooms servers, short games
