@@ -82,11 +82,13 @@ HEAVY_FIRST = (
     "tests/browser/test_table_browser.py",
     "tests/browser/test_review_browser.py",
     "tests/browser/test_rooms_browser.py",  # about a minute: whole hands in two or three browsers
-    "tests/test_rooms_redis.py",  # redis-server and two rooms servers, whole games
-    "tests/test_coach_facts.py",
     "tests/test_calibration.py",  # the map refitted from the kept archive
-    "tests/browser/test_rooms_review_browser.py",
+    "tests/test_calibration_pool.py",  # over a minute: runs probed and fingerprinted
+    "tests/test_coach_facts.py",
+    "tests/browser/test_career_browser.py",  # two short matches and a reload
     "tests/test_rooms_review.py",
+    "tests/test_rooms_redis.py",  # redis-server and two rooms servers, short games
+    "tests/browser/test_rooms_review_browser.py",
 )
 """Test files that take longest, run first: the suite runs a file at a time on each of two
 workers (``scripts/test.sh``), and a long file started last keeps one worker busy while the

@@ -10,7 +10,9 @@ import pytest
 
 from engine import Phase, to_card
 from tests.rooms_helpers import drive, first_legal, is_hand_score, message_for
+from trainer.rooms.hub import Hub
 from trainer.rooms.room import Room, RoomConfig, RoomError
+from trainer.rooms.store import MemoryStore
 from trainer.rooms.view import seat_view
 
 QUICK = {"bot_delay": 0.0, "trick_pause": 0.0}
@@ -251,8 +253,24 @@ def test_a_seat_sees_its_own_hand_only():
     ],
 )
 def test_bad_settings_are_named(settings, words):
+    """The settings a page sends, as the server checks them (the choices it offers, then the room's)."""
+    with pytest.raises(RoomError, match=words):
+        Hub(MemoryStore()).config(settings)
+
+
+@pytest.mark.parametrize(
+    ("settings", "words"),
+    [({"target": 0}, "target: 0 is not a number of points"), ({"timer": -5}, "timer: -5")],
+)
+def test_a_room_rebuilt_with_impossible_settings_names_them(settings, words):
     with pytest.raises(RoomError, match=words):
         RoomConfig(**settings)
+
+
+def test_a_test_server_may_offer_a_short_game_that_others_refuse():
+    assert Hub(MemoryStore(), targets=(50, 100, 30)).config({"target": 30}).rules.target == 30
+    with pytest.raises(RoomError, match="target: 30 is not 50 or 100"):
+        Hub(MemoryStore()).config({"target": 30})
 
 
 def test_a_screen_reader_hears_the_last_card_as_at_the_lessons_table():

@@ -32,6 +32,8 @@ from trainer.rooms.shared import SharedRooms
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GRACE = 2  # seconds: short, so a player wrongly taken for gone would get a bot within the game
+ALIVE = 3  # seconds a killed server's connections still count (the product's 10 s, shortened)
+TARGET = 30  # the servers' short game: two hands at least (no one reaches 30 in one)
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
 
@@ -338,19 +340,26 @@ def test_an_idle_room_is_not_deleted_while_another_process_uses_it(store):
 
 
 class Server:
-    """`python -m trainer.rooms.server --redis URL` on a free loopback port, bots without delay."""
+    """`python -m trainer.rooms.server --redis URL` on a free loopback port, bots without delay,
+    a game to ``TARGET`` offered, and a killed process's connections expiring after ``ALIVE``."""
 
     def __init__(self, redis_url: str, home: pathlib.Path, name: str, grace: float = GRACE):
         self.port, self.redis_url = free_port(), redis_url
         self.log = home / f"server-{name}.log"
         command = [sys.executable, "-m", "trainer.rooms.server", "--port", str(self.port)]
         command += ["--redis", redis_url, "--bot-delay", "0", "--hand-pause", "60", "--grace", str(grace)]
+        command += ["--alive-seconds", str(ALIVE), "--short-target", str(TARGET)]
         environment = {**os.environ, "HEARTS_TRAINER_HOME": str(home), "PYTHONPATH": str(ROOT)}
         with self.log.open("w") as log:
             self.process = subprocess.Popen(
                 command, cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT
             )
-        wait_for(self._answers, f"the rooms server {name} on port {self.port}", limit=60)
+        self.name = name
+
+    def ready(self) -> Server:
+        """Wait until it answers (started apart, so that two servers start side by side)."""
+        wait_for(self._answers, f"the rooms server {self.name} on port {self.port}", limit=60)
+        return self
 
     def _answers(self) -> bool:
         if self.process.poll() is not None:
@@ -361,7 +370,7 @@ class Server:
         return False
 
     def create(self, name: str, **settings) -> dict:
-        settings = {"preset": "standard", "target": 50, "bot_level": "easy", "timer": 0, **settings}
+        settings = {"preset": "standard", "target": TARGET, "bot_level": "easy", "timer": 0, **settings}
         body = json.dumps({**settings, "name": name})
         request = urllib.request.Request(
             f"http://127.0.0.1:{self.port}/rooms/api/rooms",
@@ -382,9 +391,11 @@ def servers(redis_url, tmp_path):
     """Two server processes on one Redis (emptied first: each test's rooms are its own)."""
     redis.Redis.from_url(redis_url).flushdb()
     started = [Server(redis_url, tmp_path, name) for name in "AB"]
-    yield started
-    for server in started:
-        server.stop()
+    try:
+        yield [server.ready() for server in started]
+    finally:
+        for server in started:
+            server.stop()
 
 
 class Player:
@@ -499,7 +510,7 @@ async def _seat_everyone(host: Server, others: list[tuple[str, Server]]) -> tupl
 
 def test_two_processes_share_a_room_and_every_move_reaches_the_other(servers):
     """Ann and Bob play through process A, Cat through B, a bot in the fourth seat: a whole game
-    to 50. Each can only play when its own process shows the others' cards, and every card played
+    (to ``TARGET``). Each can only play when its own process shows the others' cards, and every card played
     through one process is seen by the pages of the other."""
     a, b = servers
 
@@ -519,7 +530,7 @@ def test_two_processes_share_a_room_and_every_move_reaches_the_other(servers):
     for player in players:
         assert player.over() and player.errors == []
         assert player.view["room"]["seats"][3]["kind"] == "bot"
-        assert max(player.view["totals"]) >= 50
+        assert max(player.view["totals"]) >= TARGET
     assert ann.view["totals"] == bob.view["totals"] == cat.view["totals"]
     assert len({hand for hand, _ in cat.played}) >= 2  # more than one hand was played
     assert set(ann.played) | set(bob.played) <= cat.seen_plays()

@@ -280,11 +280,11 @@ def test_each_player_asks_for_their_own_review_over_the_websocket(tmp_path) -> N
     from trainer.rooms.store import MemoryStore
 
     timing = {"grace": 0, "bot_delay": 0, "trick_pause": 0, "hand_pause": 0}
-    hub = Hub(MemoryStore(), timing=timing)
+    hub = Hub(MemoryStore(), timing=timing, targets=(50, 100, 30))  # 30: a test server's short game
     progress = tmp_path / "progress.sqlite3"
     hub.reviewer = RoomReviews(Reviewer(BUDGET), progress=progress)
     with TestClient(build_app(hub), base_url="http://127.0.0.1:2719") as client:  # one event loop: the hub's
-        settings = {"preset": "standard", "target": 50, "bot_level": "easy", "timer": 0, "name": "Ann"}
+        settings = {"preset": "standard", "target": 30, "bot_level": "easy", "timer": 0, "name": "Ann"}
         made = client.post("/rooms/api/rooms", json=settings).json()
         code, secret = made["code"], made["secret"]
         download = f"/rooms/api/rooms/{code}/game"

@@ -4,6 +4,8 @@ will receive before the pass is over, never the deal's seed or another seat's se
 The checker (``tests/rooms_leaks.py``) is tested first on the table's own snapshots and on
 deliberate leaks; then whole games are played over WebSockets at 4 and 5 players, every message
 each scripted client received is recorded, and the room's own record says what each seat held.
+The four-player game goes to 50, as people play it; the five-player one to the test server's short
+target (30: still two deals at least, its passes and plays over several hands).
 """
 
 from __future__ import annotations
@@ -107,13 +109,14 @@ def test_the_seed_anywhere_is_a_leak() -> None:
 # ----- whole games over WebSockets -----
 
 QUICK = {"bot_delay": 0.0, "trick_pause": 0.0, "hand_pause": 600.0}  # people press New hand
+SHORT = 30  # a target the test server adds: no one reaches 30 in one hand
 
 
 @pytest.fixture
 def room_server():
     """The rooms app on a loopback port in a thread of its own (its own event loop), as
     `hearts-trainer host` serves it; yields its address and its hub."""
-    hub = Hub(MemoryStore(), timing=QUICK)
+    hub = Hub(MemoryStore(), timing=QUICK, targets=(50, 100, SHORT))
     # log_config None: the server's log lines reach the root logger, where the test reads them
     server = uvicorn.Server(uvicorn.Config(build_app(hub), log_config=None, log_level="info"))
     sock = socket.socket()
@@ -129,11 +132,11 @@ def room_server():
     sock.close()
 
 
-async def play_game(base: str, preset: str, people: int) -> tuple[str, list[RoomClient]]:
-    """A room to 50 with ``people`` scripted players (the rest bots), played to its end; every
-    message each player received is kept."""
+async def play_game(base: str, preset: str, people: int, target: int) -> tuple[str, list[RoomClient]]:
+    """A room to ``target`` with ``people`` scripted players (the rest bots), played to its end;
+    every message each player received is kept."""
     made = await asyncio.to_thread(
-        create_room, base, preset=preset, target=50, bot_level="easy", timer=0, name="Host"
+        create_room, base, preset=preset, target=target, bot_level="easy", timer=0, name="Host"
     )
     clients = [
         RoomClient(base, made["code"], f"Player {k}", made["secret"] if k == 0 else None, seed=k, record=True)
@@ -151,16 +154,17 @@ async def play_game(base: str, preset: str, people: int) -> tuple[str, list[Room
     return made["code"], clients
 
 
-@pytest.mark.parametrize(("preset", "people"), [("standard", 3), ("five_players", 4)])
+@pytest.mark.parametrize(("preset", "people", "target"), [("standard", 3, 50), ("five_players", 4, SHORT)])
 def test_every_message_of_whole_games_shows_only_the_players_own_seat(
-    room_server, preset, people, caplog
+    room_server, preset, people, target, caplog
 ) -> None:
     caplog.set_level(logging.INFO)
     base, hub = room_server
-    code, clients = run_apart(play_game(base, preset, people))
+    code, clients = run_apart(play_game(base, preset, people, target))
     record = hub.store.load(code)
     room = Room.from_record(record)
     assert room.status == "over" and len(room.game.hands) >= 2  # passes and plays of several deals
+    assert room.rules.target == target and max(room.game.totals) >= target  # played to its end
     assert [seat.kind for seat in room.seats].count("bot") == room.rules.players - people
     hands = room.game.hands
     seeds = [str(record["seed"]), f"{record['seed']:x}", *(str(hand.seed) for hand in hands)]

@@ -42,7 +42,7 @@ class RoomsServer:
     def start(self) -> None:
         command = [sys.executable, "-m", "trainer.rooms.server", "--port", str(self.port)]
         command += ["--rooms", str(self.rooms), "--grace", str(GRACE), "--bot-delay", "0.05"]
-        command += ["--hand-pause", "600", "--short-timer", str(TIMER)]
+        command += ["--trick-pause", "0.05", "--hand-pause", "600", "--short-timer", str(TIMER)]
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
@@ -76,9 +76,11 @@ class RoomsServer:
         self.start()
 
 
-@pytest.fixture
-def server(tmp_path):
-    rooms = RoomsServer(tmp_path / "rooms")
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server for the module's tests (each makes its own room): a left room stops by itself
+    at its hand's end, since the next hand waits for people (``--hand-pause 600``)."""
+    rooms = RoomsServer(tmp_path_factory.mktemp("rooms"))
     rooms.start()
     yield rooms
     rooms.stop()

@@ -1,8 +1,9 @@
-"""The coach after a room's game, in Chromium: the host plays a whole game (to 50) against bots on
-the room page, presses **Review my game**, sees the progress and then the review drawn by
-review.js, every sentence of it one the server's payload holds (the coach's checked verdicts and
-lesson 9's wording); it fits a phone's width; the game is in the host's progress with its review,
-and the downloaded file imports into another Hearts Trainer."""
+"""The coach after a room's game, in Chromium: the host plays a whole game (to the test server's
+short target, 30: two hands at least) against bots on the room page, presses **Review my game**,
+sees the progress and then the review drawn by review.js, every sentence of it one the server's
+payload holds (the coach's checked verdicts and lesson 9's wording); it fits a phone's width; the
+game is in the host's progress with its review, and the downloaded file imports into another
+Hearts Trainer."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from trainer.review.stored import stored_review
 from trainer.store import Store
 
 T = "#table"
+TARGET = 30  # the server's short game, offered in the form as the test server's own choice
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +39,7 @@ def rooms(tmp_path_factory):
         port = sock.getsockname()[1]
     command = [sys.executable, "-m", "trainer.rooms.server", "--port", str(port), "--bot-delay", "0"]
     command += ["--hand-pause", "0", "--review-samples", "32", "--rooms", str(home / "rooms")]
+    command += ["--short-target", str(TARGET)]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HEARTS_TRAINER_HOME": str(home)}
     log = open(home / "server.log", "w")  # noqa: SIM115
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
@@ -118,7 +121,9 @@ def test_the_host_reviews_a_room_game_and_keeps_it(browser, rooms, tmp_path) -> 
     page.goto(url)
     form = page.locator("#create-form")
     form.locator('[name="name"]').fill("Ann")
-    form.locator('[name="target"]').select_option("50")
+    target = form.locator('[name="target"]')
+    target.evaluate("(select, points) => select.add(new Option(`${points} points`, points))", TARGET)
+    target.select_option(str(TARGET))
     form.locator('button[type="submit"]').click()
     page.locator('[data-action="start"]').click()
     play_to_the_end(page)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from engine.bots import Bot, bot_action, make_bot
 from engine.excerpt import excerpt
 
-from .room import TIMERS, Room, RoomConfig, RoomError
+from .room import TARGETS, TIMERS, Room, RoomConfig, RoomError
 from .store import RoomStore
 from .view import seat_view
 
@@ -84,6 +84,7 @@ class Hub:
         clock: Callable[[], float] = time.time,
         timing: dict | None = None,
         timers: tuple[int, ...] = TIMERS,
+        targets: tuple[int, ...] = TARGETS,
         idle_expiry: float = IDLE_EXPIRY,
     ) -> None:
         self.store = store
@@ -92,6 +93,7 @@ class Hub:
         self.timing = dict(timing or {})
         """Server-wide seconds for every room (grace, bot_delay, trick_pause, hand_pause)."""
         self.timers = timers
+        self.targets = targets
         self.idle_expiry = idle_expiry
         self.rooms: dict[str, Room] = {}
         self.pages: dict[str, list[Page]] = {}
@@ -145,6 +147,9 @@ class Hub:
             raise RoomError(
                 f"timer: {excerpt(timer, 12)} is not one of {', '.join(map(str, self.timers))} seconds."
             )
+        target = settings.get("target", RoomConfig.target)
+        if target not in self.targets:
+            raise RoomError(f"target: {excerpt(target, 12)} is not {' or '.join(map(str, self.targets))}.")
         return RoomConfig(**{**settings, **self.timing})
 
     async def create(self, settings: object, name: object) -> tuple[Room, str]:

@@ -152,8 +152,9 @@ class Holding:
 class RedisStore:
     """The ``RoomStore`` contract in Redis, with the update bus and per-room leases."""
 
-    def __init__(self, url: str, prefix: str = PREFIX):
+    def __init__(self, url: str, prefix: str = PREFIX, alive_seconds: float = ALIVE_SECONDS):
         self.url, self.prefix = url, prefix
+        self.alive_seconds = alive_seconds  # how long this process's connections count unrenewed
         self.shown = _without_password(url)  # for messages and logs: never the password
         self.process = secrets.token_hex(8)  # this process, in the presence records
         try:
@@ -269,9 +270,11 @@ class RedisStore:
 
     # --- who is connected, across processes ----------------------------------------------------
 
-    def alive(self, seconds: float = ALIVE_SECONDS) -> None:
-        """This process is running: its connections count for ``seconds`` more (call it again
-        before they pass; a killed process's connections stop counting by themselves)."""
+    def alive(self, seconds: float | None = None) -> None:
+        """This process is running: its connections count for ``seconds`` (default
+        ``alive_seconds``) more (call it again before they pass; a killed process's connections
+        stop counting by themselves)."""
+        seconds = self.alive_seconds if seconds is None else seconds
         self._call(self.client.set, self._alive_key(self.process), "1", px=_ms(seconds))
 
     def set_connections(self, code: str, seat: int, count: int) -> None:

@@ -35,7 +35,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..server_guard import WILDCARD_HOSTS, OriginGuard
 from .hub import MAX_MESSAGE, Hub
 from .reviewer import RoomReviews, download_game, quick_reviews
-from .room import TIMERS, RoomError, offered_presets
+from .room import TARGETS, TIMERS, RoomError, offered_presets
 from .store import FileStore, RoomStore
 
 __all__ = ["PREFIX", "build_app", "main", "make_hub"]
@@ -62,15 +62,17 @@ time with nobody in it.</p>
 """
 
 
-def make_hub(rooms: str | None = None, redis: str | None = None, **options) -> Hub:
+def make_hub(
+    rooms: str | None = None, redis: str | None = None, alive_seconds: float | None = None, **options
+) -> Hub:
     store: RoomStore
     bus = None
     if redis:
-        from .redis_store import RedisStore, RedisUnavailableError  # only for several processes
+        from .redis_store import ALIVE_SECONDS, RedisStore, RedisUnavailableError  # several processes
         from .shared import SharedRooms
 
         try:
-            store = bus = SharedRooms(RedisStore(redis))
+            store = bus = SharedRooms(RedisStore(redis, alive_seconds=alive_seconds or ALIVE_SECONDS))
         except RedisUnavailableError as error:
             raise SystemExit(str(error)) from None
     else:
@@ -234,14 +236,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--hand-pause", type=float, default=20.0, help="seconds before the next hand is dealt"
     )
-    parser.add_argument("--short-timer", type=int, default=0, help=argparse.SUPPRESS)  # tests: a timer of N s
-    parser.add_argument("--review-samples", type=int, default=0, help=argparse.SUPPRESS)  # tests: fast
+    # Hidden, for tests that would otherwise wait on the product's clocks:
+    hidden = argparse.SUPPRESS
+    parser.add_argument("--short-timer", type=int, default=0, help=hidden)  # a turn timer of N s
+    parser.add_argument("--short-target", type=int, default=0, help=hidden)  # a game to N points
+    parser.add_argument("--trick-pause", type=float, default=None, help=hidden)  # seconds a done trick shows
+    parser.add_argument("--alive-seconds", type=float, default=None, help=hidden)  # Redis presence expiry
+    parser.add_argument("--review-samples", type=int, default=0, help=hidden)  # fast reviews
     args = parser.parse_args(argv)
     timing = {"grace": args.grace, "bot_delay": args.bot_delay, "hand_pause": args.hand_pause}
     if args.bot_delay == 0:
         timing["trick_pause"] = 0
+    if args.trick_pause is not None:
+        timing["trick_pause"] = args.trick_pause
     timers = TIMERS + ((args.short_timer,) if args.short_timer else ())
-    hub = make_hub(args.rooms, args.redis, timing=timing, timers=timers)
+    targets = TARGETS + ((args.short_target,) if args.short_target else ())
+    hub = make_hub(args.rooms, args.redis, args.alive_seconds, timing=timing, timers=timers, targets=targets)
     if args.review_samples:
         hub.reviewer = quick_reviews(args.review_samples)
     if not is_loopback(args.host):

@@ -20,7 +20,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 
-from .redis_store import ALIVE_SECONDS, Holding, Lease, RedisStore, RedisUnavailableError
+from .redis_store import Holding, Lease, RedisStore, RedisUnavailableError
 from .room import Room
 
 __all__ = ["SharedRooms"]
@@ -89,7 +89,7 @@ class SharedRooms:
 
     async def updates(self) -> AsyncIterator[tuple[str, int]]:
         """The rooms this process must refresh: saved by another process since, or with other
-        seats connected than it shows. Also says every ``ALIVE_SECONDS / 5`` that this process
+        seats connected than it shows. Also says every ``alive_seconds / 5`` that this process
         runs, and then looks over its rooms' connections (a killed process says nothing)."""
         queue: asyncio.Queue[str] = asyncio.Queue()
         waiting: set[str] = set()  # a room waits to be looked at once, however often it is named
@@ -111,7 +111,7 @@ class SharedRooms:
                     log.warning("%s", error)
                 for code in list(self.present):
                     look_at(code)
-                await asyncio.sleep(ALIVE_SECONDS / 5)
+                await asyncio.sleep(self.store.alive_seconds / 5)
 
         tasks = [asyncio.create_task(listen()), asyncio.create_task(beat())]
         try:
