@@ -27,6 +27,7 @@ from trainer.progress.tables import load_table
 from trainer.progress.transfer import ProgressFileError, export_progress, import_progress
 from trainer.store import Store
 from trainer.table import TableError, TableSession
+from trainer.table.snapshot import snapshot
 
 FIRST, SECOND = rungs()[0], rungs()[1]
 
@@ -156,6 +157,10 @@ def test_a_saved_game_reseats_career_levels_by_key() -> None:
     fresh.resume(session.to_record())
     assert fresh.opponents == {1: key, 2: key, 3: key}
     assert [type(bot) for bot in fresh.bots.values()] == [type(bot) for bot in session.bots.values()]
+    # The table names them in words under each seat: "level 2 bot", not the key.
+    seats = snapshot(fresh, levels=["you", key, key, key])["seats"]
+    assert [seat["bot"] for seat in seats] == [None, *[key.replace("-", " ")] * 3]
+    assert snapshot(fresh, levels=["you", "master", "easy", "hard"])["seats"][1]["bot"] == "master"
 
 
 def test_a_match_is_played_as_dealt(store) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 
 from engine import Phase, to_card
+from engine.bots.ladder import level_keys
 
 from ..seats import YOU, seat_names
 from .session import Event, TableSession
@@ -72,6 +73,12 @@ def _status(
     return f"{names[hand.to_move]} to play."
 
 
+def bot_label(name: str) -> str:
+    """How a seat's bot is named under it: its level ("easy"), a career level's key in words
+    ("level 3", "master")."""
+    return name.replace("-", " ") if name in level_keys() else name
+
+
 def snapshot(
     session: TableSession,
     open_seats: Iterable[int] = (),
@@ -103,7 +110,7 @@ def snapshot(
             "cards": [c.code for c in cards] if seat in opened and seat != session.seat else None,
             "points": None if "points" in concealed else hand.points_taken[seat],
             "tricks": hand.tricks_won[seat],
-            "bot": None if seat == session.seat else ((levels[seat] or None) if levels else "bot"),
+            "bot": None if seat == session.seat else ((bot_label(levels[seat]) or None) if levels else "bot"),
         })  # fmt: skip
     trick = hand.current_trick
     last = hand.tricks[-1] if hand.tricks else None
