@@ -102,7 +102,7 @@ def choose_card(
     """The policy's card. ``queen_out``: the Q♠ has not been played yet; ``runner`` and
     ``runner_cards``: the seat that has taken every moon card so far and how many it holds
     (``engine.moon.moon_candidate``); ``moon_mask``: the moon cards; ``outstanding``: the
-    cards neither played nor in this hand; ``blocking``: the moon thresholds."""
+    cards neither played nor in this hand; ``blocking``: the moon thresholds and who blocks."""
     running = runner_cards >= blocking.run
     guarding = runner_cards >= blocking.guard
     if (runner == seat and running) or (
@@ -113,7 +113,7 @@ def choose_card(
         card = _shoot(legal, trick, moon_mask)
         if card >= 0:
             return card
-    blocker = runner >= 0 and runner != seat
+    blocker = runner >= 0 and runner != seat and blocking.blockers >> seat & 1
     if not trick:
         if blocker and guarding and legal & HEARTS_MASK:
             return _top(legal & HEARTS_MASK)  # a heart the runner may not be able to beat
