@@ -151,3 +151,24 @@ def test_the_master_plays_a_hand_legally_to_the_end():
     while (seat := state.seat_to_act) is not None:
         state.apply(bot_action(bots[seat], state.view(seat)))
     assert state.phase is Phase.DONE
+
+
+def test_play_outs_leave_a_seat_read_as_not_blocking_out_of_blocking_compiled_as_the_reference():
+    """``Blocking.blockers`` reaches the compiled policy card for card, and it decides cards: with
+    every opponent of seat 0 left out, runs that blockers stop get through."""
+    from engine.search.batch import Batch
+    from engine.search.playout import playout_result
+    from tests.test_batch import moon_positions, positions
+
+    rules = Rules()
+    changed = 0
+    for blocking in (Blocking(blockers=0b1011), Blocking(shooter=0, blockers=0b0001)):
+        for played in (0, 3, 9):
+            states = positions(rules, 24, played) + moon_positions(rules, 24, played)
+            scores = Batch.from_states(states).run("heuristic", blocking=blocking)
+            for row, state in enumerate(states):
+                result = playout_result(state, None, blocking=blocking)
+                assert tuple(scores[row]) == result.scores, (blocking, played, row)
+                everyone = playout_result(state, None, blocking=replace(blocking, blockers=-1))
+                changed += result.scores != everyone.scores
+    assert changed > 0
