@@ -125,10 +125,13 @@ def run_lineup(lineup: str, deals: int, seed: int, workers: int) -> dict:
     return {**rows, "master_less_hard": difference}
 
 
-def play_games(subject: str, opponents: str, games: int, hands: int, seed: int) -> list[list[float]]:
+def play_games(
+    subject: str, opponents: str, games: int, hands: int, seed: int, moons: list[int] | None = None
+) -> list[list[float]]:
     """Games of ``hands`` hands, each played once with the subject in every seat (the same bot
     objects all game, as at a table: the master's reader keeps what it saw); per game and seat,
-    the subject's score less the others' average, a hand at a time."""
+    the subject's score less the others' average, a hand at a time; ``moons`` gets one entry
+    a moon the subject shot."""
     rules = PRESETS["standard"]
     out = []
     for game in range(games):
@@ -145,6 +148,8 @@ def play_games(subject: str, opponents: str, games: int, hands: int, seed: int) 
                 while (seat := state.seat_to_act) is not None:
                     state.apply(bot_action(bots[seat], state.view(seat, hand_index=index)))
                 scores = state.result.scores
+                if moons is not None and state.result.shooter == me:
+                    moons.append(index)
                 margins.append(scores[me] - statistics.fmean(s for i, s in enumerate(scores) if i != me))
             out.append(margins)
     return out
@@ -154,8 +159,10 @@ def game_row(opponents: str, games: int, hands: int, seed: int) -> dict:
     """The master less Hard in the same seat of the same games, paired by game (a game's hands
     averaged), over all hands and over the hands after the first (the master has read one)."""
     started = time.perf_counter()
-    master = play_games("master", opponents, games, hands, seed)
-    hard = play_games("hard", opponents, games, hands, seed)
+    master_moons: list[int] = []
+    hard_moons: list[int] = []
+    master = play_games("master", opponents, games, hands, seed, master_moons)
+    hard = play_games("hard", opponents, games, hands, seed, hard_moons)
     every = [statistics.fmean(m) - statistics.fmean(h) for m, h in zip(master, hard, strict=True)]
     later = [statistics.fmean(m[1:]) - statistics.fmean(h[1:]) for m, h in zip(master, hard, strict=True)]
     mean, half = interval(every)
@@ -169,6 +176,8 @@ def game_row(opponents: str, games: int, hands: int, seed: int) -> dict:
         "after_first_hand": {"points_per_hand": round(late, 3), "interval_95": round(late_half, 3)},
         "master_margin_over_others": round(statistics.fmean(x for g in master for x in g), 3),
         "hard_margin_over_others": round(statistics.fmean(x for g in hard for x in g), 3),
+        "master_moons": len(master_moons),
+        "hard_moons": len(hard_moons),
         "seconds": round(time.perf_counter() - started, 1),
         "loadavg": _load(),
         "date": datetime.date.today().isoformat(),
@@ -187,7 +196,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--game-hands", type=int, default=0, help="also play games of N hands a table")
     parser.add_argument("--games", type=int, default=4, help="games for --game-hands (each once a seat)")
-    parser.add_argument("--game-lineups", nargs="+", choices=("normal", "open"), default=["open"])
+    parser.add_argument("--game-lineups", nargs="+", choices=LINEUPS, default=["open"])
     parser.add_argument("--json", metavar="PATH", help="write the figures as JSON (merged by line-up)")
     args = parser.parse_args(argv)
     figures: dict = {}
