@@ -172,3 +172,34 @@ def test_play_outs_leave_a_seat_read_as_not_blocking_out_of_blocking_compiled_as
                 everyone = playout_result(state, None, blocking=replace(blocking, blockers=-1))
                 changed += result.scores != everyone.scores
     assert changed > 0
+
+
+def test_at_a_table_the_master_keeps_its_read_from_hand_to_hand():
+    """The card table seats one bot object for the whole game (``trainer.table.session``): the
+    master's reader still holds the first hand's evidence once the next hand has begun."""
+    from trainer.table.session import TableSession
+
+    master = MasterBot(1, play_samples=16, pass_samples=16)
+    learner = NormalBot(7, block_moons=False)
+    session = TableSession(
+        seed=5, bots={1: master, 2: NormalBot(2, block_moons=False), 3: "normal"}, hints=learner
+    )
+    snapshots = []
+    for hand in range(2):
+        if hand:
+            session.new_hand()
+        while not session.hand.is_over:
+            if session.bot_to_act is not None:
+                session.bot_step()
+                continue
+            view = session.hand.view(0, hand_index=session.hand_index)
+            if session.hand.phase is Phase.PASSING:
+                session.pass_selected([card.code for card in learner.choose_pass(view)])
+            else:
+                session.play(learner.choose_play(view).code)
+        snapshots.append({seat: master.reader.read(seat).ducks.chances for seat in (0, 2, 3)})
+    first, both = snapshots
+    assert session.bots[1] is master and session.hand_index == 1
+    # The second hand's evidence adds to the first's: nothing counted in the first is lost.
+    assert all(both[seat] >= first[seat] for seat in first)
+    assert 0 < sum(first.values()) < sum(both.values())
