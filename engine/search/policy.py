@@ -23,7 +23,8 @@ And it plays the moon on both sides (``engine.moon`` says who is running and how
   takes any trick the runner is winning (the lead is
   worth having), leads its highest heart, and keeps its points while the runner is still to
   play; discarding onto a trick someone else wins once the runner has played, it throws points
-  as usual: points with another player end the moon.
+  as usual: points with another player end the moon. A seat left out of ``Blocking.blockers``
+  (a searching seat has read it as letting runners through) plays as if no other seat were running.
 - the runner, from ``MOON_RUN`` moon cards (or sooner, when its hand has no losers left, or
   from the start for a seat the search plans a moon for: ``Blocking.shooter``), wins
   every trick it can (its highest card) and discards its lowest card that is no point, for as
