@@ -71,6 +71,10 @@ class Blocking:
     shooter: int = -1
     """A seat that goes for the moon from the start, for as long as it can still make it (-1,
     ``NOBODY``: none): the plan a searching seat weighs against playing for few points."""
+    blockers: int = -1
+    """The seats that block a runner, one bit a seat (-1: every seat): a searching seat that has
+    read an opponent as letting runners through plays its imagined deals with that seat not
+    blocking (``engine.bots.reader``)."""
 
 
 BLOCKERS = Blocking()

@@ -71,7 +71,7 @@ MASTER = Level(
     11,
     "master",
     "The master table",
-    "Think ahead as level 10 does (reading the table is to come).",
+    "Think ahead in many imagined deals, and note who lets a moon through: shoot against them where it pays.",
     _master,
 )
 

@@ -67,6 +67,7 @@ class RulesCode:
     cheap_block: int
     deck_mask: int
     shooter: int
+    blockers: int
 
     @classmethod
     def of(cls, rules: Rules, blocking: Blocking = BLOCKERS) -> tuple[int, ...]:
@@ -86,6 +87,7 @@ class RulesCode:
             blocking.cheap,
             rules.deck_mask,
             blocking.shooter,
+            blocking.blockers,
         )
         return tuple(code.__dict__.values())
 
@@ -196,6 +198,7 @@ def _choose(
     moon_guard: int,
     cheap_block: int,
     shooter: int,
+    blockers: int,
 ) -> int:
     """``engine.search.policy.choose_card``, line for line."""
     running = runner_cards >= moon_run
@@ -221,7 +224,7 @@ def _choose(
         elif not points:
             quiet = legal & ~moon_mask
             return _lowest_by_rank(quiet if quiet else legal)
-    blocking = runner >= 0 and runner != seat
+    blocking = runner >= 0 and runner != seat and (blockers >> seat) & 1 != 0
     if not length:
         if blocking and guarding and legal & _HEARTS:
             return _top(legal & _HEARTS)
@@ -307,6 +310,7 @@ def run_policy(
         cheap_block,
         _deck_mask,
         shooter,
+        blockers,
     ) = rules
     # ``engine.kernel.PlayRules``, by index: first lead, safe cards, hearts for the queen, must break
     play_rules = (_CLUBS if lead_any_club else 1 << lowest_club, ~point_mask if no_points else -1,
@@ -351,6 +355,7 @@ def run_policy(
                 moon_guard,
                 cheap_block,
                 shooter,
+                blockers,
             )
             if card == _QUEEN:
                 queen_out = False
@@ -664,6 +669,7 @@ def runner_mismatches(
         cheap_block,
         deck_mask,
         shooter,
+        blockers,
     ) = rules
     # ``engine.kernel.PlayRules``, by index: first lead, safe cards, hearts for the queen, must break
     play_rules = (_CLUBS if lead_any_club else 1 << lowest_club, ~point_mask if no_points else -1,
@@ -698,6 +704,7 @@ def runner_mismatches(
                 moon_guard,
                 cheap_block,
                 shooter,
+                blockers,
             )
             if card != cards[k]:
                 count += 1

@@ -23,7 +23,8 @@ And it plays the moon on both sides (``engine.moon`` says who is running and how
   takes any trick the runner is winning (the lead is
   worth having), leads its highest heart, and keeps its points while the runner is still to
   play; discarding onto a trick someone else wins once the runner has played, it throws points
-  as usual: points with another player end the moon.
+  as usual: points with another player end the moon. A seat left out of ``Blocking.blockers``
+  (a searching seat has read it as letting runners through) plays as if no other seat were running.
 - the runner, from ``MOON_RUN`` moon cards (or sooner, when its hand has no losers left, or
   from the start for a seat the search plans a moon for: ``Blocking.shooter``), wins
   every trick it can (its highest card) and discards its lowest card that is no point, for as
@@ -102,7 +103,7 @@ def choose_card(
     """The policy's card. ``queen_out``: the Q♠ has not been played yet; ``runner`` and
     ``runner_cards``: the seat that has taken every moon card so far and how many it holds
     (``engine.moon.moon_candidate``); ``moon_mask``: the moon cards; ``outstanding``: the
-    cards neither played nor in this hand; ``blocking``: the moon thresholds."""
+    cards neither played nor in this hand; ``blocking``: the moon thresholds and who blocks."""
     running = runner_cards >= blocking.run
     guarding = runner_cards >= blocking.guard
     if (runner == seat and running) or (
@@ -113,7 +114,7 @@ def choose_card(
         card = _shoot(legal, trick, moon_mask)
         if card >= 0:
             return card
-    blocker = runner >= 0 and runner != seat
+    blocker = runner >= 0 and runner != seat and blocking.blockers >> seat & 1
     if not trick:
         if blocker and guarding and legal & HEARTS_MASK:
             return _top(legal & HEARTS_MASK)  # a heart the runner may not be able to beat

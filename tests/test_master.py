@@ -1,0 +1,205 @@
+"""The master table's bot: its reading of the opponents (``engine.bots.reader``) and its use."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine import HandState, Rules
+from engine.bots import bot_action
+from engine.bots.hard import HardBot
+from engine.bots.master import MasterBot
+from engine.bots.normal import NormalBot
+from engine.bots.reader import OpponentReader, hand_evidence
+from engine.cards import parse_card
+from engine.hand import Phase, Trick
+from engine.moon import BLOCKERS, Blocking
+
+
+def trick(leader: int, cards: str) -> Trick:
+    return Trick(leader, tuple(parse_card(card) for card in cards.split()), 4)
+
+
+def seen(tricks: list[Trick], hand_index: int = 0, seed: int = 11):
+    """Seat 0's view of a hand (seeded, held) with ``tricks`` played: what the reader is shown."""
+    view = HandState.from_seed(seed, Rules(), "hold").view(0, hand_index=hand_index)
+    leader = tricks[-1].winner if tricks else 0
+    return replace(view, tricks=tuple(tricks), current_trick=Trick(leader, (), 4))
+
+
+# Seat 1 takes the 2♥ (it is the runner), then leads hearts; seat 2 ducks under the runner
+# twice holding hearts over it (the 10♥ it plays later), seat 3 once (the Q♥ later), then takes
+# the third heart trick: the moon is off.
+LET_THROUGH = [
+    trick(1, "KD 2H 3D 4D"),
+    trick(1, "5H 3H 4H 2D"),
+    trick(1, "7H 6H 9H 5D"),
+    trick(3, "QH 8H 10H AH"),
+]
+
+
+def test_a_seat_that_let_a_runner_through_is_read_as_not_blocking():
+    reads = hand_evidence(seen(LET_THROUGH))
+    assert (reads[2].blocks.yes, reads[2].blocks.no) == (0, 2)
+    assert (reads[3].blocks.yes, reads[3].blocks.no) == (0, 1)
+    assert reads[2].lets_runners_through
+    assert not reads[3].lets_runners_through  # one runner let through is not enough
+    assert reads[1].blocks.chances == 0  # the runner itself had nobody to block
+    reader = OpponentReader()
+    reader.observe(seen(LET_THROUGH))
+    assert reader.blockers(seen(LET_THROUGH)) == 0b1011  # every seat but 2, this one included
+
+
+def test_a_seat_that_overtook_the_runner_holding_a_lower_card_is_read_as_blocking():
+    blocked = [trick(1, "KD 2H 3D 4D"), trick(1, "5H 8H 4H 2D"), trick(2, "3H 6H 7H 9H")]
+    reads = hand_evidence(seen(blocked))
+    assert (reads[2].blocks.yes, reads[2].blocks.no) == (1, 0)
+    assert not any(read.lets_runners_through for read in reads.values())
+
+
+def test_ducks_and_the_queen_thrown_at_the_first_chance_are_counted():
+    tricks = [
+        trick(0, "2C 5C 3C KD"),  # seat 3, void in clubs, keeps the Q♠ (it throws her next trick)
+        trick(0, "4C 9C 6C QS"),
+        trick(1, "10C 8C 2D 7C"),
+        trick(1, "AC JC 5D KC"),
+    ]
+    reads = hand_evidence(seen(tricks))
+    assert (reads[3].queen_early.yes, reads[3].queen_early.no) == (0, 1)
+    # Seat 2 ducked three times holding the J♣ over the winning club; under the A♣ it had no choice.
+    assert (reads[2].ducks.yes, reads[2].ducks.no) == (3, 0)
+    assert reads[1].ducks.chances == 0  # it never held a club under the winning one
+
+
+def test_with_nothing_read_every_seat_blocks_as_in_hards_deals():
+    reader = OpponentReader()
+    view = seen([])
+    reader.observe(view)
+    assert reader.blockers(view) == -1 == BLOCKERS.blockers
+    assert reader.read(2).blocks.mean == 2 / 3  # the prior: a seat blocks until seen otherwise
+
+
+def test_the_read_carries_to_the_next_hand_and_into_the_masters_plans():
+    bot = MasterBot(5, play_samples=64, pass_samples=64)
+    bot.reader.observe(seen(LET_THROUGH, hand_index=0))
+    fresh = HandState.from_seed(12, Rules(), "left").view(0, hand_index=1)
+    bot.choose_pass(fresh)  # the first view of the next hand
+    assert bot.reader.read(2).lets_runners_through
+    plans = bot._plans(fresh)
+    assert plans and all(plan.blockers == 0b1011 for plan in plans)
+    assert Blocking(shooter=0, blockers=0b1011) in plans  # the moon plan, seat 2 not blocking
+
+
+def test_the_master_reads_a_table_of_beginners_over_hands_at_one_table():
+    # Seat 0's views over hands of one game (the same reader all game, as at a table): the seat
+    # that never blocks is read as such, the blockers never are.
+    bots = [NormalBot(0), NormalBot(1), NormalBot(2, block_moons=False), NormalBot(3)]
+    reader = OpponentReader()
+    for index in range(40):
+        state = HandState.from_seed(1000 + index, Rules(), "hold")
+        while (seat := state.seat_to_act) is not None:
+            view = state.view(seat, hand_index=index)
+            if seat == 0:
+                reader.observe(view)
+            state.apply(bot_action(bots[seat], view))
+    assert reader.read(2).lets_runners_through and reader.read(2).blocks.no >= 2
+    assert not reader.read(1).lets_runners_through and not reader.read(3).lets_runners_through
+    assert reader.read(1).blocks.no == reader.read(3).blocks.no == 0
+
+
+def test_with_no_read_the_master_decides_as_hard_and_the_same_for_a_seed():
+    for seed in (3, 4):
+        state = HandState.from_seed(seed, Rules(), "hold")
+        for _ in range(5):
+            state.play(state.legal_cards()[0])
+        view = state.view(state.seat_to_act)
+        master = MasterBot(seed, play_samples=128).choose_play(view)
+        assert master in view.legal_cards
+        assert master == MasterBot(seed, play_samples=128).choose_play(view)
+        assert master == HardBot(seed, play_samples=128).choose_play(view)
+
+
+def test_the_master_decides_from_its_view_only():
+    first = HandState.from_deal(
+        [
+            "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
+            "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
+            "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS",
+            "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
+        ],
+    )
+    second = HandState.from_deal(
+        [
+            "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
+            "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS",
+            "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
+            "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
+        ],
+    )
+    assert first.view(0) == second.view(0)
+    choices = {MasterBot(9, play_samples=64).choose_play(state.view(0)) for state in (first, second)}
+    assert len(choices) == 1
+
+
+def test_the_master_plays_a_hand_legally_to_the_end():
+    state = HandState.from_seed(21, Rules(), "left")
+    bots = [
+        MasterBot(1, play_samples=64, pass_samples=64),
+        NormalBot(2),
+        NormalBot(3, block_moons=False),
+        NormalBot(4),
+    ]
+    while (seat := state.seat_to_act) is not None:
+        state.apply(bot_action(bots[seat], state.view(seat)))
+    assert state.phase is Phase.DONE
+
+
+def test_play_outs_leave_a_seat_read_as_not_blocking_out_of_blocking_compiled_as_the_reference():
+    """``Blocking.blockers`` reaches the compiled policy card for card, and it decides cards: with
+    every opponent of seat 0 left out, runs that blockers stop get through."""
+    from engine.search.batch import Batch
+    from engine.search.playout import playout_result
+    from tests.test_batch import moon_positions, positions
+
+    rules = Rules()
+    changed = 0
+    for blocking in (Blocking(blockers=0b1011), Blocking(shooter=0, blockers=0b0001)):
+        for played in (0, 3, 9):
+            states = positions(rules, 24, played) + moon_positions(rules, 24, played)
+            scores = Batch.from_states(states).run("heuristic", blocking=blocking)
+            for row, state in enumerate(states):
+                result = playout_result(state, None, blocking=blocking)
+                assert tuple(scores[row]) == result.scores, (blocking, played, row)
+                everyone = playout_result(state, None, blocking=replace(blocking, blockers=-1))
+                changed += result.scores != everyone.scores
+    assert changed > 0
+
+
+def test_at_a_table_the_master_keeps_its_read_from_hand_to_hand():
+    """The card table seats one bot object for the whole game (``trainer.table.session``): the
+    master's reader still holds the first hand's evidence once the next hand has begun."""
+    from trainer.table.session import TableSession
+
+    master = MasterBot(1, play_samples=16, pass_samples=16)
+    learner = NormalBot(7, block_moons=False)
+    session = TableSession(
+        seed=5, bots={1: master, 2: NormalBot(2, block_moons=False), 3: "normal"}, hints=learner
+    )
+    snapshots = []
+    for hand in range(2):
+        if hand:
+            session.new_hand()
+        while not session.hand.is_over:
+            if session.bot_to_act is not None:
+                session.bot_step()
+                continue
+            view = session.hand.view(0, hand_index=session.hand_index)
+            if session.hand.phase is Phase.PASSING:
+                session.pass_selected([card.code for card in learner.choose_pass(view)])
+            else:
+                session.play(learner.choose_play(view).code)
+        snapshots.append({seat: master.reader.read(seat).ducks.chances for seat in (0, 2, 3)})
+    first, both = snapshots
+    assert session.bots[1] is master and session.hand_index == 1
+    # The second hand's evidence adds to the first's: nothing counted in the first is lost.
+    assert all(both[seat] >= first[seat] for seat in first)
+    assert 0 < sum(first.values()) < sum(both.values())
