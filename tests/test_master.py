@@ -203,3 +203,38 @@ def test_at_a_table_the_master_keeps_its_read_from_hand_to_hand():
     # The second hand's evidence adds to the first's: nothing counted in the first is lost.
     assert all(both[seat] >= first[seat] for seat in first)
     assert 0 < sum(first.values()) < sum(both.values())
+
+
+def test_a_resumed_table_gives_the_master_back_what_it_had_read():
+    """A reload puts a kept game back with new bot objects (``TableSession.resume``): the master
+    is shown the game's hands so far from its seat, so its read of the table is not lost."""
+    from trainer.table.session import TableSession
+
+    master = MasterBot(1, play_samples=16, pass_samples=16)
+    learner = NormalBot(7, block_moons=False)
+    session = TableSession(seed=5, bots={1: master, 2: "normal", 3: "normal"}, hints=learner)
+    for hand in range(2):
+        if hand:
+            session.new_hand()
+        while not session.hand.is_over:
+            if session.bot_to_act is not None:
+                session.bot_step()
+                continue
+            view = session.hand.view(0, hand_index=session.hand_index)
+            if session.hand.phase is Phase.PASSING:
+                session.pass_selected([card.code for card in learner.choose_pass(view)])
+            else:
+                session.play(learner.choose_play(view).code)
+    live = {seat: master.reader.read(seat) for seat in (0, 2, 3)}
+    resumed = TableSession(seed=99, bots={1: "master", 2: "normal", 3: "normal"}, hints=learner)
+    resumed.resume(session.to_record())
+    again = resumed.bots[1]
+    assert again is not master and again.name == "master"
+    read = {seat: again.reader.read(seat) for seat in (0, 2, 3)}
+    # Everything the live master counted is counted again (it may see a hand's last cards too,
+    # which the live one, deciding no more, did not look at).
+    for seat in live:
+        for habit in ("blocks", "ducks", "queen_early"):
+            seen, back = getattr(live[seat], habit), getattr(read[seat], habit)
+            assert back.chances >= seen.chances
+    assert sum(read[seat].ducks.chances for seat in read) > 0

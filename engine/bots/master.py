@@ -35,6 +35,11 @@ class MasterBot(HardBot):
         super().__init__(seed, **budget)  # type: ignore[arg-type]
         self.reader = OpponentReader()
 
+    def observe(self, view: PlayerView) -> None:
+        """Take in a view of this seat without deciding: a resumed table's hands so far
+        (``engine.bots.table.recall_game``)."""
+        self.reader.observe(view)
+
     def pass_steps(self, view: PlayerView) -> Steps:
         self.reader.observe(view)
         return super().pass_steps(view)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping
 
+from ..game import Game
 from ..hand import Action, ActionRecord, HandState, MoonAction, PassAction, Phase, PlayAction
 from ..view import PlayerView
 from .base import Bot, Steps, finish
 
-__all__ = ["bot_action", "bot_action_steps", "bot_acts", "bot_turn", "play_hand_with_bots"]
+__all__ = ["bot_action", "bot_action_steps", "bot_acts", "bot_turn", "play_hand_with_bots", "recall_game"]
 
 
 def bot_action(bot: Bot, view: PlayerView) -> Action:
@@ -61,3 +62,15 @@ def play_hand_with_bots(state: HandState, bots: Mapping[int, Bot]) -> None:
     """Play ``state`` to its end with a bot in every seat."""
     while (seat := state.seat_to_act) is not None:
         bot_acts(state, seat, bots[seat])
+
+
+def recall_game(bot: Bot, game: Game, seat: int) -> None:
+    """A bot that keeps what it has seen (an ``observe(view)`` method, as the master table's
+    reader) and joins a game part-way (a table resumed after a reload) is shown the game's hands
+    so far from its own seat, as it would have seen them; other bots are left alone."""
+    observe = getattr(bot, "observe", None)
+    if observe is None:
+        return
+    first = len(game.earlier_scores)
+    for index, hand in enumerate(game.hands):
+        observe(hand.view(seat, hand_index=first + index))

@@ -30,6 +30,7 @@ from engine import (
 )
 from engine.bots import LEVELS, Bot, bot_turn, make_bot
 from engine.bots.ladder import level_keys
+from engine.bots.table import recall_game
 from engine.excerpt import clip, excerpt
 
 from ..coach.hint import Hint, HintSource, coach_hint, decision_seed
@@ -220,6 +221,7 @@ class TableSession:
         for seat, level in levels.items():
             if seat in self.bots and level in known:
                 self.bots[seat] = make_bot(level, self.seed + seat)
+                recall_game(self.bots[seat], game, seat)  # the master's read of the table is back
         self.game_key = key
         self._clear_marks()
         return [{"type": "position", "text": "Your game is back on the table where you left it."}]
