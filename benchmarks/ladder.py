@@ -143,7 +143,12 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--levels {wrong[0]}: the levels are 1 to {len(LADDER)}")
     set_playout_threads(args.threads)
     levels = measure(
-        numbers, args.deals, args.search_deals, args.seed, log=lambda line: print(line, file=sys.stderr)
+        numbers,
+        args.deals,
+        args.search_deals,
+        args.seed,
+        args.vs_normal_deals,
+        log=lambda line: print(line, file=sys.stderr),
     )
     kept: dict = {}
     if args.merge and args.json.exists():
