@@ -120,6 +120,7 @@ MARGINS: dict[int, tuple[float, float]] = {
     7: (0.71, 0.12),
     8: (2.31, 0.76),
     9: (0.98, 0.63),
+    10: (0.9, 0.77),
 }
 """Level number: (margin, its 95% half-interval), points a hand over the level below, as
 ``benchmarks/results/ladder.json`` has them (``benchmarks/ladder.py``; a test checks)."""
