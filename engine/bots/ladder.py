@@ -28,6 +28,11 @@ class Level:
     """Their strength in words, as the career page says it: what these bots do and do not do."""
     make: Callable[[int], Bot]
     """A bot of this level from a seed (``bot`` names it by the key)."""
+    margin: float | None = None
+    """Points a hand this level's bot scores below three of the level beneath, in duplicate
+    (``benchmarks/ladder.py``); None for level 1, the master table, or not measured."""
+    margin_ci: float | None = None
+    """The 95% half-interval of ``margin``, paired by deal."""
 
     def bot(self, seed: int) -> Bot:
         """A bot of this level named by its key, so a saved game seats the same level again."""
@@ -36,16 +41,49 @@ class Level:
         return player
 
 
+def _random(seed: int) -> Bot:
+    from .random_bot import RandomBot
+
+    return RandomBot(seed)
+
+
 def _easy(seed: int) -> Bot:
     from .easy import EasyBot
 
     return EasyBot(seed)
 
 
-def _normal(seed: int) -> Bot:
+def _steady(seed: int) -> Bot:
+    """Normal that never sees a moon coming (``NormalBot(block_moons=False)``)."""
     from .normal import NormalBot
 
-    return NormalBot(seed)
+    return NormalBot(seed, block_moons=False)
+
+
+def _blend(skill: float) -> Callable[[int], Bot]:
+    """Normal (no moon blocking)'s card with probability ``skill``, else a random legal card."""
+
+    def make(seed: int) -> Bot:
+        from .blend import BlendBot
+
+        return BlendBot(seed, skill=skill, strong=_steady)
+
+    return make
+
+
+def _quick(seed: int) -> Bot:
+    """Hard on a glance: 16 imagined deals a card and a pass screened on 16; no moon plan."""
+    from ..search.budget import PassBudget
+    from .hard import HardBot
+
+    return HardBot(seed, play_samples=16, passes=PassBudget(samples=16, stages=((16, 4),)), moon_plan=False)
+
+
+def _thoughtful(seed: int) -> Bot:
+    """Hard on the static site's pass budget and 128 imagined deals a card; no moon plan."""
+    from .hard import BROWSER_PASS, HardBot
+
+    return HardBot(seed, play_samples=128, passes=BROWSER_PASS, moon_plan=False)
 
 
 def _hard(seed: int) -> Bot:
@@ -60,11 +98,79 @@ def _master(seed: int) -> Bot:
     return MasterBot(seed)
 
 
-# Provisional rungs from the bots that exist; benchmarks/ladder.py measures and fixes them.
+def _rung(number: int, words: str, make: Callable[[int], Bot]) -> Level:
+    level_margin = MARGINS.get(number)
+    return Level(
+        number,
+        f"level-{number}",
+        f"Level {number}",
+        words,
+        make,
+        margin=None if level_margin is None else level_margin[0],
+        margin_ci=None if level_margin is None else level_margin[1],
+    )
+
+
+MARGINS: dict[int, tuple[float, float]] = {
+    2: (3.1, 0.18),
+    3: (1.47, 0.17),
+    4: (1.6, 0.17),
+    5: (1.66, 0.17),
+    6: (1.04, 0.15),
+    7: (0.71, 0.12),
+    8: (2.31, 0.76),
+    9: (0.98, 0.63),
+    10: (0.9, 0.77),
+}
+"""Level number: (margin, its 95% half-interval), points a hand over the level below, as
+``benchmarks/results/ladder.json`` has them (``benchmarks/ladder.py``; a test checks)."""
+
 LADDER: tuple[Level, ...] = (
-    Level(1, "level-1", "Level 1", "Play any legal card and pass their highest cards.", _easy),
-    Level(5, "level-5", "Level 5", "Duck, dump the Q♠ and block moons, as the lessons teach.", _normal),
-    Level(10, "level-10", "Level 10", "Think ahead: play each card out in many imagined deals.", _hard),
+    _rung(1, "Play any legal card and pass any three cards, at random.", _random),
+    _rung(2, "Pass their three highest cards, then play any legal card at random.", _easy),
+    _rung(
+        3,
+        "Pass as the lessons teach, but play a careful card only one time in four; otherwise any legal card.",
+        _blend(0.25),
+    ),
+    _rung(
+        4,
+        "Pass as the lessons teach and play a careful card half the time; otherwise any legal card.",
+        _blend(0.5),
+    ),
+    _rung(
+        5,
+        "Pass as the lessons teach and play a careful card three times in four; otherwise any legal card.",
+        _blend(0.75),
+    ),
+    _rung(
+        6,
+        "Pass as the lessons teach and play carefully nine times in ten; now and then any legal card.",
+        _blend(0.9),
+    ),
+    _rung(
+        7,
+        "Always careful: duck, dump the Q♠, watch for her and for voids; never see a moon coming.",
+        _steady,
+    ),
+    _rung(
+        8,
+        "Think ahead a little: try each card and each pass in up to 16 imagined deals;"
+        " block a moon once it is plain.",
+        _quick,
+    ),
+    _rung(
+        9,
+        "Think ahead: try each card in up to 128 imagined deals and each pass in more;"
+        " block a moon once it is plain.",
+        _thoughtful,
+    ),
+    _rung(
+        10,
+        "Think hard: try each card in up to 1,024 imagined deals, weigh shooting the moon from the start,"
+        " and block a moon once it is plain.",
+        _hard,
+    ),
 )
 
 MASTER = Level(
