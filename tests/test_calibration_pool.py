@@ -87,7 +87,7 @@ def test_the_fingerprint_follows_what_hard_plays_and_the_evaluator_predicts(monk
         patch.setitem(MOON, "pass own", (0.0, 1.0, 0.0, 0.0, 0.0))  # another map: other forecasts
         assert calibration.map_fingerprint() != map_in_use
         assert calibration.model_fingerprint(BLOCKERS) == model
-    calibration.model_fingerprint.cache_clear()
+    # left remembered: it is today's model (just asserted), which the refiling test starts from
 
 
 @pytest.mark.parametrize("whose", ["all", "own", "others"])

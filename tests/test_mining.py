@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import socket
 import subprocess
 import sys
@@ -26,6 +27,22 @@ from trainer.puzzles.verify import MIN_LOSS, TOLERANCE
 SMALL = MiningBudget(
     screen=96, pre_verify={"play": 128, "pass": 128}, verify={"play": 384, "pass": 256}, exact=48, bot_tries=1
 )
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """A running cluster of 2 worker processes, started once for the jobs below (each job of its
+    own starts and stops one, a few seconds each; ``tests/test_cluster.py`` covers both ways)."""
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address="127.0.0.1:0",
+        silence_logs=logging.ERROR,
+    ) as cluster:
+        yield cluster.scheduler_address
 
 
 def some_candidates(count: int, kind: str = "play", table: str = "standard") -> list[Candidate]:
@@ -118,10 +135,10 @@ def test_pre_verification_also_rejects_what_will_probably_fail_at_verification()
     assert doomed(clear, parse_card("2H"), final_deals=4096) == ""
 
 
-def test_the_job_on_a_two_process_local_cluster_is_resumable_and_writes_whole_files(tmp_path):
+def test_the_job_on_a_two_process_local_cluster_is_resumable_and_writes_whole_files(tmp_path, scheduler):
     jobs = some_candidates(10) + some_candidates(1, "pass")
     out = tmp_path / "puzzles"
-    report = run_job(jobs, out, budget=SMALL, workers=2)
+    report = run_job(jobs, out, budget=SMALL, workers=2)  # its own cluster, as the miner starts one
     assert report.decided == len(jobs) and report.skipped == 0
     journal = Journal(out / ".journal.jsonl")
     assert set(journal.decided) == {c.key for c in jobs}
@@ -135,24 +152,24 @@ def test_the_job_on_a_two_process_local_cluster_is_resumable_and_writes_whole_fi
         assert puzzle.id == puzzle_id(puzzle.kind, key)
     # the same job again: nothing is decided twice, nothing rewritten
     stamps = {p: p.stat().st_mtime_ns for p in files}
-    again = run_job(jobs, out, budget=SMALL, workers=2)
+    again = run_job(jobs, out, budget=SMALL, scheduler=scheduler)
     assert again.decided == 0 and again.skipped == len(jobs)
     assert {p: p.stat().st_mtime_ns for p in files} == stamps
     # a journal cut short by a crash: its last candidate is decided again, and only that one
     lines = (out / ".journal.jsonl").read_text(encoding="utf-8").splitlines()
     (out / ".journal.jsonl").write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:20], encoding="utf-8")
-    resumed = run_job(jobs, out, budget=SMALL, workers=2)
+    resumed = run_job(jobs, out, budget=SMALL, scheduler=scheduler)
     assert resumed.decided == 1 and resumed.skipped == len(jobs) - 1
 
 
-def test_the_job_stops_once_it_has_the_puzzles_it_wants(tmp_path):
+def test_the_job_stops_once_it_has_the_puzzles_it_wants(tmp_path, scheduler):
     jobs = some_candidates(40)
-    report = run_job(jobs, tmp_path, budget=SMALL, workers=2, wanted={"pass": 0, "play": 1})
+    report = run_job(jobs, tmp_path, budget=SMALL, scheduler=scheduler, wanted={"pass": 0, "play": 1})
     assert report.written  # the one wanted, and any verified among those already in flight
     assert report.decided < len(jobs)  # the rest were never sent
 
 
-def test_the_quota_is_the_jobs_total_and_a_resumed_run_mines_only_what_is_missing(tmp_path):
+def test_the_quota_is_the_jobs_total_and_a_resumed_run_mines_only_what_is_missing(tmp_path, scheduler):
     """Interrupted after two puzzles, then resumed: three in all, as ``--plays 3`` asks. A
     puzzle verified past the quota is kept in the journal as spare and written, not decided
     again, by a later run that wants it."""
@@ -165,7 +182,7 @@ def test_the_quota_is_the_jobs_total_and_a_resumed_run_mines_only_what_is_missin
             raise KeyboardInterrupt  # Ctrl-C, or a killed run: the journal is all that is left
 
     with pytest.raises(KeyboardInterrupt):
-        run_job(jobs, tmp_path, budget=SMALL, workers=2, wanted=wanted, progress=interrupt_at_two)
+        run_job(jobs, tmp_path, budget=SMALL, scheduler=scheduler, wanted=wanted, progress=interrupt_at_two)
     _, second = sorted(tmp_path.glob("*.toml"))
     # The second as a run past its quota leaves it: in the journal whole, not in the folder.
     second_bytes = second.read_bytes()
@@ -179,7 +196,7 @@ def test_the_quota_is_the_jobs_total_and_a_resumed_run_mines_only_what_is_missin
     )
     second.unlink()
 
-    resumed = run_job(jobs, tmp_path, budget=SMALL, workers=2, wanted=wanted)
+    resumed = run_job(jobs, tmp_path, budget=SMALL, scheduler=scheduler, wanted=wanted)
     assert resumed.before == {"pass": 0, "play": 1}
     assert second.read_bytes() == second_bytes  # the spare, written as it was verified
     added = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()[len(entries) :]]
@@ -188,7 +205,7 @@ def test_the_quota_is_the_jobs_total_and_a_resumed_run_mines_only_what_is_missin
     assert len(list(tmp_path.glob("*.toml"))) == 3  # the quota, not 2 + 3
     assert "the job has 3 of 3 play puzzles wanted (1 play from before)" in resumed.summary()
 
-    again = run_job(jobs, tmp_path, budget=SMALL, workers=2, wanted=wanted)
+    again = run_job(jobs, tmp_path, budget=SMALL, scheduler=scheduler, wanted=wanted)
     assert again.decided == 0 and not again.written  # the quota is met: nothing more is mined
     assert len(list(tmp_path.glob("*.toml"))) == 3
 
