@@ -101,3 +101,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return HEAVY_FIRST.index(path) if path in HEAVY_FIRST else len(HEAVY_FIRST)
 
     items.sort(key=rank)  # stable: every file keeps its own order
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """A running Dask cluster of two worker processes, as ``dask scheduler`` and ``dask worker``
+    give, started once for a test file's jobs (``tests/test_cluster.py``, ``tests/test_mining.py``)."""
+    import logging
+
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address="127.0.0.1:0",
+        silence_logs=logging.ERROR,
+    ) as cluster:
+        yield cluster.scheduler_address

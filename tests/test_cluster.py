@@ -48,21 +48,6 @@ def outcomes(results) -> list[tuple]:
     return [(r.deal, r.rotation, r.seat, r.bot, r.score, r.shot_moon) for r in results]
 
 
-@pytest.fixture(scope="module")
-def scheduler():
-    """A running cluster of 2 worker processes, as ``dask scheduler`` and ``dask worker`` give."""
-    from distributed import LocalCluster
-
-    with LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address="127.0.0.1:0",
-        silence_logs=logging.ERROR,
-    ) as cluster:
-        yield cluster.scheduler_address
-
-
 def test_a_tournament_on_a_local_dask_cluster_gives_the_one_process_figures():
     alone = run_tournament(LINEUP, Rules(), deals=3, seed=5)
     seen = []

@@ -118,28 +118,6 @@ def test_with_no_read_the_master_decides_as_hard_and_the_same_for_a_seed():
         assert master == HardBot(seed, play_samples=128).choose_play(view)
 
 
-def test_the_master_decides_from_its_view_only():
-    first = HandState.from_deal(
-        [
-            "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
-            "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
-            "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS",
-            "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
-        ],
-    )
-    second = HandState.from_deal(
-        [
-            "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
-            "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS",
-            "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
-            "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
-        ],
-    )
-    assert first.view(0) == second.view(0)
-    choices = {MasterBot(9, play_samples=64).choose_play(state.view(0)) for state in (first, second)}
-    assert len(choices) == 1
-
-
 def test_the_master_plays_a_hand_legally_to_the_end():
     state = HandState.from_seed(21, Rules(), "left")
     bots = [
@@ -174,6 +152,21 @@ def test_play_outs_leave_a_seat_read_as_not_blocking_out_of_blocking_compiled_as
     assert changed > 0
 
 
+def play_hand_at_table(session, learner, new: bool) -> None:
+    """One hand at the card table, the learner's seat played by ``learner``, the bots by their turns."""
+    if new:
+        session.new_hand()
+    while not session.hand.is_over:
+        if session.bot_to_act is not None:
+            session.bot_step()
+            continue
+        view = session.hand.view(0, hand_index=session.hand_index)
+        if session.hand.phase is Phase.PASSING:
+            session.pass_selected([card.code for card in learner.choose_pass(view)])
+        else:
+            session.play(learner.choose_play(view).code)
+
+
 def test_at_a_table_the_master_keeps_its_read_from_hand_to_hand():
     """The card table seats one bot object for the whole game (``trainer.table.session``): the
     master's reader still holds the first hand's evidence once the next hand has begun."""
@@ -186,17 +179,7 @@ def test_at_a_table_the_master_keeps_its_read_from_hand_to_hand():
     )
     snapshots = []
     for hand in range(2):
-        if hand:
-            session.new_hand()
-        while not session.hand.is_over:
-            if session.bot_to_act is not None:
-                session.bot_step()
-                continue
-            view = session.hand.view(0, hand_index=session.hand_index)
-            if session.hand.phase is Phase.PASSING:
-                session.pass_selected([card.code for card in learner.choose_pass(view)])
-            else:
-                session.play(learner.choose_play(view).code)
+        play_hand_at_table(session, learner, new=hand > 0)
         snapshots.append({seat: master.reader.read(seat).ducks.chances for seat in (0, 2, 3)})
     first, both = snapshots
     assert session.bots[1] is master and session.hand_index == 1
@@ -214,17 +197,7 @@ def test_a_resumed_table_gives_the_master_back_what_it_had_read():
     learner = NormalBot(7, block_moons=False)
     session = TableSession(seed=5, bots={1: master, 2: "normal", 3: "normal"}, hints=learner)
     for hand in range(2):
-        if hand:
-            session.new_hand()
-        while not session.hand.is_over:
-            if session.bot_to_act is not None:
-                session.bot_step()
-                continue
-            view = session.hand.view(0, hand_index=session.hand_index)
-            if session.hand.phase is Phase.PASSING:
-                session.pass_selected([card.code for card in learner.choose_pass(view)])
-            else:
-                session.play(learner.choose_play(view).code)
+        play_hand_at_table(session, learner, new=hand > 0)
     live = {seat: master.reader.read(seat) for seat in (0, 2, 3)}
     resumed = TableSession(seed=99, bots={1: "master", 2: "normal", 3: "normal"}, hints=learner)
     resumed.resume(session.to_record())

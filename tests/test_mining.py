@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import logging
 import socket
 import subprocess
 import sys
@@ -27,22 +26,6 @@ from trainer.puzzles.verify import MIN_LOSS, TOLERANCE
 SMALL = MiningBudget(
     screen=96, pre_verify={"play": 128, "pass": 128}, verify={"play": 384, "pass": 256}, exact=48, bot_tries=1
 )
-
-
-@pytest.fixture(scope="module")
-def scheduler():
-    """A running cluster of 2 worker processes, started once for the jobs below (each job of its
-    own starts and stops one, a few seconds each; ``tests/test_cluster.py`` covers both ways)."""
-    from distributed import LocalCluster
-
-    with LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address="127.0.0.1:0",
-        silence_logs=logging.ERROR,
-    ) as cluster:
-        yield cluster.scheduler_address
 
 
 def some_candidates(count: int, kind: str = "play", table: str = "standard") -> list[Candidate]:
