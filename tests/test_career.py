@@ -65,7 +65,7 @@ def test_a_win_moves_up_one_level_and_a_loss_keeps_it(store) -> None:
     keep(career, "c", SECOND.number, "lost")
     assert career.level == SECOND.number
     assert "You are at " + SECOND.title in level_markdown(career.level)
-    assert career_markdown(career.level).endswith(f"You are at {SECOND.title}")
+    assert career_markdown(career.level).endswith(f"; you are at {SECOND.title}")
 
 
 def test_after_the_last_level_the_master_table_and_a_win_there_stays_there(store) -> None:
@@ -79,7 +79,7 @@ def test_after_the_last_level_the_master_table_and_a_win_there_stays_there(store
     assert [m.result for m in career.matches if m.level == MASTER.number] == ["won", "lost"]
     assert "## You are at the master table" in level_markdown(career.level)
     assert "three bots of the master table" in level_markdown(career.level)
-    assert career_markdown(career.level).endswith("You are at the master table")
+    assert career_markdown(career.level).endswith("; you are at the master table")
 
 
 def test_ties_are_played_off_and_a_shared_lowest_total_does_not_move_you_up() -> None:

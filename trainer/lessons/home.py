@@ -79,7 +79,7 @@ def career_markdown(level: int | None = None) -> str:
 
     where = ""
     if level is not None:
-        where = ". You are at " + ("the master table" if level == MASTER.number else title(level))
+        where = "; you are at " + ("the master table" if level == MASTER.number else title(level))
     return (
         f"**[The career]({CAREER})**: a match at a time against three bots of your level; win it "
         f"and you move up, from level 1 to the master table{where}"
