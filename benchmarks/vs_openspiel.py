@@ -99,7 +99,11 @@ def factory(name: str, seed: int) -> Bot:
 def main() -> None:
     global SIMULATIONS
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("bots", nargs=4, help="four seats: ismcts or any bot make_bot seats (easy, normal, hard, level-1 … level-10, master)")
+    parser.add_argument(
+        "bots",
+        nargs=4,
+        help="four seats: ismcts, or any bot make_bot seats (easy, normal, hard, level-1 … level-10, master)",
+    )
     parser.add_argument("--deals", type=int, default=250)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
