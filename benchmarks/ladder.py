@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 import time
@@ -30,7 +29,7 @@ from engine.bots.hard import HardBot
 from engine.bots.ladder import LADDER, Level
 from engine.rules import PRESETS
 from engine.search.threads import set_playout_threads
-from engine.tournament import SeatResult, run_tournament
+from engine.tournament import SeatResult, interval, run_tournament
 
 RESULTS = Path(__file__).parent / "results" / "ladder.json"
 SEED = 5300
@@ -51,8 +50,7 @@ def paired(results: Sequence[SeatResult], low: str, high: str) -> tuple[float, f
     for entry in results:
         by_deal.setdefault(entry.deal, {}).setdefault(entry.bot, []).append(entry.score)
     diffs = [statistics.fmean(seats[low]) - statistics.fmean(seats[high]) for seats in by_deal.values()]
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
-    return statistics.fmean(diffs), half, len(diffs)
+    return (*interval(diffs), len(diffs))
 
 
 def points(results: Sequence[SeatResult], bot: str) -> tuple[float, float]:
@@ -62,8 +60,7 @@ def points(results: Sequence[SeatResult], bot: str) -> tuple[float, float]:
         if entry.bot == bot:
             by_deal.setdefault(entry.deal, []).append(entry.score)
     means = [statistics.fmean(scores) for scores in by_deal.values()]
-    half = 1.96 * statistics.stdev(means) / math.sqrt(len(means)) if len(means) > 1 else math.inf
-    return statistics.fmean(means), half
+    return interval(means)
 
 
 def load() -> str:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import math
 import os
 import statistics
 import time
@@ -41,7 +40,7 @@ from engine.bots.table import bot_action
 from engine.deal import deal_from_seed, hand_seed
 from engine.hand import HandState
 from engine.rules import PRESETS
-from engine.tournament import SeatResult, run_tournament
+from engine.tournament import SeatResult, interval, percentile, run_tournament
 
 LINEUPS = ("normal", "open", "hard")
 
@@ -57,19 +56,6 @@ def make(name: str, seed: int):
     if name == "open":
         return NormalBot(seed, block_moons=False)
     raise ValueError(f"unknown bot {name!r}")
-
-
-def interval(values: Sequence[float]) -> tuple[float, float]:
-    """Mean and 95% half-interval."""
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, math.inf
-    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-
-
-def percentile(values: Sequence[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else math.nan
 
 
 def per_deal(results: Sequence[SeatResult], bot: str) -> dict[int, float]:

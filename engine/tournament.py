@@ -46,7 +46,7 @@ from .hand import HandState, Phase
 from .rules import PRESETS, Rules
 from .search.threads import one_thread
 
-__all__ = ["SeatResult", "play_deal", "run_tournament", "summarize"]
+__all__ = ["SeatResult", "interval", "percentile", "play_deal", "run_tournament", "summarize"]
 
 BotFactory = Callable[[str, int], Bot]
 
@@ -166,14 +166,15 @@ def run_tournament(
     return results
 
 
-def _interval(values: Sequence[float]) -> tuple[float, float]:
+def interval(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and 95% half-interval (infinite for one value)."""
     mean = statistics.fmean(values)
     if len(values) < 2:
         return mean, math.inf
     return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
-def _percentile(values: Sequence[float], fraction: float) -> float:
+def percentile(values: Sequence[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else math.nan
 
@@ -191,7 +192,7 @@ def summarize(results: Sequence[SeatResult]) -> dict:
     bots = {}
     for name in names:
         entries = [entry for entry in results if entry.bot == name]
-        mean, half = _interval(list(deal_means[name].values()))
+        mean, half = interval(list(deal_means[name].values()))
         plays = [t for entry in entries for t in entry.play_times]
         passes = [t for entry in entries for t in entry.pass_times]
         bots[name] = {
@@ -200,7 +201,7 @@ def summarize(results: Sequence[SeatResult]) -> dict:
             "interval_95": half,
             "moons": sum(entry.shot_moon for entry in entries),
             "play_ms_median": 1000 * statistics.median(plays) if plays else None,
-            "play_ms_p95": 1000 * _percentile(plays, 0.95) if plays else None,
+            "play_ms_p95": 1000 * percentile(plays, 0.95) if plays else None,
             "pass_ms_median": 1000 * statistics.median(passes) if passes else None,
         }
     pairs = {}
@@ -210,7 +211,7 @@ def summarize(results: Sequence[SeatResult]) -> dict:
                 common = sorted(set(deal_means[first]) & set(deal_means[second]))
                 diffs = [deal_means[first][d] - deal_means[second][d] for d in common]
                 if diffs:
-                    mean, half = _interval(diffs)
+                    mean, half = interval(diffs)
                     pairs[f"{first} - {second}"] = {"points_per_hand": mean, "interval_95": half}
     return {"bots": bots, "differences": pairs, "deals": len({entry.deal for entry in results})}
 
