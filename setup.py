@@ -15,6 +15,7 @@ setup(
     package_dir=DATA_PACKAGES,
     package_data={
         "trainer.table": ["table.js", "table.css"],
+        "trainer.analysis": ["picker.js", "picker.css"],  # the analysis board's deck picker
         "trainer.rooms": ["static/*.html", "static/*.js", "static/*.css"],  # the room page
         "trainer.site_build": ["save_guard.js"],
         "trainer.puzzle_files": ["*.toml", "index.json", "README.md"],

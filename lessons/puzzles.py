@@ -117,6 +117,13 @@ def _(board, get_answers, shown):
 @app.cell(hide_code=True)
 def _(board, get_answers, mo, shown):
     _seen = (get_answers(), shown)
+    mo.md(board.analysis_markdown())
+    return
+
+
+@app.cell(hide_code=True)
+def _(board, get_answers, mo, shown):
+    _seen = (get_answers(), shown)
     mo.md(board.status_markdown())
     return
 

@@ -60,9 +60,9 @@ def test_every_page_restores_the_browser_progress_before_anything_else(tmp_path)
 def test_links_are_relative_to_the_sites_one_folder_under_pyodide():
     probe = (
         "import sys; sys.platform = 'emscripten'\n"
-        "from trainer.site import HOME, LESSON_PAGE, PUZZLES, REVIEW\n"
+        "from trainer.site import ANALYSIS, HOME, LESSON_PAGE, PUZZLES, REVIEW\n"
         "from trainer.lessons.catalog import lesson_address\n"
-        "print(HOME, LESSON_PAGE, PUZZLES, REVIEW, lesson_address('l01_game'))"
+        "print(HOME, LESSON_PAGE, PUZZLES, REVIEW, ANALYSIS, lesson_address('l01_game'))"
     )
     shown = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
@@ -72,6 +72,7 @@ def test_links_are_relative_to_the_sites_one_folder_under_pyodide():
         "lesson.html",
         "puzzles.html",
         "review.html",
+        "analysis.html",
         "lesson.html?lesson=l01_game",
     ]
 

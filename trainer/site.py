@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["CAREER", "HOME", "LESSON_PAGE", "PAGES", "PUZZLES", "REVIEW", "ROOMS", "SITE_FILES"]
+__all__ = ["ANALYSIS", "CAREER", "HOME", "LESSON_PAGE", "PAGES", "PUZZLES", "REVIEW", "ROOMS", "SITE_FILES"]
 
 HOME = "/"
 LESSON_PAGE = "/lesson/"
 PUZZLES = "/puzzles/"
 REVIEW = "/review/"
+ANALYSIS = "/analysis/"
+"""The analysis board (``trainer.analysis``): a position in its address, ``?p=...``."""
 CAREER = "/career/"
 """The career (`trainer.career`): installed app only; the static site's review cannot review its matches."""
 ROOMS = "/rooms/"
@@ -26,6 +28,7 @@ PAGES: dict[str, str] = {
     PUZZLES: "puzzles.py",
     REVIEW: "review.py",
     CAREER: "career.py",
+    ANALYSIS: "analysis.py",
 }
 """Address → notebook file in lessons/."""
 
@@ -34,13 +37,15 @@ SITE_FILES: dict[str, str] = {
     LESSON_PAGE: "lesson.html",
     PUZZLES: "puzzles.html",
     REVIEW: "review.html",
+    ANALYSIS: "analysis.html",
 }
 """Address on the server → the page's file in the static site (the pages it has)."""
 
 if sys.platform == "emscripten":  # the static site: links relative to its one folder
-    HOME, LESSON_PAGE, PUZZLES, REVIEW = (
+    HOME, LESSON_PAGE, PUZZLES, REVIEW, ANALYSIS = (
         "./",
         SITE_FILES[LESSON_PAGE],
         SITE_FILES[PUZZLES],
         SITE_FILES[REVIEW],
+        SITE_FILES[ANALYSIS],
     )

@@ -60,7 +60,8 @@ def _shown(outputs) -> str:
 
 
 def test_every_page_the_server_mounts_is_a_notebook_in_lessons() -> None:
-    assert sorted(PAGES.values()) == ["career.py", "index.py", "lesson.py", "puzzles.py", "review.py"]
+    pages = ["analysis.py", "career.py", "index.py", "lesson.py", "puzzles.py", "review.py"]
+    assert sorted(PAGES.values()) == pages
     for notebook in PAGES.values():
         assert (ROOT / "lessons" / notebook).is_file()
     assert not list((ROOT / "lessons").glob("l0*.py")), "one lesson page, not a copy per lesson"

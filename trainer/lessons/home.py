@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from trainer.site import CAREER, PUZZLES, REVIEW, ROOMS
+from trainer.site import ANALYSIS, CAREER, PUZZLES, REVIEW, ROOMS
 
 from .catalog import LESSONS, lesson_address
 from .progress import LessonProgressStore
@@ -61,11 +61,12 @@ def next_to_do(progress: LessonProgressStore | None) -> str:
 
 
 def more_markdown(career_level: int | None = None) -> str:
-    """Links to the pages beside the lessons: puzzles, and the review of where points go."""
+    """Links to the pages beside the lessons: puzzles, the review of where points go, the analysis board."""
     return (
         f"**More:** [Puzzles]({PUZZLES}): real positions where the natural choice costs points · "
         f"[Your review]({REVIEW}): where your points go, by theme and phase, and a review of "
-        "your last game"
+        "your last game · "
+        f"[Analysis board]({ANALYSIS}): set up a hand from any game and the coach ranks every choice"
         f"\n\n{career_markdown(career_level)}\n\n{friends_markdown()}"
     )
 

@@ -216,6 +216,18 @@ class PuzzleBoard:
             lines.append(f"\nYour pass ranks {verdict.grade.rank} of {verdict.grade.options}.")
         return "\n".join(lines)
 
+    def analysis_markdown(self) -> str:
+        """After an answer: a link that opens the puzzle's position on the analysis board (before
+        one it would give the answer away); "" when the board cannot show it."""
+        if self.last is None:
+            return ""
+        from ..analysis.links import puzzle_link
+
+        link = puzzle_link(self.last.puzzle)
+        if link is None:
+            return ""
+        return f"[Analyse this position →]({link}) every option ranked by the coach, on the analysis board."
+
     def pass_chart(self):
         """After a pass puzzle's answer: the heat map of every pass, the learner's outlined."""
         attempt = self.last

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..analysis.links import moment_link
 from ..lessons.catalog import lesson_address
 from ..progress.decisions import Decision, option_symbols, readable_decisions
 from ..progress.games import SavedGame, readable_games
@@ -196,14 +197,16 @@ def moments_markdown(moments: list[Moment]) -> str:
     rows = [
         "### Key moments",
         "",
-        "| | where | you chose | best | lost | band |",
-        "|---:|:---|:---|:---|---:|:---|",
+        "| | where | you chose | best | lost | band | |",
+        "|---:|:---|:---|:---|---:|:---|:---|",
     ]
     for number, m in enumerate(moments, start=1):
         d = m.decision
         where = f"hand {m.hand_index + 1}, " + ("the pass" if d.kind == "pass" else f"trick {d.trick}")
         choice, best = option_symbols(d.choice), option_symbols(d.best)
-        rows.append(f"| {number} | {where} | {choice} | {best} | {d.loss:.1f} | {d.band} |")
+        link = moment_link(m)  # the position on the analysis board
+        board = f"[Analyse this]({link})" if link else ""
+        rows.append(f"| {number} | {where} | {choice} | {best} | {d.loss:.1f} | {d.band} | {board} |")
     return "\n".join(rows)
 
 

@@ -1,0 +1,407 @@
+"""The analysis page's logic: the learner sets up a position, the coach ranks every option.
+
+The notebook (lessons/analysis.py) only wires UI elements to this object. The set-up being edited
+(the draft: the table, the moment, the cards in each place) may be incomplete or impossible; the
+position is the last draft the engine accepted (``AnalysisPosition.check``). Only that position
+is analysed, put in the page's address and played out, so a refused edit changes none of them.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+from collections.abc import Callable
+from dataclasses import replace
+
+from engine import CardSet, PassDirection
+from engine.rules import PRESET_TITLES, PRESETS
+
+from ..coach.depth import BROWSER, COACH, FULL, IN_BROWSER, SHALLOWER_NOTE, Depth
+from ..coach.heatmap import pass_heatmap
+from ..seats import seat_names
+from ..table import TableWidget
+from .address import from_address, to_address
+from .analyse import Analysis, Row, analyse
+from .errors import PositionError
+from .notation import format_cards, parse_cards
+from .picker import DeckPicker
+from .position import AnalysisPosition, Trick
+
+__all__ = ["DEPTH_HOOK", "AnalysisBoard", "analysis_depth"]
+
+DEPTH_HOOK = "HEARTS_ANALYSIS_DEPTH"
+"""A test hook: ``HEARTS_ANALYSIS_DEPTH=N`` makes the page look at up to N imagined deals a play
+and a pass (no clock, so the ranking is the same on a busy machine), and say so. Unset, the page
+looks at the coach's depth (``trainer.coach.depth.COACH``)."""
+
+PLAYERS = (3, 4, 5, 6, 7)
+DIRECTIONS = {"left": "Left", "right": "Right", "across": "Across", "hold": "Hold (no pass)"}
+MOMENTS = {"pass": "The pass", "play": "Mid-hand: a play"}
+VERDICTS_SHOWN = 3
+"""The top choices whose coach's verdict the page shows."""
+
+
+def analysis_depth() -> Depth:
+    """The depth the page analyses at: the coach's, or the test hook's (``DEPTH_HOOK``)."""
+    value = os.environ.get(DEPTH_HOOK, "").strip()
+    if not value:
+        return COACH
+    if not value.isdigit() or int(value) < 64:
+        raise ValueError(f"{DEPTH_HOOK}={value!r}: expected a number of deals, 64 or more")
+    deals = int(value)
+    return replace(
+        BROWSER,
+        play_samples=deals,
+        exact_samples=min(deals, BROWSER.exact_samples),
+        pass_samples=deals,
+        pass_playouts=None,
+        pass_stages=((deals // 8, 16), (deals // 4, 4)),
+        min_samples=deals // 4,
+        pass_min_samples=deals // 4,
+        play_seconds=None,
+        pass_seconds=None,
+    )
+
+
+def preset_choices() -> dict[str, str]:
+    """The rule presets by title (the table's size is chosen apart, so the sized copies of the
+    standard rules are left out)."""
+    return {PRESET_TITLES[key]: key for key, rules in PRESETS.items() if rules.players == 4}
+
+
+class AnalysisBoard:
+    """The draft, the last good position, its analysis and the deck picker that edits the draft."""
+
+    def __init__(self, address: str | None = None, seed: int = 0) -> None:
+        self.seed = seed
+        self.players = 4
+        self.preset = "standard"
+        self.moment = "pass"
+        self.direction = "left"
+        self.scores: tuple[int, ...] = ()
+        self.hand: list[str] = []
+        self.passed: list[str] = []
+        self.received: list[str] = []
+        self.tricks: list[dict] = []  # {"leader": seat, "cards": [codes]}
+        self.position: AnalysisPosition | None = None
+        """The last draft the engine accepted: what the page analyses, links to and plays out."""
+        self.problem = ""
+        """Why the draft is not (yet) a position: one line, "" when it is one."""
+        self.notice = ""
+        """Why the address given could not be opened ("" when it opened or there was none)."""
+        self.analysis: Analysis | None = None
+        self.analysed: AnalysisPosition | None = None
+        self.picker = DeckPicker()
+        self.picker.on_request(self.request)
+        self._listeners: list[Callable[[], None]] = []
+        if address:
+            try:
+                self.load(from_address(address))
+            except PositionError as error:
+                self.notice = str(error)
+        self._draw()
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after every edit (the notebook re-runs the cells that show it)."""
+        self._listeners.append(callback)
+
+    # ----- the draft -----
+
+    def load(self, position: AnalysisPosition) -> None:
+        """Put a checked position in the draft (from an address, a review or a puzzle)."""
+        position.check()
+        self.players, self.preset, self.moment = position.players, position.preset, position.moment
+        self.direction = str(getattr(position.direction, "value", position.direction))
+        self.scores = tuple(position.scores)
+        self.hand = [card.code for card in position.hand]
+        self.passed = [card.code for card in position.passed]
+        self.received = [card.code for card in position.received]
+        self.tricks = [{"leader": t.leader, "cards": [c.code for c in t.cards]} for t in position.tricks]
+        self.position, self.problem = position, ""
+
+    def set_table(
+        self,
+        players: int | None = None,
+        preset: str | None = None,
+        moment: str | None = None,
+        direction: str | None = None,
+        scores: str | None = None,
+    ) -> None:
+        """The settings outside the picker; ``scores`` as typed ("26 0 13 3": you first, then
+        round to the left). A score text that does not read changes nothing and says why."""
+        if scores is not None:
+            try:
+                self.scores = self._read_scores(scores, players or self.players)
+            except PositionError as error:
+                self.picker.message = str(error)
+                return
+        self.players = players or self.players
+        self.preset = preset or self.preset
+        self.moment = moment or self.moment
+        self.direction = direction or self.direction
+        for trick in self.tricks:
+            trick["leader"] = min(trick["leader"], self.players - 1)
+        self._changed()
+
+    @staticmethod
+    def _read_scores(text: str, players: int) -> tuple[int, ...]:
+        words = [word for word in re.split(r"[\s,;]+", text.strip()) if word]
+        if not words:
+            return ()
+        if len(words) != players or not all(re.fullmatch(r"-?\d{1,4}", word) for word in words):
+            raise PositionError(
+                "scores",
+                f"expected {players} whole numbers (you first, then round to the left), "
+                f"not {text.strip()[:60]!r}",
+            )
+        return tuple(int(word) for word in words)
+
+    def request(self, message: dict) -> None:
+        """A request from the picker: a card clicked into a place, a pasted text, a place chosen,
+        a trick added or removed, a trick's leader. A text that does not read changes nothing."""
+        kind = message.get("type")
+        target = str(message.get("target", self.picker.target))
+        if kind == "target":
+            self.picker.target = target
+            self._draw()
+            return
+        if kind == "add_trick":
+            leader = self._next_leader()
+            self.tricks.append({"leader": leader, "cards": []})
+            self.picker.target = f"trick:{len(self.tricks) - 1}"
+        elif kind == "remove_trick":
+            index = int(message.get("index", -1))
+            if 0 <= index < len(self.tricks):
+                del self.tricks[index]
+            self.picker.target = "hand"
+        elif kind == "leader":
+            index, seat = int(message.get("index", -1)), int(message.get("seat", 0))
+            if 0 <= index < len(self.tricks) and 0 <= seat < self.players:
+                self.tricks[index]["leader"] = seat
+        elif kind in ("card", "paste", "clear"):
+            cards = self._place(target)
+            if cards is None:
+                return
+            if kind == "card":
+                code = str(message.get("card", ""))
+                cards.remove(code) if code in cards else cards.append(code)
+            elif kind == "clear":
+                cards.clear()
+            else:
+                try:
+                    read = parse_cards(str(message.get("text", ""))[:400], self._field(target))
+                except PositionError as error:
+                    self.picker.message = str(error)
+                    return
+                cards[:] = [card.code for card in read]
+                self.picker.pasted()
+        else:
+            return
+        self._changed()
+
+    def _place(self, target: str) -> list[str] | None:
+        if target in ("hand", "passed", "received"):
+            return getattr(self, target)
+        if target.startswith("trick:") and target[6:].isdigit() and int(target[6:]) < len(self.tricks):
+            return self.tricks[int(target[6:])]["cards"]
+        return None
+
+    @staticmethod
+    def _field(target: str) -> str:
+        return f"trick {int(target[6:]) + 1}" if target.startswith("trick:") else target
+
+    def _next_leader(self) -> int:
+        """A new trick's leader as far as the draft tells (the last trick's winner is the engine's
+        to decide; the learner corrects it when it is wrong): the previous trick's leader."""
+        return self.tricks[-1]["leader"] if self.tricks else 0
+
+    def draft(self) -> AnalysisPosition:
+        play = self.moment == "play"
+        return AnalysisPosition(
+            players=self.players,
+            preset=self.preset,
+            moment=self.moment,
+            hand=tuple(parse_cards(" ".join(self.hand), "hand")),
+            direction=PassDirection(self.direction),
+            passed=tuple(parse_cards(" ".join(self.passed), "passed")) if play else (),
+            received=tuple(parse_cards(" ".join(self.received), "received")) if play else (),
+            tricks=tuple(
+                Trick(t["leader"], tuple(parse_cards(" ".join(t["cards"]), f"trick {i + 1}")))
+                for i, t in enumerate(self.tricks)
+            )
+            if play
+            else (),
+            scores=self.scores or (0,) * self.players,
+        )
+
+    def _changed(self) -> None:
+        try:
+            position = self.draft()
+            position.check()
+        except PositionError as error:
+            self.problem = str(error)
+        else:
+            self.position, self.problem = position, ""
+        self._draw()
+        for callback in self._listeners:
+            callback()
+
+    def _draw(self) -> None:
+        self.picker.seats = list(seat_names(self.players))
+        self.picker.setup = {
+            "moment": self.moment,
+            "hand": list(self.hand),
+            "passed": list(self.passed),
+            "received": list(self.received),
+            "tricks": [{"leader": t["leader"], "cards": list(t["cards"])} for t in self.tricks],
+        }
+        if self.moment == "pass" and self.picker.target != "hand":
+            self.picker.target = "hand"
+        self.picker.message = self.problem
+
+    # ----- the position -----
+
+    @property
+    def address(self) -> str:
+        """The last good position's address ("" before there is one)."""
+        return to_address(self.position) if self.position is not None else ""
+
+    @property
+    def stale(self) -> bool:
+        """The analysis shown is not of the last good position."""
+        return self.analysis is None or self.analysed != self.position
+
+    def analyse(self, progress: Callable[[int, int], None] | None = None) -> Analysis | None:
+        """Analyse the last good position at the page's depth (once: the same position again is
+        not analysed again)."""
+        if self.position is None:
+            return None
+        if self.stale:
+            self.analysis = analyse(self.position, analysis_depth(), self.seed, progress)
+            self.analysed = self.position
+        return self.analysis
+
+    def play_table(self, seed: int) -> TableWidget:
+        """A card table continuing the last good position against bots (a deal consistent with
+        what the learner knows: the others' cards are one possibility, not the real ones)."""
+        position = self.position
+        delay = float(os.environ.get("HEARTS_BOT_DELAY", "0.7"))
+        widget = TableWidget(position.rules, seed=seed, bot_delay=delay, table_id="analysis")
+        widget.set_position(position.sample_state(seed), [])
+        return widget
+
+    # ----- what the page shows -----
+
+    def status_markdown(self) -> str:
+        """Where the draft stands, in one line."""
+        if self.problem and self.position is not None:
+            return (
+                f"**Not a position yet:** {self.problem}  \nThe analysis below is still the last "
+                "position that was one."
+            )
+        if self.problem:
+            return f"**Not a position yet:** {self.problem}"
+        return ""
+
+    def position_markdown(self, position: AnalysisPosition | None = None) -> str:
+        """The position analysed, in words the learner can check against their set-up."""
+        position = position or self.analysed
+        if position is None:
+            return ""
+        names = seat_names(position.players)
+        table = f"{position.players} players, {PRESET_TITLES.get(position.preset, position.preset)} rules"
+        direction = str(getattr(position.direction, "value", position.direction))
+        if position.moment == "pass":
+            where = "no pass this hand" if direction == "hold" else f"the pass to the {direction}"
+            lines = [f"**{table}; {where}.** Your hand: {format_cards(position.hand)}."]
+        else:
+            lines = [f"**{table}; mid-hand, your play.** Your hand: {format_cards(position.hand)}."]
+            if position.passed:
+                lines.append(f"You passed {format_cards(position.passed)} ({direction}).")
+            if position.received:
+                lines.append(f"You received {format_cards(position.received)}.")
+            for number, trick in enumerate(position.tricks, start=1):
+                lines.append(f"Trick {number}, led by {names[trick.leader]}: {format_cards(trick.cards)}.")
+        if any(position.scores):
+            lines.append(
+                "Scores before this hand: "
+                + ", ".join(f"{names[s]} {v}" for s, v in enumerate(position.scores))
+                + "."
+            )
+        return "  \n".join(lines)
+
+    def depth_note(self) -> str:
+        """What depth the analysis looked at, when it is not the installed version's."""
+        depth = analysis_depth()
+        if depth == FULL:
+            return ""
+        if IN_BROWSER and depth == BROWSER:
+            return SHALLOWER_NOTE
+        return (
+            f"This page was started with {DEPTH_HOOK}: the coach looked at up to "
+            f"{depth.play_samples:,} imagined deals a play and {depth.pass_samples:,} a pass (the "
+            f"installed version: {FULL.play_samples:,} and {FULL.pass_samples:,})."
+        )
+
+    def ranking_html(self) -> str:
+        """Every option, best first: its band, expected points, moon chances and loss."""
+        analysis = self.analysis
+        if analysis is None:
+            return ""
+        names = seat_names(self.analysed.players)
+        head = "pass" if analysis.kind == "pass" else "card"
+        rows = []
+        for rank, row in enumerate(analysis.rows, start=1):
+            moon = _moon_text(row, names)
+            rows.append(
+                f'<tr data-option="{html.escape(_option_code(row.option))}"><td>{rank}</td>'
+                f"<td>{html.escape(_option_text(row.option))}</td><td>{html.escape(row.label)}</td>"
+                f"<td>{row.points:.2f}</td><td>{row.others:.2f}</td><td>{html.escape(moon)}</td>"
+                f"<td>{row.loss:.2f}</td></tr>"
+            )
+        return (
+            '<div class="an-ranking" style="max-height:26rem;overflow:auto">'
+            f'<table data-ranking="{analysis.kind}"><thead><tr><th>rank</th><th>{head}</th><th>band</th>'
+            "<th>your points</th><th>others' points</th><th>moon chances</th><th>points lost</th>"
+            f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        )
+
+    def verdicts_markdown(self) -> str:
+        """The coach's verdict on each of the top choices: headline, checked reasons, figures."""
+        analysis = self.analysis
+        if analysis is None:
+            return ""
+        parts = []
+        for rank, row in enumerate(analysis.rows[:VERDICTS_SHOWN], start=1):
+            verdict = analysis.verdict(row.option)
+            reasons = "\n".join(f"- {reason}" for reason in verdict.reasons)
+            head = f"**{rank}. {_option_text(row.option)}:** {verdict.headline}"
+            parts.append(f"{head}\n\n{reasons}\n\n*{verdict.numbers}*")
+        return "\n\n".join(parts)
+
+    def heatmap(self):
+        """For a pass: the heat map the pass puzzles draw (which cards belong together)."""
+        analysis = self.analysis
+        if analysis is None or analysis.kind != "pass":
+            return None
+        return pass_heatmap(analysis.evaluation, CardSet(self.analysed.hand))
+
+
+def _option_text(option: object) -> str:
+    return format_cards(option) if not hasattr(option, "symbol") else option.symbol
+
+
+def _option_code(option: object) -> str:
+    return option.code if hasattr(option, "code") else " ".join(card.code for card in option)
+
+
+def _moon_text(row: Row, names: tuple[str, ...]) -> str:
+    """The row's moon chances by whose moon (as whole percents; "—" when none reaches 1%)."""
+    chances = row.moon_by_seat or (row.moon_for,)
+    parts = [
+        f"{names[seat].lower() if seat else 'you'} {chance:.0%}"
+        for seat, chance in enumerate(chances)
+        if chance >= 0.005
+    ]
+    return ", ".join(parts) or "—"
