@@ -93,41 +93,41 @@ def _(board, get_edits, mo):
     get_edits()  # every edit: the address follows the last good position
     if board.address and mo.query_params().get("p") != board.address:
         mo.query_params()["p"] = board.address
-    analyse_button = mo.ui.run_button(
-        label="Analyse this position", kind="success", disabled=board.position is None
-    )
-    mo.vstack([mo.md(board.status_markdown()), analyse_button])
+    mo.md(board.status_markdown())
+    return
+
+
+@app.cell(hide_code=True)
+def _(mo):
+    # Built once (it depends on nothing that changes), so an edit does not reset it.
+    analyse_button = mo.ui.run_button(label="Analyse this position", kind="success")
+    analyse_button  # noqa: B018 (shows it)
     return (analyse_button,)
 
 
 @app.cell(hide_code=True)
 def _(analyse_button, board, mo):
-    # A link opens analysed; after that, the button analyses the set-up's last good position.
-    mo.stop(board.position is None or (not analyse_button.value and board.analysis is not None))
+    analyse_button.value  # noqa: B018 (a press analyses; a link's position is analysed as it opens)
+    mo.stop(
+        board.position is None,
+        mo.md("*Set up a position above: the coach ranks it when you press **Analyse this position**.*"),
+    )
     with mo.status.spinner(
         title="The coach is looking at every option",
         subtitle="imagining the others' cards…",
         remove_on_exit=True,
     ) as _spinner:
-        board.analyse(
-            lambda done, total: _spinner.update(subtitle=f"{done:,} of up to {total:,} imagined deals")
-        )
+        board.analyse(lambda done, total: _spinner.update(subtitle=f"{done:,} of up to {total:,} rounds"))
     analysed = board.analysed
     return (analysed,)
 
 
 @app.cell(hide_code=True)
-def _(analysed, board, get_edits, mo):
-    get_edits()
-    _changed = (
-        "\n\n*Your set-up has changed since: press **Analyse this position** to look at it.*"
-        if board.position != analysed
-        else ""
-    )
+def _(analysed, board, mo):
     _note = f"\n\n*{board.depth_note()}*" if board.depth_note() else ""
     mo.vstack(
         [
-            mo.md(f"## The coach's ranking\n\n{board.position_markdown(analysed)}{_changed}{_note}"),
+            mo.md(f"## The coach's ranking\n\n{board.position_markdown(analysed)}{_note}"),
             mo.Html(board.ranking_html()),
         ]
     )

@@ -280,6 +280,8 @@ class AnalysisBoard:
         if self.stale:
             self.analysis = analyse(self.position, analysis_depth(), self.seed, progress)
             self.analysed = self.position
+            for callback in self._listeners:  # the status line no longer asks for an analysis
+                callback()
         return self.analysis
 
     def play_table(self, seed: int) -> TableWidget:
@@ -294,14 +296,16 @@ class AnalysisBoard:
     # ----- what the page shows -----
 
     def status_markdown(self) -> str:
-        """Where the draft stands, in one line."""
-        if self.problem and self.position is not None:
-            return (
-                f"**Not a position yet:** {self.problem}  \nThe analysis below is still the last "
-                "position that was one."
-            )
+        """Whether the analysis shown is still of the set-up ("" when it is, or there is none)."""
+        if self.analysis is None or self.position is None:
+            return ""
         if self.problem:
-            return f"**Not a position yet:** {self.problem}"
+            return (
+                "*The set-up above is not a position yet (the line above the deck says why): the "
+                "address and the analysis below are still the last position that was one.*"
+            )
+        if self.stale:
+            return "*Your set-up has changed: press **Analyse this position** to look at it.*"
         return ""
 
     def position_markdown(self, position: AnalysisPosition | None = None) -> str:

@@ -39,8 +39,10 @@ function render({ model, el }) {
     if (s.moment === "play") {
       list.push(["passed", "You passed", s.passed || []]);
       list.push(["received", "You received", s.received || []]);
+      const seats = model.get("seats") || [];
       (s.tricks || []).forEach((trick, index) => {
-        list.push([`trick:${index}`, `Trick ${index + 1}`, trick.cards || []]);
+        const leader = seats[trick.leader] || "?";
+        list.push([`trick:${index}`, `Trick ${index + 1}`, trick.cards || [], `led by ${leader}`]);
       });
     }
     return list;
@@ -179,8 +181,8 @@ function render({ model, el }) {
     const summary = h(
       "dl",
       { class: "an-summary" },
-      all.map(([key, label, cards]) => [
-        h("dt", { text: label }),
+      all.map(([key, label, cards, note]) => [
+        h("dt", { text: note ? `${label}, ${note}` : label }),
         h("dd", { "data-summary": key, text: cards.length ? cards.map(symbol).join(" ") : "—" }),
       ]),
     );
