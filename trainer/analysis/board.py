@@ -155,7 +155,8 @@ class AnalysisBoard:
                 f"expected {players} whole numbers (you first, then round to the left), "
                 f"not {text.strip()[:60]!r}",
             )
-        return tuple(int(word) for word in words)
+        scores = tuple(int(word) for word in words)
+        return scores if any(scores) else ()  # all zero is the position's default
 
     def request(self, message: dict) -> None:
         """A request from the picker: a card clicked into a place, a pasted text, a place chosen,
@@ -232,7 +233,7 @@ class AnalysisBoard:
             )
             if play
             else (),
-            scores=self.scores or (0,) * self.players,
+            scores=self.scores,
         )
 
     def _changed(self) -> None:
