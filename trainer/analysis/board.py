@@ -14,7 +14,8 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from engine import CardSet, PassDirection
+from engine import CardSet, PassDirection, parse_card
+from engine.kernel import trick_winner
 from engine.rules import PRESET_TITLES, PRESETS
 
 from ..coach.depth import BROWSER, COACH, FULL, IN_BROWSER, SHALLOWER_NOTE, Depth
@@ -168,6 +169,8 @@ class AnalysisBoard:
             self._draw()
             return
         if kind == "add_trick":
+            if self.moment != "play":
+                return
             leader = self._next_leader()
             self.tricks.append({"leader": leader, "cards": []})
             self.picker.target = f"trick:{len(self.tricks) - 1}"
@@ -199,6 +202,8 @@ class AnalysisBoard:
                 self.picker.pasted()
         else:
             return
+        if kind in ("card", "paste") and not target.startswith("trick:"):
+            cards.sort(key=lambda code: int(parse_card(code)))  # a set of cards: in hand order
         self._changed()
 
     def _place(self, target: str) -> list[str] | None:
@@ -213,9 +218,16 @@ class AnalysisBoard:
         return f"trick {int(target[6:]) + 1}" if target.startswith("trick:") else target
 
     def _next_leader(self) -> int:
-        """A new trick's leader as far as the draft tells (the last trick's winner is the engine's
-        to decide; the learner corrects it when it is wrong): the previous trick's leader."""
-        return self.tricks[-1]["leader"] if self.tricks else 0
+        """A new trick's leader, a guess the learner can change: whoever took the last trick when it
+        is complete (the engine's rule), else that trick's leader; for the first trick, you when
+        you hold the 2♣, else Left."""
+        if not self.tricks:
+            return 0 if "2C" in self.hand else 1
+        last = self.tricks[-1]
+        if len(last["cards"]) == self.players:
+            cards = [int(parse_card(code)) for code in last["cards"]]
+            return trick_winner(cards, last["leader"], self.players)[0]
+        return last["leader"]
 
     def draft(self) -> AnalysisPosition:
         play = self.moment == "play"
