@@ -117,7 +117,7 @@ def _(analyse_button, board, mo):
         subtitle="imagining the others' cards…",
         remove_on_exit=True,
     ) as _spinner:
-        board.analyse(lambda done, total: _spinner.update(subtitle=f"{done:,} of up to {total:,} rounds"))
+        board.analyse(lambda done, total: _spinner.update(subtitle=f"{done} of {total} looks done"))
     analysed = board.analysed
     return (analysed,)
 

@@ -14,12 +14,11 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from engine import CardSet, PassDirection, parse_card
+from engine import PassDirection, parse_card
 from engine.kernel import trick_winner
 from engine.rules import PRESET_TITLES, PRESETS
 
-from ..coach.depth import BROWSER, COACH, FULL, IN_BROWSER, SHALLOWER_NOTE, Depth
-from ..coach.heatmap import pass_heatmap
+from ..coach.depth import BROWSER, COACH, FULL, Depth
 from ..seats import seat_names
 from ..table import TableWidget
 from .address import from_address, to_address
@@ -39,6 +38,18 @@ looks at the coach's depth (``trainer.coach.depth.COACH``)."""
 PLAYERS = (3, 4, 5, 6, 7)
 DIRECTIONS = {"left": "Left", "right": "Right", "across": "Across", "hold": "Hold (no pass)"}
 MOMENTS = {"pass": "The pass", "play": "Mid-hand: a play"}
+RANKING_STYLE = (
+    ".an-ranking{max-height:26rem;overflow:auto;border:1px solid #ccc6b5;border-radius:6px}"
+    ".an-ranking table{border-collapse:collapse;font-size:0.9rem;width:100%}"
+    ".an-ranking th,.an-ranking td{padding:0.15rem 0.6rem;text-align:right;white-space:nowrap}"
+    ".an-ranking th:nth-child(2),.an-ranking td:nth-child(2),.an-ranking th:nth-child(3),"
+    ".an-ranking td:nth-child(3),.an-ranking th:nth-child(6),.an-ranking td:nth-child(6){text-align:left}"
+    ".an-ranking thead th{position:sticky;top:0;background:#f6f4ee;border-bottom:1px solid #ccc6b5}"
+    ".an-ranking tbody tr:nth-child(even){background:#faf9f5}"
+)
+"""The ranking's table: it scrolls inside its box (a pass has hundreds of rows), its head kept."""
+PLAY_OUT_BOTS = "normal"
+"""Who the learner plays the position out against."""
 VERDICTS_SHOWN = 3
 """The top choices whose coach's verdict the page shows."""
 
@@ -302,7 +313,8 @@ class AnalysisBoard:
         what the learner knows: the others' cards are one possibility, not the real ones)."""
         position = self.position
         delay = float(os.environ.get("HEARTS_BOT_DELAY", "0.7"))
-        widget = TableWidget(position.rules, seed=seed, bot_delay=delay, table_id="analysis")
+        bots = dict.fromkeys(range(1, position.players), PLAY_OUT_BOTS)
+        widget = TableWidget(position.rules, seed=seed, bots=bots, bot_delay=delay, table_id="analysis")
         widget.set_position(position.sample_state(seed), [])
         return widget
 
@@ -349,12 +361,13 @@ class AnalysisBoard:
         return "  \n".join(lines)
 
     def depth_note(self) -> str:
-        """What depth the analysis looked at, when it is not the installed version's."""
-        depth = analysis_depth()
-        if depth == FULL:
+        """What depth the analysis shown looked at, when it is not the installed version's."""
+        analysis = self.analysis
+        if analysis is None or analysis.depth == FULL:
             return ""
-        if IN_BROWSER and depth == BROWSER:
-            return SHALLOWER_NOTE
+        if analysis.depth == BROWSER:
+            return analysis.shallower_note or ""
+        depth = analysis.depth
         return (
             f"This page was started with {DEPTH_HOOK}: the coach looked at up to "
             f"{depth.play_samples:,} imagined deals a play and {depth.pass_samples:,} a pass (the "
@@ -366,19 +379,20 @@ class AnalysisBoard:
         analysis = self.analysis
         if analysis is None:
             return ""
-        names = seat_names(self.analysed.players)
+        names = analysis.seats
         head = "pass" if analysis.kind == "pass" else "card"
         rows = []
         for rank, row in enumerate(analysis.rows, start=1):
             moon = _moon_text(row, names)
             rows.append(
                 f'<tr data-option="{html.escape(_option_code(row.option))}"><td>{rank}</td>'
-                f"<td>{html.escape(_option_text(row.option))}</td><td>{html.escape(row.label)}</td>"
+                f"<td>{html.escape(row.text)}</td><td>{html.escape(row.label)}</td>"
                 f"<td>{row.points:.2f}</td><td>{row.others:.2f}</td><td>{html.escape(moon)}</td>"
                 f"<td>{row.loss:.2f}</td></tr>"
             )
         return (
-            '<div class="an-ranking" style="max-height:26rem;overflow:auto">'
+            f"<style>{RANKING_STYLE}</style>"
+            '<div class="an-ranking">'
             f'<table data-ranking="{analysis.kind}"><thead><tr><th>rank</th><th>{head}</th><th>band</th>'
             "<th>your points</th><th>others' points</th><th>moon chances</th><th>points lost</th>"
             f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
@@ -393,20 +407,14 @@ class AnalysisBoard:
         for rank, row in enumerate(analysis.rows[:VERDICTS_SHOWN], start=1):
             verdict = analysis.verdict(row.option)
             reasons = "\n".join(f"- {reason}" for reason in verdict.reasons)
-            head = f"**{rank}. {_option_text(row.option)}:** {verdict.headline}"
+            head = f"**{rank}. {row.text}:** {verdict.headline}"
             parts.append(f"{head}\n\n{reasons}\n\n*{verdict.numbers}*")
         return "\n\n".join(parts)
 
     def heatmap(self):
         """For a pass: the heat map the pass puzzles draw (which cards belong together)."""
         analysis = self.analysis
-        if analysis is None or analysis.kind != "pass":
-            return None
-        return pass_heatmap(analysis.evaluation, CardSet(self.analysed.hand))
-
-
-def _option_text(option: object) -> str:
-    return format_cards(option) if not hasattr(option, "symbol") else option.symbol
+        return analysis.heatmap if analysis is not None else None
 
 
 def _option_code(option: object) -> str:
