@@ -31,11 +31,14 @@ def moment_link(moment: object) -> str | None:
     """The board on a review's key moment, fresh (``trainer.review.game.Moment``) or kept
     (``trainer.review.stored.StoredMoment``). Both go through the moment's replay puzzle, so a kept
     review links to the same position as the review it was kept from. None when it cannot."""
-    from ..puzzles.format import puzzle_from_data
+    import tomllib
+
+    from ..puzzles.format import puzzle_from_data, puzzle_text
     from ..review.replay import moment_puzzle
 
     try:
         data = getattr(moment, "puzzle", None) or moment_puzzle(moment, "review")
-        return puzzle_link(puzzle_from_data(data, "review"))
+        # read as its replay file is (``trainer.review.stored`` checks it the same way)
+        return puzzle_link(puzzle_from_data(tomllib.loads(puzzle_text(data)), "review"))
     except ValueError:  # a kept moment whose puzzle no longer reads (PuzzleError is one)
         return None
