@@ -4,10 +4,13 @@ text that is not cards, or an impossible edit, says why in one line and keeps th
 
 from __future__ import annotations
 
+import re
+from urllib.parse import unquote
+
 import pytest
 
 from engine import PassDirection
-from trainer.analysis import AnalysisPosition, Trick, parse_cards, to_address
+from trainer.analysis import AnalysisPosition, Trick, from_address, from_puzzle, parse_cards, to_address
 from trainer.analysis.board import DEPTH_HOOK, AnalysisBoard, analysis_depth
 
 HAND = "2C 7C KC 3D 9D QD AD 4S QS AS 5H JH KH"
@@ -94,3 +97,20 @@ def test_the_ranking_shown_is_the_analysis_row_by_row(monkeypatch) -> None:
     verdicts = board.verdicts_markdown()
     assert verdicts.count("**") >= 6  # three choices, each with its headline
     assert board.analyse() is analysis  # the same position is not analysed again
+
+
+@pytest.mark.parametrize("kind", ["pass", "play"])
+def test_an_answered_puzzle_links_to_its_position_on_the_board(kind) -> None:
+    from trainer.puzzles.board import PuzzleBoard
+
+    board = PuzzleBoard()
+    assert board.show_next(kind=kind)
+    puzzle = board.trainer.current
+    assert board.analysis_markdown() == ""  # before an answer it would give the answer away
+    board.last = board.trainer.answer(puzzle.answer.best)
+    shown = board.analysis_markdown()
+    address = unquote(re.search(r"\(/analysis/\?p=([^)]+)\)", shown).group(1))
+    position = from_address(address)
+    assert position == from_puzzle(puzzle) and position.moment == kind
+    assert position.view().hand == puzzle.view.hand
+    board.widget.close()

@@ -93,24 +93,26 @@ def address_in(page: Page) -> str:
     return unquote(parse_qs(urlparse(location(page)).query)["p"][0])
 
 
-def shown_ranking(page: Page, kind: str) -> list[tuple[str, str, str]]:
-    """The ranking table's rows: (option's codes, band, points lost)."""
+def shown_ranking(page: Page, kind: str) -> list[tuple[str, ...]]:
+    """The ranking table's rows: option's codes, band, points lost, your points, others' points."""
     rows = page.locator(f'table[data-ranking="{kind}"] tbody tr')
     rows.first.wait_for(timeout=120_000)
     shown = []
     for row in rows.all():
-        cells = row.locator("td").all_inner_texts()  # rank, option, band, you, others, moon, lost
-        shown.append((row.get_attribute("data-option"), cells[2], cells[6]))
+        cells = row.locator("td").all_inner_texts()  # rank, option, band, lost, you, others, moon
+        shown.append((row.get_attribute("data-option"), *cells[2:6]))
     return shown
 
 
-def expected_ranking(position: AnalysisPosition, depth) -> list[tuple[str, str, str]]:
+def expected_ranking(position: AnalysisPosition, depth) -> list[tuple[str, ...]]:
     analysis = analyse(position, depth, 0)
     return [
         (
             row.option.code if hasattr(row.option, "code") else " ".join(c.code for c in row.option),
             row.label,
             f"{row.loss:.2f}",
+            f"{row.points:.2f}",
+            f"{row.others:.2f}",
         )
         for row in analysis.rows
     ]
@@ -189,7 +191,7 @@ def test_a_mid_hand_position_by_pasted_text_is_ranked_and_a_bad_paste_changes_no
     page.get_by_role("button", name="Analyse this position").click()
     shown = shown_ranking(page, "play")
     assert shown == expected_ranking(position, depth_hook)
-    assert sorted(code for code, _band, _loss in shown) == ["3C", "8C", "JC"]  # must follow clubs
+    assert sorted(row[0] for row in shown) == ["3C", "8C", "JC"]  # must follow clubs
     snap(page, "61-analysis-play-phone")
 
     # A text that is not cards: one line naming the field and the word; nothing else changes.

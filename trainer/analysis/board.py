@@ -43,7 +43,7 @@ RANKING_STYLE = (
     ".an-ranking table{border-collapse:collapse;font-size:0.9rem;width:100%}"
     ".an-ranking th,.an-ranking td{padding:0.15rem 0.6rem;text-align:right;white-space:nowrap}"
     ".an-ranking th:nth-child(2),.an-ranking td:nth-child(2),.an-ranking th:nth-child(3),"
-    ".an-ranking td:nth-child(3),.an-ranking th:nth-child(6),.an-ranking td:nth-child(6){text-align:left}"
+    ".an-ranking td:nth-child(3),.an-ranking th:nth-child(7),.an-ranking td:nth-child(7){text-align:left}"
     ".an-ranking thead th{position:sticky;top:0;background:#f6f4ee;border-bottom:1px solid #ccc6b5}"
     ".an-ranking tbody tr:nth-child(even){background:#faf9f5}"
 )
@@ -375,7 +375,8 @@ class AnalysisBoard:
         )
 
     def ranking_html(self) -> str:
-        """Every option, best first: its band, expected points, moon chances and loss."""
+        """Every option, best first: its band and points lost (first: a phone shows them without
+        scrolling), the expected points for you and the others, and each seat's moon chance."""
         analysis = self.analysis
         if analysis is None:
             return ""
@@ -386,15 +387,14 @@ class AnalysisBoard:
             moon = _moon_text(row, names)
             rows.append(
                 f'<tr data-option="{html.escape(_option_code(row.option))}"><td>{rank}</td>'
-                f"<td>{html.escape(row.text)}</td><td>{html.escape(row.label)}</td>"
-                f"<td>{row.points:.2f}</td><td>{row.others:.2f}</td><td>{html.escape(moon)}</td>"
-                f"<td>{row.loss:.2f}</td></tr>"
+                f"<td>{html.escape(row.text)}</td><td>{html.escape(row.label)}</td><td>{row.loss:.2f}</td>"
+                f"<td>{row.points:.2f}</td><td>{row.others:.2f}</td><td>{html.escape(moon)}</td></tr>"
             )
         return (
             f"<style>{RANKING_STYLE}</style>"
             '<div class="an-ranking">'
             f'<table data-ranking="{analysis.kind}"><thead><tr><th>rank</th><th>{head}</th><th>band</th>'
-            "<th>your points</th><th>others' points</th><th>moon chances</th><th>points lost</th>"
+            "<th>points lost</th><th>your points</th><th>others' points</th><th>moon chances</th>"
             f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
         )
 
