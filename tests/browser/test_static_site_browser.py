@@ -3,7 +3,8 @@ its pages, Pyodide and every wheel served from one local folder. Lesson 1's firs
 puzzle solved, and on the home page (a new page) the progress is still there (kept in the
 browser's IndexedDB), and the progress it downloads is imported by the installed version. Lesson 9
 against Hard bots: the table says which bot is thinking and answers the learner meanwhile. A pass
-puzzle's heat map and the review page's charts are drawn offline (Vega-Lite specs, no pandas)."""
+puzzle's heat map and the review page's charts are drawn offline (Vega-Lite specs, no pandas).
+A shared link to the analysis board opens its position and ranks it in the browser."""
 
 from __future__ import annotations
 
@@ -17,7 +18,10 @@ import zipfile
 import pytest
 from playwright.sync_api import Page, expect
 
+from engine import HandState, Rules
+from engine.bots import make_bot
 from tests.browser.conftest import ARTIFACTS, ROOT
+from trainer.analysis import AnalysisPosition, from_view, to_address
 from trainer.progress.transfer import import_progress
 from trainer.puzzles import load_puzzle
 from trainer.site_build.build import serve_folder
@@ -26,7 +30,7 @@ from trainer.store import Store
 
 LESSON = '[data-table="lesson"]'
 PUZZLE = '[data-table="puzzle"]'
-PAGES = "index,lesson,puzzles,review"  # the pages the tests visit (the CLI builds every page by default)
+PAGES = "index,lesson,puzzles,review,analysis"  # the pages the tests visit (the CLI builds them all)
 LOAD = 120_000  # ms: a cold start loads Pyodide and installs the wheels, slower on a busy machine
 MIRROR = ROOT / ".cache" / "site-build" / "mirror"  # the checkout's own, made by scripts/setup.sh
 
@@ -305,6 +309,30 @@ def test_a_pass_puzzles_heat_map_and_the_review_charts_are_drawn_offline(offline
         expect(charts.nth(index).locator("canvas, svg.marks").first).to_be_visible()
     expect(page.get_by_text(re.compile(r"phase cost you most: [0-9.]+ a decision over \d+"))).to_be_visible()
     snap(page, "review-charts")
+    page.close()
+
+
+def late_position() -> AnalysisPosition:
+    """A play with four cards each left (Normal bots throughout): solved on every deal, so the
+    browser's look at it is short."""
+    state = HandState.from_seed(7, Rules(), "hold")
+    bot = make_bot("normal", 1)
+    while not (state.to_move == 0 and len(state.view(0).hand) <= 4):
+        state.play(bot.choose_play(state.view(state.to_move)), state.to_move)
+    return from_view(state.view(0))
+
+
+def test_a_shared_analysis_link_opens_offline_at_the_browsers_depth(offline, site):
+    position = late_position()
+    page = open_page(offline, site, f"analysis.html?p={to_address(position)}", '[data-picker="analysis"]')
+    rows = page.locator('table[data-ranking="play"] tbody tr')
+    expect(rows.first).to_be_visible(timeout=60_000)  # analysed as the link opens
+    legal = sorted(card.code for card in position.options())
+    assert sorted(rows.evaluate_all("rows => rows.map(r => r.dataset.option)")) == legal
+    expect(page.get_by_role("heading", name="The coach on the top choices")).to_be_visible()
+    shown = " ".join(str(card) for card in position.hand)
+    expect(page.locator('[data-picker="analysis"] [data-summary="hand"]')).to_have_text(shown)
+    snap(page, "analysis-link")
     page.close()
 
 
