@@ -19,7 +19,7 @@ from playwright.sync_api import Page, expect
 from engine import PassDirection
 from tests.browser.conftest import ARTIFACTS, _serve_command, signed_in
 from trainer.analysis import AnalysisPosition, Trick, analyse, from_address, parse_cards, to_address
-from trainer.analysis.board import DEPTH_HOOK, analysis_depth
+from trainer.analysis.board import DEPTH_HOOK, analysis_depth, band_text
 from trainer.analysis.links import moment_link
 
 DEALS = "256"
@@ -109,7 +109,7 @@ def expected_ranking(position: AnalysisPosition, depth) -> list[tuple[str, ...]]
     return [
         (
             row.option.code if hasattr(row.option, "code") else " ".join(c.code for c in row.option),
-            row.label,
+            band_text(row.label),
             f"{row.loss:.2f}",
             f"{row.points:.2f}",
             f"{row.others:.2f}",

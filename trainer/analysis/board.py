@@ -28,7 +28,7 @@ from .notation import format_cards, parse_cards
 from .picker import DeckPicker
 from .position import AnalysisPosition, Trick
 
-__all__ = ["DEPTH_HOOK", "AnalysisBoard", "analysis_depth"]
+__all__ = ["DEPTH_HOOK", "AnalysisBoard", "analysis_depth", "band_text"]
 
 DEPTH_HOOK = "HEARTS_ANALYSIS_DEPTH"
 """A test hook: ``HEARTS_ANALYSIS_DEPTH=N`` makes the page look at up to N imagined deals a play
@@ -38,6 +38,7 @@ looks at the coach's depth (``trainer.coach.depth.COACH``)."""
 PLAYERS = (3, 4, 5, 6, 7)
 DIRECTIONS = {"left": "Left", "right": "Right", "across": "Across", "hold": "Hold (no pass)"}
 MOMENTS = {"pass": "The pass", "play": "Mid-hand: a play"}
+TOWARDS = {"left": "to the left", "right": "to the right", "across": "across", "hold": "nowhere"}
 RANKING_STYLE = (
     ".an-ranking{max-height:26rem;overflow:auto;border:1px solid #ccc6b5;border-radius:6px}"
     ".an-ranking table{border-collapse:collapse;font-size:0.9rem;width:100%}"
@@ -342,12 +343,12 @@ class AnalysisBoard:
         table = f"{position.players} players, {PRESET_TITLES.get(position.preset, position.preset)} rules"
         direction = str(getattr(position.direction, "value", position.direction))
         if position.moment == "pass":
-            where = "no pass this hand" if direction == "hold" else f"the pass to the {direction}"
+            where = "no pass this hand" if direction == "hold" else f"the pass {TOWARDS[direction]}"
             lines = [f"**{table}; {where}.** Your hand: {format_cards(position.hand)}."]
         else:
             lines = [f"**{table}; mid-hand, your play.** Your hand: {format_cards(position.hand)}."]
             if position.passed:
-                lines.append(f"You passed {format_cards(position.passed)} ({direction}).")
+                lines.append(f"You passed {format_cards(position.passed)} {TOWARDS[direction]}.")
             if position.received:
                 lines.append(f"You received {format_cards(position.received)}.")
             for number, trick in enumerate(position.tricks, start=1):
@@ -387,14 +388,14 @@ class AnalysisBoard:
             moon = _moon_text(row, names)
             rows.append(
                 f'<tr data-option="{html.escape(_option_code(row.option))}"><td>{rank}</td>'
-                f"<td>{html.escape(row.text)}</td><td>{html.escape(row.label)}</td><td>{row.loss:.2f}</td>"
+                f"<td>{html.escape(row.text)}</td><td>{band_text(row.label)}</td><td>{row.loss:.2f}</td>"
                 f"<td>{row.points:.2f}</td><td>{row.others:.2f}</td><td>{html.escape(moon)}</td></tr>"
             )
         return (
             f"<style>{RANKING_STYLE}</style>"
             '<div class="an-ranking">'
             f'<table data-ranking="{analysis.kind}"><thead><tr><th>rank</th><th>{head}</th><th>band</th>'
-            "<th>points lost</th><th>your points</th><th>others' points</th><th>moon chances</th>"
+            "<th>points lost</th><th>your points</th><th>others' points, each</th><th>moon chances</th>"
             f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
         )
 
@@ -415,6 +416,12 @@ class AnalysisBoard:
         """For a pass: the heat map the pass puzzles draw (which cards belong together)."""
         analysis = self.analysis
         return analysis.heatmap if analysis is not None else None
+
+
+def band_text(label: str) -> str:
+    """A row's band as the table writes it: "good", or "good to inaccuracy" when the deals looked
+    at could not settle which (``grading``'s label "good-inaccuracy")."""
+    return html.escape(label.replace("-", " to "))
 
 
 def _option_code(option: object) -> str:
