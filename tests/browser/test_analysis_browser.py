@@ -206,6 +206,15 @@ def test_a_mid_hand_position_by_pasted_text_is_ranked_and_a_bad_paste_changes_no
     )
     assert location(page) == link
     assert shown_ranking(page, "play") == shown
+
+    # An impossible position (the 2♣ both played and held): the engine's reason in one line; the
+    # address and the ranking stay those of the last position that was one.
+    page.locator(f'{PICKER} .an-card[data-card="2C"]').click()
+    expect(message).to_contain_text(re.compile(r"^trick 1: .*2♣"))
+    assert "\n" not in message.inner_text() and len(message.inner_text()) < 300
+    expect(page.get_by_text("is not a position yet")).to_be_visible()
+    assert location(page) == link
+    assert shown_ranking(page, "play") == shown
     page.context.close()
 
 

@@ -312,24 +312,24 @@ def test_a_pass_puzzles_heat_map_and_the_review_charts_are_drawn_offline(offline
     page.close()
 
 
-def late_position() -> AnalysisPosition:
-    """A play with four cards each left (Normal bots throughout): solved on every deal, so the
-    browser's look at it is short."""
+def mid_hand_position() -> AnalysisPosition:
+    """A play with eight cards each left (Normal bots throughout)."""
     state = HandState.from_seed(7, Rules(), "hold")
     bot = make_bot("normal", 1)
-    while not (state.to_move == 0 and len(state.view(0).hand) <= 4):
+    while not (state.to_move == 0 and len(state.view(0).hand) <= 8):
         state.play(bot.choose_play(state.view(state.to_move)), state.to_move)
     return from_view(state.view(0))
 
 
 def test_a_shared_analysis_link_opens_offline_at_the_browsers_depth(offline, site):
-    position = late_position()
+    position = mid_hand_position()
     page = open_page(offline, site, f"analysis.html?p={to_address(position)}", '[data-picker="analysis"]')
     rows = page.locator('table[data-ranking="play"] tbody tr')
     expect(rows.first).to_be_visible(timeout=60_000)  # analysed as the link opens
     legal = sorted(card.code for card in position.options())
     assert sorted(rows.evaluate_all("rows => rows.map(r => r.dataset.option)")) == legal
     expect(page.get_by_role("heading", name="The coach on the top choices")).to_be_visible()
+    expect(page.get_by_text("In the browser the coach looks at up to").first).to_be_visible()  # and says so
     shown = " ".join(str(card) for card in position.hand)
     expect(page.locator('[data-picker="analysis"] [data-summary="hand"]')).to_have_text(shown)
     snap(page, "analysis-link")
