@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 from engine import PassDirection
 from tests.browser.conftest import ARTIFACTS, _serve_command, signed_in
+from tests.browser.test_phone_browser import OVERFLOW_SCRIPT
 from trainer.analysis import AnalysisPosition, Trick, analyse, from_address, parse_cards, to_address
 from trainer.analysis.board import DEPTH_HOOK, analysis_depth, band_text
 from trainer.analysis.links import moment_link
@@ -192,6 +193,8 @@ def test_a_mid_hand_position_by_pasted_text_is_ranked_and_a_bad_paste_changes_no
     shown = shown_ranking(page, "play")
     assert shown == expected_ranking(position, depth_hook)
     assert sorted(row[0] for row in shown) == ["3C", "8C", "JC"]  # must follow clubs
+    # On a phone nothing runs off the right edge but inside a box that scrolls sideways.
+    assert page.evaluate(OVERFLOW_SCRIPT) == []
     snap(page, "61-analysis-play-phone")
 
     # A text that is not cards: one line naming the field and the word; nothing else changes.
