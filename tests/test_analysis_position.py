@@ -336,3 +336,24 @@ def test_the_check_agrees_with_trying_every_deal_late_in_the_hand():
             assert accepted == possible_by_trying_every_deal(moved), moved
             verdicts.append(accepted)
     assert len(verdicts) >= 30 and any(verdicts) and not all(verdicts)
+
+
+def test_at_five_players_the_three_of_clubs_leads_the_first_trick():
+    # the 2♣ and 2♦ are out: the 3♣ is the lowest club, and its holder leads
+    hand = parse_cards("3C 9C 4D 5D 6D 2S 3S 4S 2H 3H")
+    pos = AnalysisPosition(5, "five_players", "play", hand, "hold")
+    pos.check()
+    assert pos.options() == parse_cards("3C")
+    led = AnalysisPosition(5, "five_players", "play", hand[1:], "hold", tricks=trick(1, "4C 5C 6C 7C 3C"))
+    error = refused(led)
+    assert error.field == "trick 1" and "you held the 3♣" in str(error), str(error)
+    elsewhere = AnalysisPosition(
+        5, "five_players", "play", hand[:1] + hand[2:], "hold", tricks=trick(1, "4C 5C 6C 7C 9C")
+    )
+    error = refused(elsewhere)
+    assert error.field == "trick 1" and "you held the 3♣" in str(error), str(error)
+
+
+def test_a_score_past_the_target_is_possible_only_where_ties_are_played_off():
+    assert refused(position(scores=(40, 100, 100, 70))).field == "scores"
+    position(preset="play_off_ties", scores=(40, 100, 100, 70)).check()
