@@ -4,11 +4,13 @@ and the engine's reason."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
+from itertools import combinations
 
 import pytest
 
-from engine import CardSet, HandState, Phase
+from engine import CardSet, DealError, HandState, Phase, setup_position
 from engine.bots import bot_acts, make_bot
 from tests.analysis_helpers import decisions, from_learner
 from trainer.analysis import AnalysisPosition, PositionError, Trick, from_puzzle, from_view, parse_cards
@@ -274,3 +276,84 @@ def test_a_view_that_is_not_a_decision_is_refused():
     state.pass_cards(0, CardSet(list(state.hand(0))[:3]))
     with pytest.raises(PositionError, match="not this seat's decision"):
         from_view(state.view(0))
+
+
+def possible_by_trying_every_deal(pos) -> bool:
+    """Whether some deal of the unseen cards replays the position through the engine (hold hands)."""
+    players = pos.players
+    played = [card for trick in pos.tricks for card in trick.cards]
+    held = [len(pos.hand)] + [pos.rules.hand_size for _ in range(players - 1)]
+    for trick in pos.tricks:
+        for index, _ in enumerate(trick.cards):
+            seat = (trick.leader + index) % players
+            if seat:
+                held[seat] -= 1
+    unseen = [card for card in CardSet(pos.rules.deck_mask) if card not in pos.hand and card not in played]
+    for first in combinations(unseen, held[1]):
+        rest = [card for card in unseen if card not in first]
+        for second in combinations(rest, held[2]):
+            third = [card for card in rest if card not in second]
+            try:
+                state = setup_position(
+                    [pos.hand, first, second, third],
+                    pos.rules,
+                    tricks=[trick.cards for trick in pos.tricks],
+                    first_leader=pos.tricks[0].leader,
+                )
+            except DealError:
+                continue
+            leaders = [trick.leader for trick in (*state.tricks, state.current_trick)][: len(pos.tricks)]
+            if leaders == [trick.leader for trick in pos.tricks] and state.to_move == 0:
+                return True
+    return False
+
+
+def test_the_check_agrees_with_trying_every_deal_late_in_the_hand():
+    rng = random.Random(54)
+    views = [view for view in decisions("standard", range(8)) if view.pass_direction.value == "hold"]
+    late = [from_view(view) for view in views if len(view.tricks) >= 10 and view.phase is Phase.PLAYING]
+    verdicts = []
+    for pos in late:
+        for _ in range(6):
+            # another seat's card in a finished trick becomes an unseen card: a void may no longer fit
+            tricks = list(pos.tricks)
+            number = rng.randrange(len(tricks) - 1)
+            trick = tricks[number]
+            places = [i for i in range(len(trick.cards)) if (trick.leader + i) % 4 != 0]
+            unseen = list(pos.view().unseen_cards)
+            if not unseen:  # the last trick, you playing last
+                continue
+            index = rng.choice(places)
+            cards = list(trick.cards)
+            cards[index] = rng.choice(unseen)
+            tricks[number] = Trick(trick.leader, tuple(cards))
+            moved = replace(pos, tricks=tuple(tricks))
+            try:
+                moved.check()
+                accepted = True
+            except PositionError:
+                accepted = False
+            assert accepted == possible_by_trying_every_deal(moved), moved
+            verdicts.append(accepted)
+    assert len(verdicts) >= 30 and any(verdicts) and not all(verdicts)
+
+
+def test_at_five_players_the_three_of_clubs_leads_the_first_trick():
+    # the 2♣ and 2♦ are out: the 3♣ is the lowest club, and its holder leads
+    hand = parse_cards("3C 9C 4D 5D 6D 2S 3S 4S 2H 3H")
+    pos = AnalysisPosition(5, "five_players", "play", hand, "hold")
+    pos.check()
+    assert pos.options() == parse_cards("3C")
+    led = AnalysisPosition(5, "five_players", "play", hand[1:], "hold", tricks=trick(1, "4C 5C 6C 7C 3C"))
+    error = refused(led)
+    assert error.field == "trick 1" and "you held the 3♣" in str(error), str(error)
+    elsewhere = AnalysisPosition(
+        5, "five_players", "play", hand[:1] + hand[2:], "hold", tricks=trick(1, "4C 5C 6C 7C 9C")
+    )
+    error = refused(elsewhere)
+    assert error.field == "trick 1" and "you held the 3♣" in str(error), str(error)
+
+
+def test_a_score_past_the_target_is_possible_only_where_ties_are_played_off():
+    assert refused(position(scores=(40, 100, 100, 70))).field == "scores"
+    position(preset="play_off_ties", scores=(40, 100, 100, 70)).check()
