@@ -117,7 +117,7 @@ def _(analyse_button, board, mo):
         subtitle="imagining the others' cards…",
         remove_on_exit=True,
     ) as _spinner:
-        board.analyse(lambda done, total: _spinner.update(subtitle=f"{done} of {total} looks done"))
+        board.analyse(lambda done, total: _spinner.update(subtitle=f"{done} of {total} steps done"))
     analysed = board.analysed
     return (analysed,)
 

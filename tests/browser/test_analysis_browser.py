@@ -130,7 +130,8 @@ def put(page: Page, place: str, text: str) -> None:
 def test_a_pass_set_up_by_clicks_is_ranked_as_the_coach_ranks_it_and_the_link_reopens_it(
     browser, server, depth_hook
 ) -> None:
-    page = open_page(browser, server + "/analysis/")
+    page = open_page(browser, server + "/")
+    page.get_by_role("link", name="Analysis board").click()  # from the home page
     for code in PASS_HAND.split():
         card = page.locator(f'{PICKER} .an-card[data-card="{code}"]')
         card.click()
@@ -171,7 +172,9 @@ def test_a_pass_set_up_by_clicks_is_ranked_as_the_coach_ranks_it_and_the_link_re
 def test_a_mid_hand_position_by_pasted_text_is_ranked_and_a_bad_paste_changes_nothing(
     browser, server, depth_hook
 ) -> None:
-    page = open_page(browser, server + "/analysis/", width=360)
+    # A link whose position does not read: the page says why in one line and starts empty.
+    page = open_page(browser, server + "/analysis/?p=9.nothing", width=360)
+    expect(page.get_by_text("This link's position could not be opened. address:")).to_be_visible()
     page.get_by_label("Mid-hand: a play").check()
     page.get_by_label("Pass this hand").select_option(label="Hold (no pass)")
     put(page, "hand", "3♣ 8♣ J♣ 4♦ 10♦ K♦ 2♠ 6♠ J♠ K♠ 3♥ 8♥ Q♥")
