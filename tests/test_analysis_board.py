@@ -5,13 +5,14 @@ text that is not cards, or an impossible edit, says why in one line and keeps th
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from urllib.parse import unquote
 
 import pytest
 
 from engine import PassDirection
 from trainer.analysis import AnalysisPosition, Trick, from_address, from_puzzle, parse_cards, to_address
-from trainer.analysis.board import DEPTH_HOOK, AnalysisBoard, analysis_depth
+from trainer.analysis.board import DEPTH_HOOK, AnalysisBoard, _moon_text, analysis_depth
 
 HAND = "2C 7C KC 3D 9D QD AD 4S QS AS 5H JH KH"
 
@@ -97,6 +98,10 @@ def test_the_ranking_shown_is_the_analysis_row_by_row(monkeypatch) -> None:
     verdicts = board.verdicts_markdown()
     assert verdicts.count("**") >= 6  # three choices, each with its headline
     assert board.analyse() is analysis  # the same position is not analysed again
+    # The moon column names whose moon each chance is, leaving out what would read 0%.
+    row = replace(first, moon_by_seat=(0.25, 0.004, 0.012, 0.0))
+    assert _moon_text(row, analysis.seats) == "you 25%, Across 1%"
+    assert _moon_text(replace(first, moon_by_seat=(0.0, 0.0, 0.0, 0.0)), analysis.seats) == "—"
 
 
 @pytest.mark.parametrize("kind", ["pass", "play"])

@@ -432,8 +432,8 @@ def _moon_text(row: Row, names: tuple[str, ...]) -> str:
     """The row's moon chances by whose moon (as whole percents; "—" when none reaches 1%)."""
     chances = row.moon_by_seat or (row.moon_for,)
     parts = [
-        f"{names[seat].lower() if seat else 'you'} {chance:.0%}"
+        f"{names[seat] if seat else 'you'} {chance:.0%}"
         for seat, chance in enumerate(chances)
-        if chance >= 0.005
+        if round(chance * 100) >= 1  # a chance shown as 0% is left out
     ]
     return ", ".join(parts) or "—"
