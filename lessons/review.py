@@ -115,6 +115,17 @@ def _(CHART_BOX, charts, mo):
 
 @app.cell(hide_code=True)
 def _(data, get_reviews, mo):
+    get_reviews()  # a finished review adds its key moments
+    from trainer.review.practice import practise_markdown
+    from trainer.site import PUZZLES
+
+    _line = practise_markdown(data.decisions, data.games, f"{PUZZLES}?mode=practice")
+    mo.md(_line) if _line else None
+    return
+
+
+@app.cell(hide_code=True)
+def _(data, get_reviews, mo):
     get_reviews()
     from trainer.progress.export import table_csv
 

@@ -74,9 +74,14 @@ class PuzzleProgress:
     learner: Rating = field(default_factory=Rating)
     attempts: int = 0
     records: dict[str, PuzzleRecord] = field(default_factory=dict)
+    base: dict[str, Rating] = field(default_factory=dict)
+    """Each puzzle's rating from the bots' answers (``trainer.puzzles.ratings``): where a puzzle
+    this learner has not tried starts. Their own results then move it in ``records``, per
+    learner: the progress stays on their computer, and no server gathers everyone's."""
 
     def record_for(self, puzzle: Listed) -> PuzzleRecord:
-        return self.records.get(puzzle.id) or PuzzleRecord(Rating(puzzle.difficulty, 250.0))
+        start = self.base.get(puzzle.id) or Rating(puzzle.difficulty, 250.0)
+        return self.records.get(puzzle.id) or PuzzleRecord(start)
 
 
 def matches(
