@@ -112,6 +112,13 @@ def _(board, highest, kind, lowest, mo, next_puzzle, players, rules, themes):
 
 
 @app.cell(hide_code=True)
+def _(board, get_answers, mo, shown):
+    _seen = (get_answers(), shown)
+    mo.md(board.streak_markdown()) if board.mode == "streak" else None
+    return
+
+
+@app.cell(hide_code=True)
 def _(board, mo):
     table = mo.ui.anywidget(board.widget)
     table  # noqa: B018 (shows the table)

@@ -144,15 +144,18 @@ def test_a_miss_after_solves_starts_the_days_again(store) -> None:
 
 def test_the_streak_survives_a_reload_and_an_export(store, tmp_path) -> None:
     board = open_board(store, "streak")
-    for right in (True, True, True, False, True):
+    for right in (True, True, True, False):
         board.show_next()
         answer(board, right)
+    assert board.streak_markdown() == "**Streak over.** Best **3**: the next puzzle starts a new one."
+    board.show_next()
+    answer(board, right=True)
     assert (board.streak.current, board.streak.best) == (1, 3)
     board.widget.close()
     again = open_board(store, "streak")  # a reload
     assert (again.streak.current, again.streak.best) == (1, 3)
     again.show_next()
-    assert "Streak: **1** in a row · best **3**" in again.status_markdown()
+    assert again.streak_markdown() == "Streak: **1** in a row · best **3**"
     again.widget.close()
     (tmp_path / "out.json").write_bytes(export_bytes(store))
     other = Store(tmp_path / "other.sqlite3")

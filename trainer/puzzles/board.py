@@ -240,6 +240,15 @@ class PuzzleBoard:
         puzzle = self.trainer.current
         return f"**Practice: puzzle {shown} of {total}.** {self.whys.get(puzzle.id, '') if puzzle else ''}"
 
+    def streak_markdown(self) -> str:
+        """In streak mode: the run so far and the best, or that the last miss ended it ("" in
+        the other modes)."""
+        if self.mode != "streak":
+            return ""
+        if self.last is not None and not self.last.solved and self.last.counted:
+            return f"**Streak over.** Best **{self.streak.best}**: the next puzzle starts a new one."
+        return f"Streak: **{self.streak.current}** in a row · best **{self.streak.best}**"
+
     def prompt_markdown(self) -> str:
         puzzle = self.trainer.current
         if self.mode == "practice" and (self.finished or puzzle is None):
@@ -285,6 +294,8 @@ class PuzzleBoard:
             mark = "☑️ Right, with a hint: it counts as not solved and will come back later."
         elif self.mode == "streak":
             mark = "❌ Not this time: the streak ends here."
+        elif self.mode == "practice":
+            mark = "❌ Not this time: it comes back tomorrow."
         else:
             mark = "❌ Not this time: it will come back later."
         lines = [f"**{mark}** {verdict.headline}", "", *verdict.reasons, "", f"*{verdict.numbers}*"]
@@ -308,11 +319,7 @@ class PuzzleBoard:
         learner = progress.learner
         solved = sum(record.solved for record in progress.records.values())
         mode = ""
-        if self.mode == "streak":
-            mode = f"Streak: **{self.streak.current}** in a row · best **{self.streak.best}**\n\n"
-            if self.last is not None and not self.last.solved and self.last.counted:
-                mode = f"Streak over. Best **{self.streak.best}**: the next puzzle starts a new one.\n\n"
-        elif self.mode == "practice" and self.last is not None and self.last_item is not None:
+        if self.mode == "practice" and self.last is not None and self.last_item is not None:
             item = self.last_item
             if item.due is None and item.attempts == 1:
                 mode = "Solved at first sight: it will not come back.\n\n"
