@@ -13,14 +13,14 @@ import pytest
 from tests.review.history import history_decisions
 from tests.review.test_review import BUDGET, learner_hand
 from trainer.progress.decisions import option_text, readable_decisions, record_decisions
-from trainer.progress.games import game_record, load_game, save_game
+from trainer.progress.games import game_record, load_game, readable_games, save_game
 from trainer.progress.practice import load_items, load_streak
 from trainer.progress.puzzles import open_board
 from trainer.progress.transfer import export_bytes, import_progress
 from trainer.puzzles.practice import DAYS, due_markdown
 from trainer.review.game import review_game
-from trainer.review.practice import weak_areas
-from trainer.review.stored import keep_review
+from trainer.review.practice import practise_markdown, weak_areas
+from trainer.review.stored import keep_review, stored_review
 from trainer.store import Store
 
 DAY = dt.date(2026, 3, 2)
@@ -209,3 +209,22 @@ def test_an_exported_practice_schedule_imports_whole(store, tmp_path) -> None:
     import_progress(other, tmp_path / "out.json")
     assert load_items(other) == load_items(store)
     other.close()
+
+
+def test_practise_this_says_what_a_session_today_holds(store) -> None:
+    decisions, games = readable_decisions(store)[0], readable_games(store)[0]
+
+    def line(day):
+        return practise_markdown(decisions, games, load_items(store)[0], day, "/p")
+
+    head = "**[Practise this →](/p)** A session of puzzles of your weakest themes (queen of spades"
+    assert line(DAY).startswith(head)
+    moments = len(stored_review(games[-1]).moments)
+    assert f" and {min(moments, 5)} key moment" in line(DAY)
+    board, _ids = session(store, DAY)
+    board.show_next()
+    answer(board, right=False)  # the first moment, missed: due tomorrow
+    board.widget.close()
+    fresh = min(moments - 1, 4)
+    assert (f" and {fresh} key moment" in line(DAY)) if fresh else ("key moment" not in line(DAY))
+    assert f" and {min(moments, 5)} key moment" in line(DAY + dt.timedelta(days=1))

@@ -4,8 +4,8 @@ In this order, up to ``SESSION`` puzzles:
 
 1. those due today (``trainer.puzzles.practice``: a miss comes back the next day, then 3, 7, 16
    and 35 days after each solve), the learner's own key moments first;
-2. key moments of their reviewed games not practised yet, as puzzles (``replay.moment_puzzle``,
-   kept with the review), newest game first, at most half the session;
+2. key moments of their last ``RECENT`` reviewed games not practised yet, as puzzles
+   (``replay.moment_puzzle``, kept with the review), newest game first, at most half the session;
 3. library puzzles of their weakest themes and phases: the themes and phases whose mean loss a
    decision is above the learner's own average (``charts.areas``, ``charts.loss_by_phase``),
    worst first, one puzzle for each in turn, each the puzzle nearest a little above the
@@ -15,6 +15,7 @@ In this order, up to ``SESSION`` puzzles:
 from __future__ import annotations
 
 import datetime as dt
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -41,6 +42,10 @@ __all__ = [
 ]
 
 SESSION = 10
+RECENT = 10
+"""Reviewed games whose new key moments a session offers, newest first: reading a kept review
+checks each of its moments' puzzles, so a long history is not read whole on every visit."""
+GAME_ID = re.compile(r"review-g(\d+)-")
 PHASE_WORDS = {"pass": "the pass", "early": "early tricks", "middle": "middle tricks", "late": "late tricks"}
 
 
@@ -120,6 +125,14 @@ def own_moments(games: Sequence[SavedGame]) -> list[OwnMoment]:
     return out
 
 
+def _worth_reading(games: Sequence[SavedGame], due: Sequence[PracticeItem]) -> list[SavedGame]:
+    """The last ``RECENT`` reviewed games, and the games of the key moments due (in order)."""
+    reviewed = [game for game in games if game.review is not None]
+    wanted = {int(match[1]) for item in due if (match := GAME_ID.match(item.puzzle))}
+    recent = {game.id for game in reviewed[-RECENT:]}
+    return [game for game in reviewed if game.id in recent or game.id in wanted]
+
+
 def _moment_puzzle(moment: OwnMoment) -> Puzzle:
     return puzzle_from_data(tomllib.loads(puzzle_text(moment.data)), moment.id)
 
@@ -147,14 +160,15 @@ def practice_session(
     """The session (see the module's note). ``phases`` gives a library puzzle's phase
     (``trainer.puzzles.ratings``); ``leave`` names puzzles whose kept row does not read back."""
     entries = {entry.id: entry for entry in library.entries}
-    moments = {moment.id: moment for moment in own_moments(games)}
+    due = due_items(items.values(), today)
+    moments = {moment.id: moment for moment in own_moments(_worth_reading(games, due))}
     picks: list[Pick] = []
 
     def add(puzzle: Puzzle | None, source: str, why: str) -> None:
         if puzzle is not None and len(picks) < size and puzzle.id not in {p.puzzle.id for p in picks}:
             picks.append(Pick(puzzle, source, why))
 
-    for item in due_items(items.values(), today):
+    for item in due:
         if item.puzzle in leave:
             continue
         if item.source == "moment" and item.puzzle in moments:
@@ -211,10 +225,19 @@ def _listed(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def practise_markdown(decisions: Sequence[Decision], games: Sequence[SavedGame], address: str) -> str:
-    """The review's "Practise this" line: what the session will hold, from the same figures the
-    charts show ("" when there is nothing to practise yet)."""
-    weak, moments = weak_areas(decisions), own_moments(games)
+def practise_markdown(
+    decisions: Sequence[Decision],
+    games: Sequence[SavedGame],
+    items: Mapping[str, PracticeItem],
+    today: dt.date,
+    address: str,
+) -> str:
+    """The review's "Practise this" line: what a session today will hold, from the same figures
+    the charts show and the kept practice ("" when there is nothing to practise yet)."""
+    due = due_items(items.values(), today)
+    weak, moments = weak_areas(decisions), own_moments(_worth_reading(games, due))
+    fresh = [moment for moment in moments if moment.id not in items]
+    mine = len({item.puzzle for item in due if item.source == "moment"} & {m.id for m in moments})
     parts = []
     themes = [area.label for area in weak if area.kind == "theme"]
     phases = [area.label for area in weak if area.kind == "phase"]
@@ -222,8 +245,9 @@ def practise_markdown(decisions: Sequence[Decision], games: Sequence[SavedGame],
         parts.append(f"puzzles of your weakest theme{'s' if len(themes) > 1 else ''} ({_listed(themes)})")
     if phases:
         parts.append(f"of the phase{'s' if len(phases) > 1 else ''} where you lose most ({_listed(phases)})")
-    if moments:
-        count = len(moments)
+    # as the session takes them: the due ones, then new ones up to half the session
+    count = min(SESSION, mine + min(len(fresh), max(0, SESSION // 2 - mine)))
+    if count:
         parts.append(f"{count} key moment{'' if count == 1 else 's'} of your own games")
     if not parts:
         return ""
