@@ -16,7 +16,7 @@ from trainer.progress.decisions import option_text, readable_decisions, record_d
 from trainer.progress.games import game_record, load_game, readable_games, save_game
 from trainer.progress.practice import load_items, load_streak
 from trainer.progress.puzzles import open_board
-from trainer.progress.transfer import export_bytes, import_progress
+from trainer.progress.transfer import ProgressFileError, export_bytes, import_progress
 from trainer.puzzles.practice import DAYS, due_markdown
 from trainer.review.game import review_game
 from trainer.review.practice import practise_markdown, weak_areas
@@ -228,3 +228,20 @@ def test_practise_this_says_what_a_session_today_holds(store) -> None:
     fresh = min(moments - 1, 4)
     assert (f" and {fresh} key moment" in line(DAY)) if fresh else ("key moment" not in line(DAY))
     assert f" and {min(moments, 5)} key moment" in line(DAY + dt.timedelta(days=1))
+
+
+def test_an_imported_file_with_a_bad_practice_row_is_refused_in_one_line(store, tmp_path) -> None:
+    document = json.loads(export_bytes(store))
+    row = {"puzzle": "pass-001", "source": "library", "step": 1, "due": "2026-02-30", "attempts": 1}
+    document["tables"]["practice_items"] = [{**row, "solved": 1, "updated_at": "2026-01-01T00:00:00"}]
+    document["tables"]["puzzle_streak"] = []
+    (tmp_path / "bad.json").write_text(json.dumps(document))
+    other = Store(tmp_path / "other.sqlite3")
+    with pytest.raises(ProgressFileError) as refused:
+        import_progress(other, tmp_path / "bad.json")
+    assert str(refused.value).endswith(
+        "bad.json: tables.practice_items[0].due: '2026-02-30' is not a day of the calendar."
+    )
+    assert other.query("SELECT COUNT(*) FROM practice_items") == [(0,)]
+    assert other.query("SELECT COUNT(*) FROM decisions") == [(0,)]  # nothing of the file was merged
+    other.close()
