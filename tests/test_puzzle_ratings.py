@@ -99,3 +99,23 @@ def test_every_puzzle_of_the_library_has_its_rating_from_the_levels() -> None:
     missing = sorted({entry.id for entry in library.entries} - set(ratings.ratings))
     command = "python -m trainer.puzzles.ratings"
     assert not missing, f"{len(missing)} puzzles unrated ({missing[:3]}): run {command}"
+
+
+def test_the_rating_shown_is_the_one_the_rating_filter_reads() -> None:
+    board = PuzzleBoard()
+    try:
+        ratings = load_ratings(PUZZLES_DIR).ratings
+        entries = {entry.id: entry for entry in board.trainer.puzzles}
+        # a puzzle whose evidence rating and file difficulty differ by more than the band
+        moved = next(
+            i for i, r in ratings.items() if i in entries and abs(r.rating - entries[i].difficulty) > 100
+        )
+        low = high = round(ratings[moved].rating)
+        assert board.difficulty_range[0] <= low <= board.difficulty_range[1]
+        for _ in range(5):
+            assert board.show_next(difficulty=(low, high))
+            shown = board.trainer.current
+            assert round(ratings[shown.id].rating) == low
+            assert board.prompt_markdown().endswith(f"Puzzle {shown.id}, rating {low}.*")
+    finally:
+        board.widget.close()

@@ -123,7 +123,8 @@ class PuzzleBoard:
 
     @property
     def difficulty_range(self) -> tuple[int, int]:
-        ratings = [puzzle.difficulty for puzzle in self.trainer.puzzles] or [int(Rating().rating)]
+        start = self.trainer.progress.start_for
+        ratings = [round(start(puzzle).rating) for puzzle in self.trainer.puzzles] or [int(Rating().rating)]
         return min(ratings), max(ratings)
 
     KINDS: ClassVar[dict[str, str | None]] = {
@@ -274,7 +275,7 @@ class PuzzleBoard:
         label = rules_label(puzzle.rules)
         if puzzle.rules.players != 4 or label != "standard":
             table = f" {puzzle.rules.players} players, {_rules_name(label)} rules."
-        rating = self.trainer.progress.record_for(puzzle).rating.rating
+        rating = self.trainer.progress.start_for(puzzle).rating
         head = f"{self.practice_markdown()}\n\n" if self.mode == "practice" else ""
         return (
             f"{head}{unmatched}### {puzzle.title}\n{task}{scores}{table} *Themes: {themes}. "
