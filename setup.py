@@ -18,7 +18,7 @@ setup(
         "trainer.analysis": ["picker.js", "picker.css"],  # the analysis board's deck picker
         "trainer.rooms": ["static/*.html", "static/*.js", "static/*.css"],  # the room page
         "trainer.site_build": ["save_guard.js"],
-        "trainer.puzzle_files": ["*.toml", "index.json", "README.md"],
+        "trainer.puzzle_files": ["*.toml", "index.json", "ratings.json", "README.md"],
         "": ["calibration_map.json"],  # in any package: the fitted map, beside the module reading it
     },
     include_package_data=False,  # only what is named here, whatever else sits in the folders

@@ -48,6 +48,15 @@ def _(mo, next_to_do, progress):
 
 
 @app.cell(hide_code=True)
+def _(mo, store):
+    from trainer.lessons.home import due_today_markdown
+
+    _due = due_today_markdown(store)
+    mo.md(_due) if _due else None
+    return
+
+
+@app.cell(hide_code=True)
 def _(mo, more_markdown, store):
     from trainer.career.progress import CareerProgress
 

@@ -9,10 +9,12 @@ def _():
     import marimo as mo
 
     from trainer.progress.puzzles import open_board
-    from trainer.site import HOME
+    from trainer.puzzles.practice import DAYS
+    from trainer.site import HOME, PUZZLES
 
-    board = open_board()
-    return HOME, board, mo
+    # ?mode=practice: a session from the learner's own mistakes; ?mode=streak: puzzles in a row
+    board = open_board(mode=mo.query_params().get("mode"))
+    return DAYS, HOME, PUZZLES, board, mo
 
 
 @app.cell(hide_code=True)
@@ -23,16 +25,31 @@ def _(board, mo):
 
 
 @app.cell(hide_code=True)
-def _(HOME, mo):
-    mo.md(rf"""
-    [← All lessons]({HOME})
-
-    # Puzzles: what would you pass? what would you play?
-
-    Each puzzle is a real position where the natural-looking choice costs points. Make your
-    pass or play on the table and the coach answers at once: how much your choice cost, what
-    was better, and why. Puzzles are picked near your rating; the ones you miss come back.
-    """)
+def _(DAYS, HOME, PUZZLES, board, mo):
+    _later = ", ".join(map(str, DAYS[1:-1])) + f" and {DAYS[-1]}"
+    _intro = {
+        "practice": (
+            "# Practice: your own mistakes\n\n"
+            "Puzzles of the themes and phases where you lose most points, and key moments of your own "
+            "reviewed games. A puzzle you miss comes back the next day, then "
+            f"{_later} days after each solve, until you have solved it on every day it was due. "
+            f"[All puzzles]({PUZZLES}) · [A streak]({PUZZLES}?mode=streak)"
+        ),
+        "streak": (
+            "# Puzzle streak\n\n"
+            "Solve puzzles in a row, picked near your rating: the streak ends at the first miss (a hint "
+            f"counts as one). Your best streak is kept. [All puzzles]({PUZZLES}) · "
+            f"[Practise your mistakes]({PUZZLES}?mode=practice)"
+        ),
+    }.get(
+        board.mode,
+        "# Puzzles: what would you pass? what would you play?\n\n"
+        "Each puzzle is a real position where the natural-looking choice costs points. Make your "
+        "pass or play on the table and the coach answers at once: how much your choice cost, what "
+        "was better, and why. Puzzles are picked near your rating; the ones you miss come back. "
+        f"Also: [practise your own mistakes]({PUZZLES}?mode=practice) · [a streak]({PUZZLES}?mode=streak)",
+    )
+    mo.md(f"[← All lessons]({HOME})\n\n{_intro}")
     return
 
 
@@ -65,13 +82,14 @@ def _(board, mo):
     # Two labelled fields, not a range slider: its handles were named only "Minimum" and "Maximum".
     lowest = mo.ui.number(start=low, stop=high, step=50, value=low, label="Lowest puzzle rating")
     highest = mo.ui.number(start=low, stop=high, step=50, value=high, label="Highest puzzle rating")
-    mo.vstack(
+    _filters = mo.vstack(
         [
             mo.hstack([kind, players, rules], justify="start", wrap=True),
             themes,
             mo.hstack([lowest, highest], justify="start", wrap=True),
         ]
     )
+    _filters if board.mode != "practice" else None  # noqa: B018 (shown; practice chooses for you)
     return highest, kind, lowest, players, rules, themes
 
 
@@ -91,6 +109,13 @@ def _(board, highest, kind, lowest, mo, next_puzzle, players, rules, themes):
     shown = board.trainer.current
     mo.md(board.prompt_markdown())
     return (shown,)
+
+
+@app.cell(hide_code=True)
+def _(board, get_answers, mo, shown):
+    _seen = (get_answers(), shown)
+    mo.md(board.streak_markdown()) if board.mode == "streak" else None
+    return
 
 
 @app.cell(hide_code=True)

@@ -115,6 +115,22 @@ def _(CHART_BOX, charts, mo):
 
 @app.cell(hide_code=True)
 def _(data, get_reviews, mo):
+    get_reviews()  # a finished review adds its key moments
+    import datetime
+
+    from trainer.progress.practice import load_items
+    from trainer.review.practice import practise_markdown
+    from trainer.site import PUZZLES
+
+    _items, _unreadable = load_items(data.store)  # the puzzles page names a row that does not read back
+    _today = datetime.date.today()
+    _line = practise_markdown(data.decisions, data.games, _items, _today, f"{PUZZLES}?mode=practice")
+    mo.md(_line) if _line else None
+    return
+
+
+@app.cell(hide_code=True)
+def _(data, get_reviews, mo):
     get_reviews()
     from trainer.progress.export import table_csv
 

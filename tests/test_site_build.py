@@ -35,6 +35,7 @@ def test_the_site_wheel_carries_the_packages_the_table_notebooks_and_puzzles_and
     } <= names
     assert any(name.startswith("trainer/puzzle_files/") and name.endswith(".toml") for name in names)
     assert "trainer/puzzle_files/index.json" in names  # the puzzles page opens the library from it
+    assert "trainer/puzzle_files/ratings.json" in names  # where each puzzle's rating starts
     engine_data = {path.relative_to(ROOT).as_posix() for path in (ROOT / "engine").rglob("*.json")}
     assert engine_data and engine_data <= names  # the forecast's fitted map, read beside its module
     assert not any("__pycache__" in name for name in names)

@@ -53,6 +53,7 @@ def test_the_table_notebooks_and_puzzles_travel_inside_the_package(wheel) -> Non
     puzzles = {f"trainer/puzzle_files/{path.name}" for path in (ROOT / "puzzles").glob("*.toml")}
     assert len(puzzles) >= 10 and puzzles <= names
     assert "trainer/puzzle_files/index.json" in names  # the page lists the puzzles from it
+    assert "trainer/puzzle_files/ratings.json" in names  # where each puzzle's rating starts
 
 
 def test_nothing_but_the_two_packages_lands_in_site_packages(wheel) -> None:

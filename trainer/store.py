@@ -158,6 +158,28 @@ MIGRATIONS: list[tuple[str, str]] = [
         )
         """,
     ),
+    (
+        "practice over days and the streak: each puzzle or own key moment being practised (solves "
+        "in a row, the day it is due again, attempts), and the streak of puzzles solved in a row "
+        "(the current run and the best)",
+        """
+        CREATE TABLE practice_items (
+            puzzle TEXT PRIMARY KEY,
+            source TEXT NOT NULL CHECK (source IN ('library', 'moment')),
+            step INTEGER NOT NULL,
+            due TEXT,
+            attempts INTEGER NOT NULL,
+            solved INTEGER NOT NULL,
+            updated_at TEXT NOT NULL
+        );
+        CREATE TABLE puzzle_streak (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            current INTEGER NOT NULL,
+            best INTEGER NOT NULL,
+            updated_at TEXT NOT NULL
+        )
+        """,
+    ),
 ]
 """(what it does, SQL). Append only: a later feature adds its tables with a new entry."""
 

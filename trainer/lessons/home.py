@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 
 from trainer.site import ANALYSIS, CAREER, PUZZLES, REVIEW, ROOMS
@@ -14,7 +15,14 @@ GAMES_LESSON = "l09_play"
 """The lesson whose finished games were kept before a game's key named its lesson: such games
 are counted there (the only lesson then that played games to their end)."""
 
-__all__ = ["career_markdown", "friends_markdown", "home_markdown", "more_markdown", "next_to_do"]
+__all__ = [
+    "career_markdown",
+    "due_today_markdown",
+    "friends_markdown",
+    "home_markdown",
+    "more_markdown",
+    "next_to_do",
+]
 
 
 def _games(progress: LessonProgressStore, lesson: Lesson) -> list[str]:
@@ -58,6 +66,16 @@ def next_to_do(progress: LessonProgressStore | None) -> str:
         if progress is None or not progress.of(lesson.key, len(lesson.steps)).completed:
             return f"[Continue: {lesson.number}. {lesson.title} →]({lesson_address(lesson.key)})"
     return f"Every lesson is complete. Play a game in [lesson 9]({lesson_address('l09_play')})."
+
+
+def due_today_markdown(store, today: dt.date | None = None) -> str:
+    """How many practice puzzles are due today, and how many are the learner's own mistakes, as a
+    link to the practice ("" when none is due)."""
+    from trainer.progress.practice import load_items
+    from trainer.puzzles.practice import due_markdown
+
+    items, _unreadable = load_items(store)  # a row that does not read back is named on the puzzles page
+    return due_markdown(items.values(), today or dt.date.today(), f"{PUZZLES}?mode=practice")
 
 
 def more_markdown(career_level: int | None = None) -> str:

@@ -24,7 +24,7 @@ from engine.records import RecordError, loads
 from engine.search.evaluator import Evaluation
 
 from ..coach.grading import grade
-from ..puzzles.themes import pass_themes, play_themes
+from ..puzzles.themes import pass_themes, phase_of, play_themes
 from ..store import Store
 
 __all__ = [
@@ -43,8 +43,6 @@ __all__ = [
 
 PHASES = ("pass", "early", "middle", "late")
 SOURCES = ("lesson", "puzzle", "game")
-EDGE_TRICKS = 4
-"""Tricks counted as early (the first four) and as late (the last four)."""
 
 _COLUMNS = (
     "id",
@@ -70,18 +68,6 @@ _COLUMNS = (
 
 def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S")
-
-
-def phase_of(kind: str, trick: int, tricks: int = 13) -> str:
-    """The phase of a decision: ``pass``, or the 1-based ``trick`` of ``tricks`` as early,
-    middle or late."""
-    if kind == "pass":
-        return "pass"
-    if trick <= EDGE_TRICKS:
-        return "early"
-    if trick > tricks - EDGE_TRICKS:
-        return "late"
-    return "middle"
 
 
 def option_text(option: object) -> str:

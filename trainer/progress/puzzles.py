@@ -11,14 +11,18 @@ progress file is moved aside and reported in ``board.notice``. (It lives here, n
 
 from __future__ import annotations
 
+import datetime as dt
+
 from ..puzzles.board import PuzzleBoard
 from ..puzzles.rating import Rating
 from ..puzzles.schedule import PuzzleProgress, PuzzleRecord
 from ..puzzles.trainer import Attempt
 from ..store import Store, StoreError, open_store
-from .decisions import graded_decision, insert, now
+from .decisions import graded_decision, insert, now, readable_decisions
+from .games import readable_games
+from .practice import load_items, load_streak, save_item, save_streak
 
-__all__ = ["load_progress", "open_board", "save_attempt"]
+__all__ = ["MODES", "load_progress", "open_board", "save_attempt"]
 
 
 def load_progress(store: Store) -> PuzzleProgress:
@@ -103,18 +107,66 @@ def save_attempt(store: Store, attempt: Attempt, progress: PuzzleProgress) -> No
         )
 
 
-def open_board(store: Store | None = None) -> PuzzleBoard:
-    notice = ""
+MODES = ("puzzles", "practice", "streak")
+
+
+def open_board(
+    store: Store | None = None, mode: str | None = None, today: dt.date | None = None
+) -> PuzzleBoard:
+    """The puzzles page's board in ``mode`` (``MODES``; anything else: ``puzzles``): practice is
+    a session from the learner's own mistakes (``trainer.review.practice``) dated ``today``;
+    the streak starts from the kept one. Every answer is kept as it happens."""
+    notices = []
     if store is None:
         store, notice = open_store()
+        notices.append(notice)
+    streak_readable = True
 
     def keep(attempt, progress) -> None:
         try:
             save_attempt(store, attempt, progress)
+            if board.mode == "practice" and board.last_item is not None:
+                save_item(store, board.last_item)
+            if board.mode == "streak" and streak_readable:  # an unreadable kept row stays as it is
+                save_streak(store, board.streak)
         except StoreError as error:  # busy or out of reach: the puzzle goes on, unsaved, and says so
             board.notice = str(error)
 
     board = PuzzleBoard(progress=load_progress(store), on_attempt=keep)
-    board.notice = notice
+    if mode == "streak":
+        streak, problem = load_streak(store)
+        streak_readable = not problem
+        notices.append(problem)
+        board.start_streak(streak)
+    elif mode == "practice":
+        notices += _start_practice(board, store, today or dt.date.today())
+    board.notice = " ".join(filter(None, notices))
     board.store = store
     return board
+
+
+def _start_practice(board: PuzzleBoard, store: Store, today: dt.date) -> list[str]:
+    """Build the session and put it on the board; one line for each kept row left out."""
+    from ..review.practice import practice_session  # the review reads progress: imported when used
+
+    items, unreadable = load_items(store)
+    decisions, unread = readable_decisions(store)
+    games, unread_games = readable_games(store)
+    picks = practice_session(
+        board.trainer.library,
+        board.ratings.phases,
+        board.trainer.progress,
+        items,
+        decisions,
+        games,
+        today,
+        leave=frozenset(unreadable),
+    )
+    board.start_practice(
+        [pick.puzzle for pick in picks],
+        {pick.puzzle.id: pick.why for pick in picks},
+        {pick.puzzle.id: pick.source for pick in picks},
+        items,
+        today,
+    )
+    return [*unreadable.values(), *unread[:3], *unread_games[:3]]

@@ -10,6 +10,7 @@ file through here before it writes anything; a column the store has and ``SCHEMA
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -88,6 +89,7 @@ REVIEW = c.object_with(
     optional=("total_loss", "cards", "luck", "result", "hands", "decisions", "points", "bands", "per_hand"),
 )
 """A review's summary (``GameReview.summary``): the page shows the first two."""
+DAY = c.text(10, r"[0-9]{4}-[0-9]{2}-[0-9]{2}", "a day (YYYY-MM-DD)")
 RECORD = 5_000_000
 """Characters a kept record may hold: a whole game is a few tens of thousands."""
 
@@ -183,6 +185,21 @@ SCHEMA: dict[str, dict[str, Column]] = {
         "hands": Column(c.integer(1, 1000)),
         "finished_at": TIME,
     },
+    "practice_items": {
+        "puzzle": Column(c.key),
+        "source": Column(c.one_of(("library", "moment"))),
+        "step": Column(c.integer(0, 100)),
+        "due": Column(DAY, nullable=True),
+        "attempts": Column(COUNT),
+        "solved": Column(COUNT),
+        "updated_at": TIME,
+    },
+    "puzzle_streak": {
+        "id": Column(c.integer(1, 1)),
+        "current": Column(COUNT),
+        "best": Column(COUNT),
+        "updated_at": TIME,
+    },
 }
 
 
@@ -277,6 +294,21 @@ def _puzzle(row: dict[str, Any], parsed: dict[str, Any]) -> None:
         raise Bad(f"more solved ({row['solved']}) than attempted ({row['attempts']})", "solved")
 
 
+def _practice(row: dict[str, Any], parsed: dict[str, Any]) -> None:
+    if row["solved"] > row["attempts"]:
+        raise Bad(f"more solved ({row['solved']}) than attempted ({row['attempts']})", "solved")
+    if row.get("due") is not None:
+        try:
+            datetime.date.fromisoformat(row["due"])
+        except ValueError:
+            raise Bad(f"{excerpt(row['due'])} is not a day of the calendar", "due") from None
+
+
+def _streak(row: dict[str, Any], parsed: dict[str, Any]) -> None:
+    if row["current"] > row["best"]:
+        raise Bad(f"the current streak ({row['current']}) is longer than the best ({row['best']})", "current")
+
+
 def _match(row: dict[str, Any], parsed: dict[str, Any]) -> None:
     """A career match has the learner's points for each hand it played."""
     if len(parsed["points"]) != row["hands"]:
@@ -290,6 +322,8 @@ ROW_CHECKS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "games": _game,
     "table_games": _game_in_play,
     "career_matches": _match,
+    "practice_items": _practice,
+    "puzzle_streak": _streak,
 }
 
 

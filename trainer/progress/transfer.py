@@ -53,6 +53,8 @@ TABLES = (
     "decisions",
     "table_games",
     "career_matches",
+    "practice_items",
+    "puzzle_streak",
 )
 """Every table of the store that holds the learner's progress, in the order they are merged
 (games before the decisions that point at them)."""
@@ -345,6 +347,28 @@ def _merge(db: Any, tables: dict[str, list[dict[str, Any]]], changed: dict[str, 
         if row["game_key"] not in matches:
             insert("career_matches", row, skip=("id",))
             matches.add(row["game_key"])
+    for row in rows("practice_items"):  # as a puzzle's record: more attempts behind it wins whole
+        mine = one("SELECT attempts, updated_at FROM practice_items WHERE puzzle = ?", (row["puzzle"],))
+        if mine is None:
+            insert("practice_items", row)
+        elif (row["attempts"], row["updated_at"]) > tuple(mine):
+            db.execute("DELETE FROM practice_items WHERE puzzle = ?", (row["puzzle"],))
+            insert("practice_items", row)
+    for row in rows("puzzle_streak"):  # the best of both; the current run of the later
+        mine = one("SELECT current, best, updated_at FROM puzzle_streak WHERE id = 1", ())
+        if mine is None:
+            insert("puzzle_streak", row)
+            continue
+        current, at = (
+            (row["current"], row["updated_at"]) if row["updated_at"] > mine[2] else (mine[0], mine[2])
+        )
+        best = max(mine[1], row["best"])
+        if (current, best, at) != tuple(mine):
+            db.execute(
+                "UPDATE puzzle_streak SET current = ?, best = ?, updated_at = ? WHERE id = 1",
+                (current, best, at),
+            )
+            changed["puzzle_streak"] += 1
     for row in rows("table_games"):
         mine = one("SELECT updated_at FROM table_games WHERE place = ?", (row["place"],))
         if mine is None:

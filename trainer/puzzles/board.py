@@ -7,7 +7,8 @@ shown is read from its file.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import datetime as dt
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -17,9 +18,11 @@ from ..coach.heatmap import pass_heatmap
 from ..coach.hint import Hint
 from ..table import TableWidget
 from .entry import RULES_LABELS, rules_label
-from .format import PUZZLES_DIR, THEMES
-from .library import open_library
+from .format import PUZZLES_DIR, THEMES, Puzzle
+from .library import PuzzleLibrary, open_library
+from .practice import DAYS, PracticeItem, Streak, practised
 from .rating import Rating
+from .ratings import load_ratings
 from .schedule import PuzzleProgress
 from .trainer import Attempt, PuzzleTrainer
 
@@ -39,7 +42,24 @@ class PuzzleBoard:
         library = open_library(folder)
         self.problems = library.problems
         """One message per puzzle file left out (file: field: reason)."""
-        self.trainer = PuzzleTrainer(library, progress, on_attempt, seed)
+        self.on_attempt = on_attempt
+        self.trainer = PuzzleTrainer(library, progress, self._attempted, seed)
+        self.ratings = load_ratings(folder)
+        """Each puzzle's rating from the bots' answers, where a puzzle not tried yet starts."""
+        self.trainer.progress.base = self.ratings.ratings
+        self.mode = "puzzles"
+        """``puzzles`` (near the learner's rating), ``practice`` (a session from their own
+        mistakes, ``start_practice``) or ``streak`` (``start_streak``)."""
+        self.whys: dict[str, str] = {}
+        """In practice: why each puzzle of the session is in it."""
+        self.sources: dict[str, str] = {}
+        self.items: dict[str, PracticeItem] = {}
+        self.today = dt.date.today()
+        self.last_item: PracticeItem | None = None
+        """In practice: the puzzle's schedule after the last counted answer (what is saved)."""
+        self.streak = Streak()
+        self.finished = False
+        """In practice: every puzzle of the session has been shown."""
         self.widget = TableWidget(
             autoplay=False,
             still_status="Answered: the coach's verdict is below the table.",
@@ -58,6 +78,38 @@ class PuzzleBoard:
         """The learner's store when progress is saved (``trainer.progress.puzzles.open_board``)."""
         self._listeners: list[Callable[[], None]] = []
 
+    def start_practice(
+        self,
+        puzzles: Sequence[Puzzle],
+        whys: Mapping[str, str],
+        sources: Mapping[str, str],
+        items: Mapping[str, PracticeItem],
+        today: dt.date,
+    ) -> None:
+        """Practice mode: these puzzles in this order (the filters do not apply), each answer
+        rescheduling it by days (``trainer.puzzles.practice``); ``items`` are those kept."""
+        self.mode = "practice"
+        self.trainer.library = PuzzleLibrary.from_puzzles(puzzles)
+        self.trainer.queue = [puzzle.id for puzzle in puzzles]
+        self.whys, self.sources, self.items, self.today = dict(whys), dict(sources), dict(items), today
+        self.finished = not puzzles
+
+    def start_streak(self, streak: Streak) -> None:
+        """Streak mode: puzzles near the learner's rating, counted in a row until the first miss."""
+        self.mode = "streak"
+        self.streak = streak
+
+    def _attempted(self, attempt: Attempt, progress: PuzzleProgress) -> None:
+        """A counted answer: the streak or the practice schedule moves, then the page's hook."""
+        puzzle = attempt.puzzle.id
+        if self.mode == "streak":
+            self.streak = self.streak.after(attempt.solved)
+        elif self.mode == "practice":
+            kept = self.items.get(puzzle) or PracticeItem(puzzle, self.sources.get(puzzle, "library"))
+            self.last_item = self.items[puzzle] = practised(kept, attempt.solved, self.today)
+        if self.on_attempt:
+            self.on_attempt(attempt, progress)
+
     def on_change(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` after every answer (the notebook re-runs its verdict cell)."""
         self._listeners.append(callback)
@@ -71,7 +123,8 @@ class PuzzleBoard:
 
     @property
     def difficulty_range(self) -> tuple[int, int]:
-        ratings = [puzzle.difficulty for puzzle in self.trainer.puzzles] or [int(Rating().rating)]
+        start = self.trainer.progress.start_for
+        ratings = [round(start(puzzle).rating) for puzzle in self.trainer.puzzles] or [int(Rating().rating)]
         return min(ratings), max(ratings)
 
     KINDS: ClassVar[dict[str, str | None]] = {
@@ -97,8 +150,9 @@ class PuzzleBoard:
 
     @property
     def library_notices(self) -> list[str]:
-        """What the library read again because its index was missing or out of date."""
-        return self.trainer.library.notices
+        """What the library read again because its index was missing or out of date, and a
+        ratings file that could not be used."""
+        return [*self.trainer.library.notices, *filter(None, [self.ratings.problem])]
 
     def show_next(
         self,
@@ -118,7 +172,10 @@ class PuzzleBoard:
         names = {text: theme for theme, text in THEMES.items()}
         themes = [names.get(theme, theme) for theme in themes or []]
         puzzle = self.trainer.next(themes or None, difficulty, kind, players, rules)
-        self.unmatched = puzzle is None
+        if self.mode == "practice":
+            self.finished = puzzle is None
+        else:
+            self.unmatched = puzzle is None
         if puzzle is None:  # the puzzle on the table stays, answerable, and the prompt says so
             return False
         self.last = None
@@ -166,8 +223,37 @@ class PuzzleBoard:
         quoted = (notice.replace("`", "'") for notice in self.library_notices)
         return "\n".join(f"- {notice}" for notice in quoted)
 
+    def practice_markdown(self) -> str:
+        """In practice: which puzzle of the session this is and why, or that it is done."""
+        shown, total = len(self.trainer.shown), len(self.trainer.queue or ())
+        if not total:
+            return (
+                "**Nothing to practise yet.** Practice is built from your kept decisions: answer "
+                "lesson steps, solve puzzles or review a game, then come back."
+            )
+        if self.finished:
+            tried = [self.items[i] for i in self.trainer.shown if i in self.items]
+            missed = sum(item.due == self.today + dt.timedelta(days=1) and item.step == 0 for item in tried)
+            return (
+                f"**Practice done for today:** {total} puzzle{'' if total == 1 else 's'}, "
+                f"{missed} missed (due again tomorrow). The others come back on the days they are due."
+            )
+        puzzle = self.trainer.current
+        return f"**Practice: puzzle {shown} of {total}.** {self.whys.get(puzzle.id, '') if puzzle else ''}"
+
+    def streak_markdown(self) -> str:
+        """In streak mode: the run so far and the best, or that the last miss ended it ("" in
+        the other modes)."""
+        if self.mode != "streak":
+            return ""
+        if self.last is not None and not self.last.solved and self.last.counted:
+            return f"**Streak over.** Best **{self.streak.best}**: the next puzzle starts a new one."
+        return f"Streak: **{self.streak.current}** in a row · best **{self.streak.best}**"
+
     def prompt_markdown(self) -> str:
         puzzle = self.trainer.current
+        if self.mode == "practice" and (self.finished or puzzle is None):
+            return self.practice_markdown()
         if not self.trainer.puzzles:
             return "**No puzzles to show:** every puzzle file was skipped."
         unmatched = ""
@@ -189,9 +275,11 @@ class PuzzleBoard:
         label = rules_label(puzzle.rules)
         if puzzle.rules.players != 4 or label != "standard":
             table = f" {puzzle.rules.players} players, {_rules_name(label)} rules."
+        rating = self.trainer.progress.start_for(puzzle).rating
+        head = f"{self.practice_markdown()}\n\n" if self.mode == "practice" else ""
         return (
-            f"{unmatched}### {puzzle.title}\n{task}{scores}{table} *Themes: {themes}. Puzzle {puzzle.id}, "
-            f"rating {puzzle.difficulty}.*"
+            f"{head}{unmatched}### {puzzle.title}\n{task}{scores}{table} *Themes: {themes}. "
+            f"Puzzle {puzzle.id}, rating {rating:.0f}.*"
         )
 
     def verdict_markdown(self) -> str:
@@ -205,6 +293,10 @@ class PuzzleBoard:
             mark = "✅ Solved."
         elif attempt.hinted and attempt.accepted:
             mark = "☑️ Right, with a hint: it counts as not solved and will come back later."
+        elif self.mode == "streak":
+            mark = "❌ Not this time: the streak ends here."
+        elif self.mode == "practice":
+            mark = "❌ Not this time: it comes back tomorrow."
         else:
             mark = "❌ Not this time: it will come back later."
         lines = [f"**{mark}** {verdict.headline}", "", *verdict.reasons, "", f"*{verdict.numbers}*"]
@@ -239,7 +331,17 @@ class PuzzleBoard:
         progress = self.trainer.progress
         learner = progress.learner
         solved = sum(record.solved for record in progress.records.values())
-        return (
+        mode = ""
+        if self.mode == "practice" and self.last is not None and self.last_item is not None:
+            item = self.last_item
+            if item.due is None and item.attempts == 1:
+                mode = "Solved at first sight: it will not come back.\n\n"
+            elif item.due is None:
+                mode = f"Learnt: solved on {len(DAYS)} due days in a row, it will not come back.\n\n"
+            else:
+                days = (item.due - self.today).days
+                mode = f"Due again on {item.due.isoformat()} (in {days} day{'' if days == 1 else 's'}).\n\n"
+        return mode + (
             f"Your puzzle rating: **{learner.rating:.0f}** (±{2 * learner.deviation:.0f}) · "
             f"{progress.attempts} attempt{'' if progress.attempts == 1 else 's'}, {solved} solved"
         )

@@ -74,9 +74,18 @@ class PuzzleProgress:
     learner: Rating = field(default_factory=Rating)
     attempts: int = 0
     records: dict[str, PuzzleRecord] = field(default_factory=dict)
+    base: dict[str, Rating] = field(default_factory=dict)
+    """Each puzzle's rating from the bots' answers (``trainer.puzzles.ratings``): where a puzzle
+    this learner has not tried starts. Their own results then move it in ``records``, per
+    learner: the progress stays on their computer, and no server gathers everyone's."""
+
+    def start_for(self, puzzle: Listed) -> Rating:
+        """Where the puzzle's rating starts: the bots' evidence, else its file's difficulty. The
+        page shows it and the rating filter reads it (a learner's results do not move it)."""
+        return self.base.get(puzzle.id) or Rating(puzzle.difficulty, 250.0)
 
     def record_for(self, puzzle: Listed) -> PuzzleRecord:
-        return self.records.get(puzzle.id) or PuzzleRecord(Rating(puzzle.difficulty, 250.0))
+        return self.records.get(puzzle.id) or PuzzleRecord(self.start_for(puzzle))
 
 
 def matches(
@@ -86,15 +95,19 @@ def matches(
     kind: str | None = None,
     players: int | None = None,
     rules: str | None = None,
+    rating: float | None = None,
 ) -> bool:
     """Whether a listed puzzle passes the filters: one of the themes, the difficulty band (both
     ends included), the kind, the table size and the rules label; None (or no themes) lets all
-    through. ``players`` and ``rules`` are read only when filtered on (index entries have them)."""
+    through. ``players`` and ``rules`` are read only when filtered on (index entries have them).
+    ``rating`` is what the band is read against (the puzzle's starting rating; by default its
+    difficulty)."""
     if kind and puzzle.kind != kind:
         return False
     if themes and not set(themes) & set(puzzle.themes):
         return False
-    if difficulty and not difficulty[0] <= puzzle.difficulty <= difficulty[1]:
+    rating = puzzle.difficulty if rating is None else rating
+    if difficulty and not difficulty[0] <= rating <= difficulty[1]:
         return False
     if players is not None and puzzle.players != players:  # type: ignore[attr-defined]
         return False
@@ -118,7 +131,12 @@ def choose_next(
     ``shown`` the ids shown this session, oldest first (a puzzle may be listed again)."""
     rng = rng or random.Random(progress.attempts)
     themes = list(themes) if themes else None
-    pool = [p for p in puzzles if matches(p, themes, difficulty, kind, players, rules) and p.id != exclude]
+    pool = [
+        p
+        for p in puzzles
+        if p.id != exclude
+        and matches(p, themes, difficulty, kind, players, rules, round(progress.start_for(p).rating))
+    ]
     if not pool:
         return None
     last_shown = {puzzle_id: number for number, puzzle_id in enumerate(shown)}

@@ -8,9 +8,25 @@ from engine.search.evaluator import Evaluation
 from ..coach.features import pass_facts, play_facts
 from .format import THEMES
 
-__all__ = ["QUESTIONS", "pass_themes", "play_themes", "title_of"]
+__all__ = ["EDGE_TRICKS", "QUESTIONS", "pass_themes", "phase_of", "play_themes", "title_of"]
 
 QUESTIONS = {"pass": "What would you pass?", "play": "What would you play?"}
+
+EDGE_TRICKS = 4
+"""Tricks counted as early (the first four) and as late (the last four)."""
+
+
+def phase_of(kind: str, trick: int, tricks: int = 13) -> str:
+    """The phase of a decision: ``pass``, or the 1-based ``trick`` of ``tricks`` as early,
+    middle or late."""
+    if kind == "pass":
+        return "pass"
+    if trick <= EDGE_TRICKS:
+        return "early"
+    if trick > tricks - EDGE_TRICKS:
+        return "late"
+    return "middle"
+
 
 MOON_GAP = 0.05
 """Moon chances further apart than this between the answer and the natural choice: the moon decides."""

@@ -66,6 +66,9 @@ class PuzzleTrainer:
         """The ids shown in this session, in order: none comes again before the others."""
         self._tried = False
         self.hinted = False
+        self.queue: list[str] | None = None
+        """A practice session's puzzle ids, in order: ``next`` shows each once, then none (the
+        filters do not apply)."""
 
     @property
     def puzzles(self) -> list[Entry]:
@@ -92,6 +95,8 @@ class PuzzleTrainer:
             "rules": rules,
             "shown": self.shown,
         }
+        if self.queue is not None:
+            return self._next_queued()
         exclude = self.current.id if self.current else None
         puzzle = None
         # A file changed since the library was opened is listed again and the choice made again.
@@ -108,6 +113,17 @@ class PuzzleTrainer:
         self._tried = False
         self.hinted = False
         return puzzle
+
+    def _next_queued(self) -> Puzzle | None:
+        entries = {entry.id: entry for entry in self.library.entries}
+        for puzzle_id in self.queue or ():
+            if puzzle_id not in self.shown and puzzle_id in entries:
+                puzzle = self.library.load(entries[puzzle_id])
+                self.shown.append(puzzle_id)
+                if puzzle is not None:
+                    self.current, self._tried, self.hinted = puzzle, False, False
+                    return puzzle
+        return None
 
     def hint(self) -> Hint:
         """The current puzzle's verified best answer and why, from its stored evaluation. Once

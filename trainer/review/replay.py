@@ -20,7 +20,12 @@ from ..puzzles.tasks import position_of
 from ..store import data_home
 from .game import Moment, ReviewDepth
 
-__all__ = ["moment_puzzle", "replay_board", "save_moment_puzzle"]
+__all__ = ["moment_id", "moment_puzzle", "replay_board", "save_moment_puzzle"]
+
+
+def moment_id(game_id: int | None, hand_index: int, trick: int) -> str:
+    """A key moment's puzzle id: its game, hand (from 1) and trick (0 for the pass)."""
+    return f"review-g{game_id or 0}-h{hand_index + 1}-t{trick}"
 
 
 def moment_puzzle(moment: Moment, puzzle_id: str) -> dict:
@@ -69,7 +74,7 @@ def save_moment_puzzle(moment: Moment, folder: str | Path | None = None, game_id
     moment of a kept review (``trainer.review.stored``) brings its puzzle's data with it."""
     decision = moment.decision
     game = game_id if game_id is not None else decision.game_id
-    puzzle_id = f"review-g{game or 0}-h{moment.hand_index + 1}-t{decision.trick}"
+    puzzle_id = moment_id(game, moment.hand_index, decision.trick)
     folder = Path(folder) if folder is not None else data_home() / "review-puzzles" / puzzle_id
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{puzzle_id}.toml"

@@ -52,7 +52,7 @@ def build_site_wheel(out: pathlib.Path) -> pathlib.Path:
     }
     for name, folder, patterns in (
         ("notebooks", LESSONS_DIR, ("*.py",)),
-        ("puzzle_files", PUZZLES_DIR, ("*.toml", "index.json", "README.md")),
+        ("puzzle_files", PUZZLES_DIR, ("*.toml", "index.json", "ratings.json", "README.md")),
     ):
         files[f"trainer/{name}/__init__.py"] = b""
         for pattern in patterns:
