@@ -15,7 +15,7 @@ from engine.bots import bot_acts, make_bot
 from tests.analysis_helpers import decisions, from_learner
 from trainer.analysis import AnalysisPosition, PositionError, Trick, from_puzzle, from_view, parse_cards
 from trainer.analysis.errors import LONGEST
-from trainer.puzzles import load_puzzles
+from trainer.puzzles import load_puzzle
 from trainer.puzzles.board import PUZZLES_DIR
 
 TABLES = [
@@ -52,8 +52,9 @@ def test_the_view_of_a_position_is_the_view_the_engine_gave_in_the_real_hand(pre
 
 
 def test_a_puzzle_opens_on_the_board_as_its_solver_sees_it():
-    puzzles = load_puzzles(PUZZLES_DIR)
-    for puzzle in puzzles[:: max(1, len(puzzles) // 12)]:
+    files = sorted(PUZZLES_DIR.glob("*.toml"))  # a dozen spread over the library: only those are read
+    for path in files[:: max(1, len(files) // 12)]:
+        puzzle = load_puzzle(path)
         assert from_puzzle(puzzle).view() == from_learner(puzzle.view)
 
 
