@@ -40,28 +40,42 @@ def puzzle_id(kind: str, key: str) -> str:
 
 
 class Journal:
-    """One JSON line per decided candidate. A line cut short by a crash (the last one) is
-    ignored, so its candidate is decided again."""
+    """One JSON line per decided candidate, and one per run naming its job and what the job was
+    given (``{"job": "standard/11", "hands": 40, ...}``: the last such line of a job is what a
+    resumed run carries on). A line cut short by a crash (the last one) is ignored, so its
+    candidate is decided again."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.decided: dict[str, dict] = {}
+        self.jobs: dict[str, dict] = {}
         self.torn = 0
         if path.exists():
             for line in path.read_text(encoding="utf-8").splitlines():
                 try:
                     entry = json.loads(line)
-                    self.decided[entry["key"]] = entry
+                    if isinstance(entry, dict) and isinstance(entry.get("job"), str):
+                        self.jobs[entry["job"]] = {k: v for k, v in entry.items() if k != "job"}
+                    else:
+                        self.decided[entry["key"]] = entry
                 except (json.JSONDecodeError, KeyError, TypeError):
                     self.torn += 1
 
     def add(self, entry: dict) -> None:
+        self._append(entry)
+        self.decided[entry["key"]] = entry
+
+    def add_job(self, job: str, settings: dict) -> None:
+        """What the job ``job`` was given this run: a later run without them carries on with it."""
+        self._append({"job": job, **settings})
+        self.jobs[job] = dict(settings)
+
+    def _append(self, entry: dict) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as file:
             file.write(json.dumps(entry, ensure_ascii=False) + "\n")
             file.flush()
             os.fsync(file.fileno())
-        self.decided[entry["key"]] = entry
 
 
 @dataclass
