@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> None:
     report.used = used
     if args.write:
         today = datetime.datetime.now(datetime.UTC).date().isoformat()
-        record_seeds(args.folder, args.seed, f"{today}: {report.summary()}")
+        record_seeds(args.folder, args.seed, f"{today}: {report.summary()}", part=args.resume)
     if args.report:
         report.write_into(args.report)
     print(report.summary(), file=sys.stderr)
