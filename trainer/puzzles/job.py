@@ -131,6 +131,7 @@ def run_job(
     connect_timeout: float = CONNECT_TIMEOUT,
     worker_wait: float = WORKER_WAIT,
     notice: Callable[[str], None] | None = None,
+    job: tuple[str, dict] | None = None,
 ) -> JobReport:
     """Decide ``candidates`` not yet in the journal; write every verified puzzle into ``out``.
 
@@ -141,7 +142,9 @@ def run_job(
     written; a later run wanting more writes it first. Without ``wanted`` every candidate is
     decided and every puzzle written. ``scheduler``, ``connect_timeout``, ``worker_wait`` and
     ``notice`` (default: stderr) are ``engine.cluster.run_on_dask``'s: a cluster that cannot be
-    reached or has no worker raises ``ClusterUnavailable``."""
+    reached or has no worker raises ``ClusterUnavailable``. ``job`` (its name and what it was
+    given: ``trainer.puzzles.mine``) goes into the journal when the first candidate is sent, so a
+    run that cannot start writes nothing."""
     book = Journal(journal or out / ".journal.jsonl")  # ``out`` is made at the first write
     budget = budget or MiningBudget()
     candidates = list(candidates)  # plain data, a few hundred bytes each: the quota needs them all
@@ -178,6 +181,8 @@ def run_job(
             keep(entry)
 
     def jobs() -> Iterator[tuple[dict, MiningBudget]]:
+        if job is not None:  # the cluster is up: the run has begun
+            book.add_job(*job)
         for candidate in candidates:
             if done():
                 return

@@ -124,7 +124,6 @@ def main(argv: list[str] | None = None) -> None:
             + ", ".join(f"{name.replace('_', '-')} {settings[name]}" for name in resumed),
             file=sys.stderr,
         )
-    book.add_job(job, settings)
     found = candidates(args.table, args.seed, settings["hands"], settings["first_hand"])
     on_line = False  # the progress line is on screen, not yet ended
 
@@ -147,6 +146,7 @@ def main(argv: list[str] | None = None) -> None:
             workers=args.workers,
             scheduler=args.scheduler,
             wanted={"pass": settings["passes"], "play": settings["plays"]},
+            job=(job, settings),
             progress=progress,
             connect_timeout=args.connect_timeout,
             worker_wait=args.worker_wait,
