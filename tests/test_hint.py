@@ -11,8 +11,8 @@ from engine.search.budget import PassBudget
 from trainer.coach import coach_hint, grade
 from trainer.coach.depth import Depth, judge
 from trainer.coach.hint import decision_seed
-from trainer.puzzles import load_puzzles
 from trainer.puzzles.board import PUZZLES_DIR
+from trainer.puzzles.library import open_library
 from trainer.puzzles.schedule import PuzzleProgress
 from trainer.puzzles.trainer import PuzzleTrainer
 from trainer.review.game import ReviewDepth, review_hands
@@ -89,7 +89,7 @@ def test_the_hint_says_why_with_the_next_best_option_and_its_cost() -> None:
 
 
 def test_a_hinted_puzzle_is_not_solved_even_with_the_right_answer() -> None:
-    puzzles = load_puzzles(PUZZLES_DIR)
+    puzzles = open_library(PUZZLES_DIR)  # the page's library: one file read a puzzle shown
     trainer = PuzzleTrainer(puzzles, PuzzleProgress(), seed=1)
     puzzle = trainer.next()
     hint = trainer.hint()

@@ -218,3 +218,39 @@ def test_the_miner_names_a_scheduler_it_cannot_reach_in_one_line(tmp_path):
     assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
     assert address in run.stderr and "refused" in run.stderr and "`dask scheduler`" in run.stderr
     assert not (tmp_path / "out").exists()  # nothing made, nothing written
+
+
+def test_a_resumed_miner_continues_the_quota_and_hands_its_job_was_given(
+    tmp_path, scheduler, monkeypatch, capsys
+):
+    """``mine`` killed after its first puzzle, then run again naming only its table and seed: it
+    carries on with the two play puzzles over three hands it was given (not the defaults: ten of
+    each over twenty hands), and a third run mines nothing."""
+    import trainer.puzzles.job as job
+    from trainer.puzzles import mine
+
+    monkeypatch.setattr(job, "MiningBudget", lambda: SMALL)  # the library's depth is not the point
+    shown = job.progress_line
+
+    def killed_after_one(report):
+        shown(report)
+        if report.written:
+            raise KeyboardInterrupt
+
+    out, same_job = tmp_path / "out", ["--out", str(tmp_path / "out"), "--table", "standard", "--seed", "5"]
+    monkeypatch.setattr(job, "progress_line", killed_after_one)
+    with pytest.raises(KeyboardInterrupt):
+        mine.main([*same_job, "--hands", "3", "--plays", "2", "--passes", "0", "--scheduler", scheduler])
+    assert len(list(out.glob("*.toml"))) == 1
+    monkeypatch.setattr(job, "progress_line", shown)
+    capsys.readouterr()
+
+    mine.main([*same_job, "--scheduler", scheduler])
+    err = capsys.readouterr().err
+    assert "resuming the job standard/5 of" in err and "hands 3, first-hand 0, passes 0, plays 2" in err
+    assert "the job has 2 of 2 play puzzles wanted (1 play from before)" in err
+    files = sorted(out.glob("*.toml"))
+    assert len(files) == 2 and all(int(path.name.split("-")[3]) < 3 for path in files)  # its 3 hands
+
+    mine.main([*same_job, "--scheduler", scheduler])
+    assert "0 candidates decided" in capsys.readouterr().err and sorted(out.glob("*.toml")) == files

@@ -110,7 +110,7 @@ def play_theme_holds(theme: str, view, best, natural, gap: tuple) -> bool:
     winner = max((card for card in trick if card.suit is led), default=None)
     follows = bool(trick) and best.suit is led
     under = any(card.suit is led and winner is not None and card < winner for card in view.legal_cards)
-    suits = {best.suit, natural.suit} | ({led} if led else set())
+    suits = {best.suit, natural.suit} | ({led} if led is not None else set())  # clubs are suit 0
     return {
         "queen_of_spades": "QS" in (best.code, natural.code)
         or (parse_card("QS") in view.hand and best.suit is Suit.SPADES),

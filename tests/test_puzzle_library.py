@@ -28,6 +28,7 @@ from trainer.puzzles.library import (
 )
 from trainer.puzzles.schedule import record_attempt
 from trainer.puzzles.trainer import PuzzleTrainer
+from trainer.puzzles.verify import MIN_ERRORS, acceptance
 
 
 def play_puzzle(puzzle_id: str, rules: dict, themes: list[str], difficulty: int, seed: int = 3) -> dict:
@@ -163,6 +164,35 @@ def test_the_index_lists_every_puzzle_with_its_metadata_and_fingerprint(folder):
     assert not list(folder.glob(".index-*")), "the temporary file is left behind"
 
 
+def test_the_index_gives_each_puzzles_provenance_from_its_file(tmp_path):
+    """The miner's decision (from a mined id), the verification's seed and deals, and its margin
+    as the acceptance rule measures it on the file's own figures."""
+    mined = next(p.stem for p in sorted(PUZZLES_DIR.glob("pass-standard-*.toml")))
+    copied(mined, tmp_path, mined)
+    copied(STANDARD_PLAY, tmp_path, "play-by-hand")
+    write_index(tmp_path)
+    rows = {
+        row["id"]: row["provenance"] for row in json.loads((tmp_path / INDEX_NAME).read_text())["puzzles"]
+    }
+    table, seed, hand, number = mined.split("-", 1)[1].rsplit("-", 3)
+    assert rows[mined]["source"] == f"{table}/{seed}/{int(hand)}/{int(number)}"
+    assert rows["play-by-hand"]["source"] == ""
+    for puzzle_id, provenance in rows.items():
+        puzzle = load_puzzle(tmp_path / f"{puzzle_id}.toml")
+        assert (provenance["seed"], provenance["deals"]) == (puzzle.answer.seed, puzzle.answer.samples)
+        rule = acceptance(puzzle.evaluation, puzzle.evaluation.options[-1].option)
+        assert provenance["margin"] == round(rule.margin, 2) and rule.margin >= MIN_ERRORS, puzzle_id
+
+
+def test_an_index_with_a_wrong_provenance_is_out_of_date(folder, capsys):
+    write_index(folder)
+    data = json.loads((folder / INDEX_NAME).read_text("utf-8"))
+    data["puzzles"][1]["provenance"]["seed"] += 1  # a seed the file was not verified on
+    (folder / INDEX_NAME).write_text(json.dumps(data), "utf-8")
+    assert check_files([folder]) == 1
+    assert f"1 listed wrong ({data['puzzles'][1]['file']})" in capsys.readouterr().out
+
+
 def test_rules_labels_name_the_preset_whatever_the_table_size_or_spelling():
     assert rules_label(Rules()) == "standard"
     assert rules_label(Rules.from_dict({"preset": "five_players"})) == "standard"
@@ -172,15 +202,13 @@ def test_rules_labels_name_the_preset_whatever_the_table_size_or_spelling():
 
 
 def test_the_shipped_index_lists_every_shipped_puzzle_as_it_is():
+    """Every file listed with its fingerprint; that each listing (themes, table, provenance...)
+    is what the file says is checked by ``check`` on every shipped puzzle (test_puzzle_check)."""
     assert index_status(PUZZLES_DIR) is None, "run `python -m trainer.puzzles index`"
     library = open_library(PUZZLES_DIR)
-    puzzles, problems = load_library(PUZZLES_DIR)
-    assert library.notices == [] and library.problems == problems == []
-    assert [entry.id for entry in library.entries] == [puzzle.id for puzzle in puzzles]
-    assert all(
-        e.players == p.rules.players and e.themes == p.themes
-        for e, p in zip(library.entries, puzzles, strict=True)
-    )
+    assert library.notices == [] and library.problems == []
+    assert [entry.file for entry in library.entries] == sorted(p.name for p in PUZZLES_DIR.glob("*.toml"))
+    assert len({entry.id for entry in library.entries}) == len(library.entries)
 
 
 def test_an_up_to_date_index_opens_without_reading_a_puzzle_file(folder, reads):

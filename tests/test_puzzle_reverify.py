@@ -1,24 +1,53 @@
 """Re-verifying the library side by side in processes gives what one at a time gives."""
 
+import functools
 import shutil
 import socket
 from pathlib import Path
 
 import pytest
 
-from trainer.puzzles import load_puzzles
 from trainer.puzzles.format import load_puzzle
-from trainer.puzzles.reverify import reverify_folder
+from trainer.puzzles.reverify import reverify_folder, reverify_seed
+from trainer.puzzles.source import read_toml
 from trainer.puzzles.verify_command import main as verify_main
 
 LIBRARY = Path(__file__).resolve().parent.parent / "puzzles"
 
 
+@functools.cache
+def late_plays() -> tuple[Path, ...]:
+    """The play puzzles, fewest cards left first (solved exactly: the quickest to verify), read
+    from each file's position alone (the files load in the tests that re-verify them)."""
+
+    def cards_left(path: Path) -> tuple[int, str]:
+        position = read_toml(path)["position"]
+        return len(position["hands"][position["seat"]].split()), path.name
+
+    return tuple(sorted(LIBRARY.glob("play-*.toml"), key=cards_left))
+
+
 def late_play_puzzles(count: int) -> list[Path]:
-    """The play puzzles with the fewest cards left (solved exactly: the quickest to verify)."""
-    plays = [p for p in load_puzzles(LIBRARY) if p.kind == "play"]
-    plays.sort(key=lambda p: (len(p.view.hand), p.id))
-    return [LIBRARY / f"{p.id}.toml" for p in plays[:count]]
+    return list(late_plays()[:count])
+
+
+def test_only_the_puzzles_named_by_the_pattern_are_reverified(tmp_path):
+    chosen = late_play_puzzles(3)
+    for path in chosen:
+        shutil.copy(path, tmp_path / path.name)
+    before = {path.name: path.read_bytes() for path in tmp_path.glob("*.toml")}
+    report = reverify_folder(tmp_path, 41, write=True, only=chosen[1].stem)
+    assert [o.puzzle for o in report.outcomes] == [chosen[1].stem]
+    for name, raw in before.items():
+        if name != chosen[1].name:
+            assert (tmp_path / name).read_bytes() == raw  # the others as they were
+    kept = tmp_path / chosen[1].name
+    assert kept.exists(), report.outcomes  # a late play solved exactly: it holds on any deals
+    assert load_puzzle(kept).answer.seed == reverify_seed(41, chosen[1].stem)
+    # resumed: the rest, not the one this seed already rewrote; then nothing is left to do
+    rest = reverify_folder(tmp_path, 41, write=True, resume=True)
+    assert [o.puzzle for o in rest.outcomes] == [chosen[0].stem, chosen[2].stem]
+    assert reverify_folder(tmp_path, 41, write=True, resume=True).outcomes == []
 
 
 def test_reverifying_in_two_processes_gives_the_same_outcomes_and_files(tmp_path):

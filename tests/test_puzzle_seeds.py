@@ -109,6 +109,16 @@ def test_the_used_seeds_grow_when_a_report_is_written(folder, tmp_path):
     assert [entry["seed"] for entry in entries] == [43]  # recorded once, its first outcome kept
 
 
+def test_a_reverification_done_in_parts_keeps_each_parts_outcome_in_the_seeds_note(folder):
+    first, _ = sorted(path.stem for path in folder.glob("*.toml"))
+    verify_main([str(folder), "--seed", "45", "--write", "--only", first, "--resume"])
+    verify_main([str(folder), "--seed", "45", "--write", "--resume"])  # the rest: the second
+    note = load_seeds(folder).verification[45]
+    assert note.count("1 puzzles re-verified (seed 45)") == 2 and "; then " in note
+    for puzzle in load_puzzles(folder):  # each re-verified once, on its own deals of seed 45
+        assert puzzle.answer.seed in load_seeds(folder).puzzles[puzzle.id]
+
+
 def test_a_damaged_seeds_file_is_named_in_one_line_and_nothing_runs(folder, tmp_path):
     seeds_file(folder).write_text('{"format": "hearts-trainer/puzzle-seeds", "mining": ["x"]}')
     before = files(folder)

@@ -16,7 +16,7 @@ from engine.excerpt import excerpt
 
 from .errors import PuzzleError
 
-__all__ = ["check_options", "read_choice"]
+__all__ = ["Choices", "check_options", "read_choice"]
 
 Fail = Callable[[str, str], PuzzleError]
 
@@ -49,11 +49,43 @@ def read_choice(fail: Fail, state: HandState, seat: int, kind: str, text: Any, w
     return CardSet(cards)
 
 
+class Choices:
+    """The choices open to ``seat``, listed once for a whole file: a pass puzzle names hundreds
+    of passes, and each is read as ``read_choice`` reads it, without parsing its cards and asking
+    the engine again when its text is a pass open to the seat written as the writer writes it
+    (card codes in hand order, one space apart); any other text is read by ``read_choice``."""
+
+    def __init__(self, fail: Fail, state: HandState, seat: int, kind: str) -> None:
+        self.fail, self.state, self.seat, self.kind = fail, state, seat, kind
+        self.possible = _possible(state, seat, kind)
+        self.by_text: dict[str, CardSet] = {}
+        # Whether this seat may pass at all here (a hold hand, passing over...) is the same for
+        # every pass; the cards are then all that can be wrong, and every pass below is valid.
+        if kind == "pass" and self.possible and state.why_not_pass(seat, self.possible[0]) is None:
+            self.by_text = {" ".join([card.code for card in option]): option for option in self.possible}
+
+    def read(self, text: Any, where: str) -> Card | CardSet:
+        """``read_choice``'s answer."""
+        found = self.by_text.get(text) if type(text) is str else None
+        if found is not None:
+            return found
+        return read_choice(self.fail, self.state, self.seat, self.kind, text, where)
+
+    def check(self, options: Sequence[Card | CardSet], where: str) -> None:
+        check_options(self.fail, self.state, self.seat, self.kind, options, where, self.possible)
+
+
 def check_options(
-    fail: Fail, state: HandState, seat: int, kind: str, options: Sequence[Card | CardSet], where: str
+    fail: Fail,
+    state: HandState,
+    seat: int,
+    kind: str,
+    options: Sequence[Card | CardSet],
+    where: str,
+    possible: Sequence[Card | CardSet] | None = None,
 ) -> None:
-    """Every choice open to ``seat`` is valued exactly once among ``options`` (each already
-    read with ``read_choice``)."""
+    """Every choice open to ``seat`` (``possible``, when already listed) is valued exactly once
+    among ``options`` (each already read with ``read_choice``)."""
     if not options:
         raise fail(where, "empty: the stored evaluation must value every option the learner could choose")
     first_row: dict[Card | CardSet, int] = {}
@@ -62,7 +94,9 @@ def check_options(
             also = f"{where}[{first_row[option]}]"
             raise fail(f"{where}[{index}]", f"{option} is valued twice (also in {also})")
         first_row[option] = index
-    missing = [option for option in _possible(state, seat, kind) if option not in first_row]
+    if possible is None:
+        possible = _possible(state, seat, kind)
+    missing = [option for option in possible if option not in first_row]
     if missing:
         shown = ", ".join(str(option) for option in missing[:3])
         more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
@@ -73,4 +107,7 @@ def _possible(state: HandState, seat: int, kind: str) -> list[Card | CardSet]:
     if kind == "play":
         return list(state.legal_cards(seat))
     hand = list(state.hand(seat))
-    return [CardSet(combo) for combo in itertools.combinations(hand, state.rules.pass_count)]
+    return [
+        CardSet.from_mask(sum(1 << card for card in combo))
+        for combo in itertools.combinations(hand, state.rules.pass_count)
+    ]

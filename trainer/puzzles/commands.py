@@ -1,7 +1,10 @@
-"""``python -m trainer.puzzles``: check puzzle files, write a folder's library index, or its themes.
+"""``python -m trainer.puzzles``: check puzzle files; write a folder's index, coverage table or themes.
 
 python -m trainer.puzzles check [FILES]   every problem, one a line (``trainer.puzzles.check``)
-python -m trainer.puzzles index [FOLDER]  write FOLDER/index.json (``trainer.puzzles.library``)
+python -m trainer.puzzles index [FOLDER]  write FOLDER/index.json (``trainer.puzzles.library``): each
+    puzzle's listing and provenance (the miner's decision, the verification's seed, deals, margin)
+python -m trainer.puzzles coverage [FOLDER] [--write | --check]  the coverage table of FOLDER/README.md
+    (``trainer.puzzles.coverage``), from the index
 python -m trainer.puzzles themes [FOLDER] [--write]  themes and titles read again from the files'
     own figures (``trainer.puzzles.retheme``): list the files they change, or rewrite them
 python -m trainer.puzzles migrate [FOLDER] [--check]  rewrite version 1 files in version 2
@@ -16,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .check import check_files
+from .coverage import coverage
 from .format import PUZZLES_DIR
 from .library import index_file, write_index
 from .migrate import migrate_folder
@@ -33,6 +37,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     indexing = commands.add_parser("index", help="write a puzzle folder's library index (index.json)")
     indexing.add_argument("folder", nargs="?", type=Path, default=PUZZLES_DIR, help=f"default: {PUZZLES_DIR}")
+    covering = commands.add_parser("coverage", help="print the coverage table (FOLDER/README.md's)")
+    covering.add_argument("folder", nargs="?", type=Path, default=PUZZLES_DIR, help=f"default: {PUZZLES_DIR}")
+    covering.add_argument("--write", action="store_true", help="replace FOLDER/README.md's coverage section")
+    covering.add_argument("--check", action="store_true", help="exit 1 when that section is out of date")
     theming = commands.add_parser("themes", help="read each file's themes and title again from its figures")
     theming.add_argument("folder", nargs="?", type=Path, default=PUZZLES_DIR, help=f"default: {PUZZLES_DIR}")
     theming.add_argument(
@@ -52,6 +60,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return check_files(args.files)
     if args.command == "themes":
         return themes(args.folder, args.write)
+    if args.command == "coverage":
+        return coverage(args.folder, args.write, args.check)
     return index(args.folder)
 
 

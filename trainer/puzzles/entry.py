@@ -1,14 +1,17 @@
 """One puzzle file as the library index lists it: what the page filters on, and a fingerprint.
 
 An entry is read from the file itself (``read_entry`` loads it fully, with every check of
-``load_puzzle``), so an index built from entries says what the files say. A file that does not
-load is listed too, with the reason (its ``problem``), so the page can report it without
+``load_puzzle``), so an index built from entries says what the files say, provenance included:
+the miner's decision the puzzle comes from, and the verification's seed, deals and margin. A file
+that does not load is listed too, with the reason (its ``problem``), so the page can report it without
 reading it again while its fingerprint still matches.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +21,21 @@ from engine.excerpt import excerpt
 
 from .format import KINDS, THEMES, Puzzle, PuzzleError, load_puzzle
 
-__all__ = ["RULES_LABELS", "Entry", "entry_from_puzzle", "fingerprint", "read_entry", "rules_label"]
+__all__ = [
+    "RULES_LABELS",
+    "Entry",
+    "entry_from_puzzle",
+    "fingerprint",
+    "margin_of",
+    "read_entry",
+    "rules_label",
+    "source_of",
+]
+
+MINED = re.compile(r"(?:pass|play)-([a-z-]+)-(\d+)-(\d{3,})-(\d{2,})")
+"""A mined puzzle's id (``trainer.puzzles.job.puzzle_id``): kind, table, seed, hand, decision."""
+TOLERANCE = 0.5
+"""Within this of the best, an option is graded correct (``trainer.coach.grading.TOLERANCE``)."""
 
 RULES_LABELS = {
     "standard": "Standard",
@@ -61,6 +78,14 @@ class Entry:
     players: int = 0
     rules: str = ""
     """The rules label (``rules_label``), not the rules."""
+    source: str = ""
+    """The miner's decision it was found at (``table/seed/hand/decision``), "" if not mined."""
+    seed: int = 0
+    """The seed of the deals it was (last) verified on."""
+    deals: int = 0
+    margin: float | None = None
+    """The fewest standard errors by which an option outside "accepted" loses, on the file's
+    figures (None: no option's loss has an error, as on every deal solved exactly)."""
     problem: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -76,6 +101,12 @@ class Entry:
             "difficulty": self.difficulty,
             "players": self.players,
             "rules": self.rules,
+            "provenance": {
+                "source": self.source,
+                "seed": self.seed,
+                "deals": self.deals,
+                "margin": self.margin,
+            },
         }
 
     @classmethod
@@ -100,6 +131,15 @@ class Entry:
         kind = get("kind", str)
         if kind not in KINDS:
             raise ValueError(f"{where}.kind: {excerpt(kind)} is not 'pass' or 'play'")
+        provenance = get("provenance", dict)
+        margin = provenance.get("margin")
+        if margin is not None and (isinstance(margin, bool) or not isinstance(margin, (int, float))):
+            raise ValueError(f"{where}.provenance.margin: expected a number or null, got {excerpt(margin)}")
+        for key, kind_of in (("source", str), ("seed", int), ("deals", int)):
+            value = provenance.get(key)
+            if not isinstance(value, kind_of) or isinstance(value, bool):
+                expected = kind_of.__name__
+                raise ValueError(f"{where}.provenance.{key}: expected {expected}, got {excerpt(value)}")
         return cls(
             **head,
             id=get("id", str),
@@ -109,6 +149,10 @@ class Entry:
             difficulty=get("difficulty", int),
             players=get("players", int),
             rules=get("rules", str),
+            source=provenance["source"],
+            seed=provenance["seed"],
+            deals=provenance["deals"],
+            margin=margin,
         )
 
 
@@ -124,7 +168,29 @@ def entry_from_puzzle(puzzle: Puzzle, file: str, raw: bytes = b"") -> Entry:
         difficulty=puzzle.difficulty,
         players=puzzle.rules.players,
         rules=rules_label(puzzle.rules),
+        source=source_of(puzzle.id),
+        seed=puzzle.answer.seed,
+        deals=puzzle.answer.samples,
+        margin=margin_of(puzzle),
     )
+
+
+def source_of(puzzle_id: str) -> str:
+    """The miner's decision a mined puzzle's id names (``standard/102/2/3``), else ""."""
+    mined = MINED.fullmatch(puzzle_id)
+    if not mined:
+        return ""
+    table, seed, hand, number = mined.groups()
+    return f"{table.replace('-', '_')}/{seed}/{int(hand)}/{int(number)}"
+
+
+def margin_of(puzzle: Puzzle) -> float | None:
+    """The acceptance rule's margin (``trainer.puzzles.verify.acceptance``) on the file's own
+    figures, to two decimals: the fewest standard errors by which an option graded wrong loses."""
+    ratios = [v.loss / v.loss_error for v in puzzle.answer.options if v.loss > TOLERANCE and v.loss_error]
+    if not ratios or math.isinf(min(ratios)):
+        return None
+    return round(min(ratios), 2)
 
 
 def read_entry(path: Path) -> tuple[Entry, Puzzle | None]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,7 @@ from engine.excerpt import clip, excerpt
 from engine.search.evaluator import MEASURES, Evaluation, OptionValue, Z
 
 from ..data_files import PUZZLES_DIR
-from .choices import check_options, read_choice
+from .choices import Choices
 from .errors import PuzzleError
 from .packed import FIGURES, PackError, pack_rows, unpack_rows
 from .source import read_toml
@@ -208,14 +208,29 @@ def _option_rows(reader: _Reader, data: dict, version: int) -> list:
         raise reader.fail(f"{where}options", f"packed options (version 2): {error}") from None
 
 
+def _check_figures(reader: _Reader, values: dict, columns: Sequence[str], where: str) -> None:
+    """Each figure of an option's row a finite number within a hand's points, and its samples a
+    count of deals: the first that is not raises, naming its field."""
+    for name in columns[1:]:
+        value, at = values[name], f"{where}.{name}"
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise reader.fail(at, f"expected a number, got {excerpt(value)}")
+        if name == "samples":
+            if value != int(value) or not 0 < value <= DEALS:
+                raise reader.fail(at, f"{excerpt(value)} is not a count of deals from 1 to {DEALS:,}")
+        elif abs(value) > LARGEST_FIGURE:
+            raise reader.fail(at, f"{excerpt(value)} is beyond any hand's points")
+
+
 def _read_answer(
     reader: _Reader, data: dict, kind: str, state: HandState, seat: int, version: int = VERSION
 ) -> Answer:
     where = "answer."
+    open_to = Choices(reader.fail, state, seat, kind)  # listed once, not once an option
 
     def choice(text: Any, field: str) -> Any:
         reader.field = field
-        return read_choice(reader.fail, state, seat, kind, text, field)
+        return open_to.read(text, field)
 
     columns = OPTION_COLUMNS
     rows = _option_rows(reader, data, version)
@@ -225,20 +240,20 @@ def _read_answer(
             raise reader.fail(f"{where}options[{index}]", f"expected a row of {len(columns)} values")
         values = dict(zip(columns, row, strict=True))
         values["option"] = choice(row[0], f"{where}options[{index}].option")
-        for name in columns[1:]:
-            value, at = values[name], f"{where}options[{index}].{name}"
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise reader.fail(at, f"expected a number, got {excerpt(value)}")
-            if name == "samples":
-                if value != int(value) or not 0 < value <= DEALS:
-                    raise reader.fail(at, f"{excerpt(value)} is not a count of deals from 1 to {DEALS:,}")
-            elif abs(value) > LARGEST_FIGURE:
-                raise reader.fail(at, f"{excerpt(value)} is beyond any hand's points")
+        samples = row[-1]
+        # The figures as the writer leaves them pass at a glance; any other row is looked at
+        # value by value, to name the first that is wrong.
+        if not (
+            type(samples) is int
+            and 0 < samples <= DEALS
+            and all(type(v) is float and -LARGEST_FIGURE <= v <= LARGEST_FIGURE for v in row[1:-1])
+        ):
+            _check_figures(reader, values, columns, f"{where}options[{index}]")
         # The file keeps each loss and its standard error; the interval is the evaluator's.
         values["loss_low"] = max(0.0, values["loss"] - Z * values["loss_error"])
         values["loss_high"] = values["loss"] + Z * values["loss_error"]
         options.append(OptionValue(**values))
-    check_options(reader.fail, state, seat, kind, [value.option for value in options], f"{where}options")
+    open_to.check([value.option for value in options], f"{where}options")
     stages = reader.get(data, "stages", list, where, default=[])
     if not all(isinstance(s, list) and len(s) == 2 and all(_count(n) for n in s) for s in stages):
         raise reader.fail(f"{where}stages", "expected pairs [deals, survivors]")

@@ -40,28 +40,42 @@ def puzzle_id(kind: str, key: str) -> str:
 
 
 class Journal:
-    """One JSON line per decided candidate. A line cut short by a crash (the last one) is
-    ignored, so its candidate is decided again."""
+    """One JSON line per decided candidate, and one per run naming its job and what the job was
+    given (``{"job": "standard/11", "hands": 40, ...}``: the last such line of a job is what a
+    resumed run carries on). A line cut short by a crash (the last one) is ignored, so its
+    candidate is decided again."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.decided: dict[str, dict] = {}
+        self.jobs: dict[str, dict] = {}
         self.torn = 0
         if path.exists():
             for line in path.read_text(encoding="utf-8").splitlines():
                 try:
                     entry = json.loads(line)
-                    self.decided[entry["key"]] = entry
+                    if isinstance(entry, dict) and isinstance(entry.get("job"), str):
+                        self.jobs[entry["job"]] = {k: v for k, v in entry.items() if k != "job"}
+                    else:
+                        self.decided[entry["key"]] = entry
                 except (json.JSONDecodeError, KeyError, TypeError):
                     self.torn += 1
 
     def add(self, entry: dict) -> None:
+        self._append(entry)
+        self.decided[entry["key"]] = entry
+
+    def add_job(self, job: str, settings: dict) -> None:
+        """What the job ``job`` was given this run: a later run without them carries on with it."""
+        self._append({"job": job, **settings})
+        self.jobs[job] = dict(settings)
+
+    def _append(self, entry: dict) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as file:
             file.write(json.dumps(entry, ensure_ascii=False) + "\n")
             file.flush()
             os.fsync(file.fileno())
-        self.decided[entry["key"]] = entry
 
 
 @dataclass
@@ -117,6 +131,7 @@ def run_job(
     connect_timeout: float = CONNECT_TIMEOUT,
     worker_wait: float = WORKER_WAIT,
     notice: Callable[[str], None] | None = None,
+    job: tuple[str, dict] | None = None,
 ) -> JobReport:
     """Decide ``candidates`` not yet in the journal; write every verified puzzle into ``out``.
 
@@ -127,7 +142,9 @@ def run_job(
     written; a later run wanting more writes it first. Without ``wanted`` every candidate is
     decided and every puzzle written. ``scheduler``, ``connect_timeout``, ``worker_wait`` and
     ``notice`` (default: stderr) are ``engine.cluster.run_on_dask``'s: a cluster that cannot be
-    reached or has no worker raises ``ClusterUnavailable``."""
+    reached or has no worker raises ``ClusterUnavailable``. ``job`` (its name and what it was
+    given: ``trainer.puzzles.mine``) goes into the journal when the first candidate is sent, so a
+    run that cannot start writes nothing."""
     book = Journal(journal or out / ".journal.jsonl")  # ``out`` is made at the first write
     budget = budget or MiningBudget()
     candidates = list(candidates)  # plain data, a few hundred bytes each: the quota needs them all
@@ -164,6 +181,8 @@ def run_job(
             keep(entry)
 
     def jobs() -> Iterator[tuple[dict, MiningBudget]]:
+        if job is not None:  # the cluster is up: the run has begun
+            book.add_job(*job)
         for candidate in candidates:
             if done():
                 return

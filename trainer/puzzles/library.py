@@ -159,6 +159,10 @@ def _listing(entry: Entry) -> tuple:
         entry.difficulty,
         entry.players,
         entry.rules,
+        entry.source,
+        entry.seed,
+        entry.deals,
+        entry.margin,
         entry.problem,
     )
 

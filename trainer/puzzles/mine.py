@@ -13,6 +13,8 @@ does not answer within ``--connect-timeout`` seconds, or that no worker joins wi
 ``--worker-wait``, ends the run with one line saying so). The job is resumable: its journal
 (``OUT/.journal.jsonl``) names every decided candidate, and a second run skips them.
 ``--passes`` and ``--plays`` are the job's totals: a resumed run mines only what is missing.
+A job is its table and seed: the journal keeps what it was given (hands, quota), and a run of
+the same job that leaves any of them out carries on with what the job was given, not a default.
 Afterwards the library's index is rewritten.
 """
 
@@ -30,7 +32,7 @@ from engine.cluster import ClusterUnavailable, DaskMissing, add_cluster_options
 
 from .tasks import TABLES, candidates
 
-__all__ = ["decisions", "main", "spread_decisions"]
+__all__ = ["SETTINGS", "decisions", "job_settings", "main", "spread_decisions"]
 
 
 def decisions(rules: Rules, seed: int, hands: int) -> Iterator[tuple[str, HandState, int, object]]:
@@ -72,23 +74,57 @@ def spread_decisions(plays: int, passes: int, seed: int, last_trick: bool = True
     return chosen
 
 
+SETTINGS = {"hands": 20, "first_hand": 0, "passes": 10, "plays": 10}
+"""What a job is given, with the default for a new job."""
+
+
+def job_settings(given: dict, recorded: dict | None) -> tuple[dict, list[str]]:
+    """The job's settings: each as given on the command line, else as the journal recorded it
+    for this job, else the default; and the names taken from the journal."""
+    settings, resumed = {}, []
+    for name, default in SETTINGS.items():
+        if given.get(name) is not None:
+            settings[name] = given[name]
+        elif recorded and isinstance(recorded.get(name), int) and not isinstance(recorded[name], bool):
+            settings[name] = recorded[name]
+            resumed.append(name)
+        else:
+            settings[name] = default
+    return settings, resumed
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("puzzles"))
     parser.add_argument("--table", choices=sorted(TABLES), default="standard")
     parser.add_argument("--seed", type=int, default=1, help="seed of the bot games mined")
-    parser.add_argument("--hands", type=int, default=20, help="hands of bot games to mine")
-    parser.add_argument("--first-hand", type=int, default=0)
-    parser.add_argument("--passes", type=int, default=10, help="pass puzzles the job wants in all (0: none)")
-    parser.add_argument("--plays", type=int, default=10, help="play puzzles the job wants in all (0: none)")
+
+    def given(name: str) -> str:
+        return f" (default: what the journal says this job was given, else {SETTINGS[name]})"
+
+    parser.add_argument("--hands", type=int, help="hands of bot games to mine" + given("hands"))
+    parser.add_argument("--first-hand", type=int, help="the first of them" + given("first_hand"))
+    parser.add_argument("--passes", type=int, help="pass puzzles the job wants in all" + given("passes"))
+    parser.add_argument("--plays", type=int, help="play puzzles the job wants in all" + given("plays"))
+    parser.set_defaults(**{name: None for name in SETTINGS})
     parser.add_argument("--workers", type=int, default=2, help="worker processes of the local cluster")
     parser.add_argument("--scheduler", help="address of an existing Dask scheduler (tcp://HOST:8786)")
     parser.add_argument("--journal", type=Path, help="the job's journal (default OUT/.journal.jsonl)")
     add_cluster_options(parser)
     args = parser.parse_args(argv)
-    from .job import progress_line, run_job  # Dask only for a job, not for ``decisions``
+    from .job import Journal, progress_line, run_job  # Dask only for a job, not for ``decisions``
 
-    found = candidates(args.table, args.seed, args.hands, args.first_hand)
+    journal = args.journal or args.out / ".journal.jsonl"
+    book = Journal(journal)
+    job = f"{args.table}/{args.seed}"
+    settings, resumed = job_settings(vars(args), book.jobs.get(job))
+    if resumed:
+        print(
+            f"resuming the job {job} of {journal} with what it was given: "
+            + ", ".join(f"{name.replace('_', '-')} {settings[name]}" for name in resumed),
+            file=sys.stderr,
+        )
+    found = candidates(args.table, args.seed, settings["hands"], settings["first_hand"])
     on_line = False  # the progress line is on screen, not yet ended
 
     def progress(report) -> None:
@@ -106,10 +142,11 @@ def main(argv: list[str] | None = None) -> None:
         report = run_job(
             found,
             args.out,
-            journal=args.journal,
+            journal=journal,
             workers=args.workers,
             scheduler=args.scheduler,
-            wanted={"pass": args.passes, "play": args.plays},
+            wanted={"pass": settings["passes"], "play": settings["plays"]},
+            job=(job, settings),
             progress=progress,
             connect_timeout=args.connect_timeout,
             worker_wait=args.worker_wait,

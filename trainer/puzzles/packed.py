@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 import math
 import sys
 import zlib
@@ -57,6 +58,7 @@ UNIT = 10_000
 LARGEST = 1 << 22
 """The most bytes a packed text may unpack to (a pass puzzle's rows take about 11 KB)."""
 LINE = 76
+CODES = tuple(Card(number).code for number in range(52))
 
 
 class PackError(ValueError):
@@ -128,22 +130,24 @@ def unpack_rows(text: str) -> list[list[object]]:
     if sys.byteorder == "big":
         numbers.byteswap()
     columns = [numbers[at * count : (at + 1) * count] for at in range(len(ORDER) + 1)]
+    if bad := next((b for b in card_bytes if b >= 52), None):
+        index = card_bytes.index(bad) // width
+        raise PackError(f"option {index}: card number {bad} is not a card (0 to 51)")
     figures = _figures(columns, count)
+    in_rows = [figures[name] for name in FIGURES]  # version 1's order
     rows = []
     for index in range(count):
         option = card_bytes[index * width : (index + 1) * width]
-        if bad := next((b for b in option if b >= 52), None):
-            raise PackError(f"option {index}: card number {bad} is not a card (0 to 51)")
-        text = " ".join(Card(b).code for b in option)
-        by_name = {name: figures[name][index] / UNIT for name in ORDER}
-        values = [by_name[name] for name in FIGURES]
-        for at, name in enumerate(FIGURES):
-            if zeros[index] >> at & 1:
-                if values[at] != 0:
-                    raise PackError(f"option {index}: {name} is marked -0.0 but is {values[at]}")
-                values[at] = -0.0
-        if zeros[index] >> len(FIGURES):
-            raise PackError(f"option {index}: its -0.0 marks name no figure ({zeros[index]:#04x})")
+        text = " ".join([CODES[b] for b in option])
+        values = [column[index] / UNIT for column in in_rows]
+        if zeros[index]:
+            for at, name in enumerate(FIGURES):
+                if zeros[index] >> at & 1:
+                    if values[at] != 0:
+                        raise PackError(f"option {index}: {name} is marked -0.0 but is {values[at]}")
+                    values[at] = -0.0
+            if zeros[index] >> len(FIGURES):
+                raise PackError(f"option {index}: its -0.0 marks name no figure ({zeros[index]:#04x})")
         rows.append([text, *values, columns[-1][index]])
     return rows
 
@@ -170,23 +174,14 @@ def _columns(units: list[list[int]]) -> list[list[int]]:
 
 def _figures(columns: list[array], count: int) -> dict[str, list[int]]:
     """``_columns`` undone: each figure of ``ORDER`` in ten-thousandths, row by row."""
-    figures: dict[str, list[int]] = {name: [] for name in ORDER}
-    before = {"difference": 0, "others": 0}
-    for index in range(count):
-        values: dict[str, int] = {}
-        for at, name in enumerate(ORDER):
-            departure = _unzigzag(columns[at][index])
-            if name in ("difference", "others"):
-                values[name] = before[name] + departure
-            elif name == "points":
-                values[name] = values["difference"] + values["others"] + departure
-            elif name == "loss":
-                first = figures["difference"][0] if index else values["difference"]
-                values[name] = values["difference"] - first + departure
-            else:
-                values[name] = departure
-            figures[name].append(values[name])
-        before = values
+    departures = {name: [_unzigzag(value) for value in columns[at][:count]] for at, name in enumerate(ORDER)}
+    figures = dict(departures)
+    for name in ("difference", "others"):  # each from the row before
+        figures[name] = list(itertools.accumulate(departures[name]))
+    difference, others = figures["difference"], figures["others"]
+    figures["points"] = [d + o + p for d, o, p in zip(difference, others, departures["points"], strict=True)]
+    first = difference[0] if count else 0
+    figures["loss"] = [d - first + p for d, p in zip(difference, departures["loss"], strict=True)]
     return figures
 
 

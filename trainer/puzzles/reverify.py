@@ -18,6 +18,7 @@ cluster or a running one, ``engine.cluster``), with the same outcomes for the sa
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import multiprocessing
 import zlib
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from pathlib import Path
 from engine import Rules
 from engine.cluster import CONNECT_TIMEOUT, WORKER_WAIT, run_on_dask
 
+from .errors import PuzzleError
 from .format import load_puzzle, position_state, save_puzzle
 from .library import write_index
 from .source import read_toml
@@ -218,6 +220,8 @@ def reverify_folder(
     exact: int = EXACT_DEALS,
     connect_timeout: float = CONNECT_TIMEOUT,
     worker_wait: float = WORKER_WAIT,
+    only: str | None = None,
+    resume: bool = False,
 ) -> Report:
     """Every puzzle file of ``folder`` re-verified: in this process, with ``workers`` > 1 in
     that many processes, with ``dask`` on a local Dask cluster of ``workers`` processes, with
@@ -225,9 +229,15 @@ def reverify_folder(
     ``engine.cluster.run_on_dask`` takes them). Each puzzle has its own seed and is written by
     this process as its outcome comes in, so every way gives the same outcomes, listed in file
     order; the index is written once all are done. ``deals`` ({"play": n, "pass": m}) and
-    ``exact`` replace ``trainer.puzzles.verify``'s deals (tests use few)."""
+    ``exact`` replace ``trainer.puzzles.verify``'s deals (tests use few). ``only`` (a pattern
+    such as ``play-*-5502-*``) re-verifies just the files whose names match it, the new ones of
+    a mining run, say. ``resume`` leaves out the puzzles already rewritten by this seed (their
+    answer's seed is the one this seed gives them): a run stopped part way, or done in parts,
+    carries on with the rest."""
     report = Report(seed)
-    paths = sorted(Path(folder).glob("*.toml"))
+    paths = sorted(p for p in Path(folder).glob("*.toml") if only is None or fnmatch.fnmatch(p.stem, only))
+    if resume:
+        paths = [path for path in paths if not _done(path, seed)]
     tasks = [_task(path, seed, write, deals, exact) for path in paths]
     outcomes: list[Outcome | None] = [None] * len(tasks)
     if dask or scheduler:
@@ -259,6 +269,16 @@ def reverify_folder(
     if write:
         write_index(folder)
     return report
+
+
+def _done(path: Path, seed: int) -> bool:
+    """Whether the file was rewritten by a re-verification on ``seed`` (a file that does not
+    read is not: the task then names its problem)."""
+    try:
+        data = read_toml(path)
+        return data["answer"]["seed"] == reverify_seed(seed, data["id"])
+    except (PuzzleError, KeyError, TypeError):
+        return False
 
 
 def _line(outcome: Outcome) -> str:

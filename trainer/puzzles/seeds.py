@@ -132,12 +132,16 @@ def why_used(folder: Path, seed: int) -> str | None:
     return None
 
 
-def record_seeds(folder: Path, verification: int | None = None, what: str = "") -> Path:
+def record_seeds(folder: Path, verification: int | None = None, what: str = "", part: bool = False) -> Path:
     """Add ``verification`` (with ``what`` it did) and the files' own seeds to the folder's
-    seeds file, written whole (a temporary file, then renamed). Seeds are only ever added."""
+    seeds file, written whole (a temporary file, then renamed). Seeds are only ever added; a seed
+    on record keeps its first note, unless this run is a further ``part`` of the same
+    re-verification (``verify --resume``): its note is then added to the first."""
     used = _with_files(load_seeds(folder), folder)
     if verification is not None and verification not in used.verification:
         used.verification[verification] = what
+    elif verification is not None and part and what:
+        used.verification[verification] += f"; then {what}"
     path = seeds_file(folder)
     rows = ",\n".join(
         f"  {json.dumps(puzzle)}: {json.dumps(sorted(seeds))}"

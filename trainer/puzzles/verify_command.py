@@ -1,7 +1,7 @@
 """Re-verify a folder of puzzles on fresh deals with the acceptance rule (``trainer.puzzles.verify``).
 
     python -m trainer.puzzles.verify puzzles [--seed 5] [--write] [--report puzzles/README.md] \\
-        [--reproduce] [--workers 2] [--dask | --scheduler tcp://HOST:8786]
+        [--reproduce] [--only 'play-*-5502-*'] [--resume] [--workers 2] [--dask | --scheduler tcp://HOST:8786]
 
 A report's figure must come from a seed that took part in no selection of these puzzles
 (``trainer.puzzles.seeds``, ``FOLDER/seeds.json``): a seed listed there, or one that gives a puzzle
@@ -45,6 +45,12 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="repeat a run with a seed that took part in selecting these puzzles (its report says so)",
     )
+    parser.add_argument(
+        "--only", metavar="PATTERN", help="only the puzzles whose ids match (play-*-5502-*: a mining run's)"
+    )
+    parser.add_argument(
+        "--resume", action="store_true", help="leave out the puzzles this seed already rewrote (with --write)"
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes checking puzzles side by side")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--dask", action="store_true", help="on a local Dask cluster of --workers processes")
@@ -75,13 +81,15 @@ def main(argv: list[str] | None = None) -> None:
             scheduler=args.scheduler,
             connect_timeout=args.connect_timeout,
             worker_wait=args.worker_wait,
+            only=args.only,
+            resume=args.resume,
         )
     except (ClusterUnavailable, DaskMissing) as error:
         sys.exit(str(error))  # one line, not a traceback
     report.used = used
     if args.write:
         today = datetime.datetime.now(datetime.UTC).date().isoformat()
-        record_seeds(args.folder, args.seed, f"{today}: {report.summary()}")
+        record_seeds(args.folder, args.seed, f"{today}: {report.summary()}", part=args.resume)
     if args.report:
         report.write_into(args.report)
     print(report.summary(), file=sys.stderr)
