@@ -84,11 +84,19 @@ HEAVY_FIRST = (
     "tests/browser/test_rooms_browser.py",  # about a minute: whole hands in two or three browsers
     "tests/test_calibration.py",  # the map refitted from the kept archive
     "tests/test_calibration_pool.py",  # over a minute: runs probed and fingerprinted
+    "tests/test_mining.py",  # a two-process Dask cluster, puzzles mined and resumed
+    "tests/test_hint.py",
     "tests/test_coach_facts.py",
     "tests/browser/test_career_browser.py",  # two short matches and a reload
     "tests/test_rooms_review.py",
     "tests/test_rooms_redis.py",  # redis-server and two rooms servers, short games
     "tests/browser/test_rooms_review_browser.py",
+    # Not the longest, but long enough that one left to the end keeps a worker busy alone.
+    "tests/test_pass_vs_hard.py",
+    "tests/test_ladder.py",
+    "tests/browser/test_game_in_play_browser.py",
+    "tests/test_puzzle_reverify.py",
+    "tests/test_puzzle_files.py",
 )
 """Test files that take longest, run first: the suite runs a file at a time on each of two
 workers (``scripts/test.sh``), and a long file started last keeps one worker busy while the

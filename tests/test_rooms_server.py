@@ -264,7 +264,10 @@ def test_the_host_hands_a_gone_players_seat_to_a_bot_and_the_bot_plays_it(client
             hello(bob, None, "Bob")
             ann.send_json({"type": "start"})
             until(bob, "state", lambda m: m["view"].get("phase") == "passing")
-        until(ann, "state", lambda m: m["view"]["room"]["seats"][1]["connected"] is False)
+            # Bob's page closes, and the host hears of it before the test client's exit cancels
+            # the server's side of Bob's socket (its leaving, cancelled, would never be heard).
+            bob.close()
+            until(ann, "state", lambda m: m["view"]["room"]["seats"][1]["connected"] is False)
         ann.send_json({"type": "bot_seat", "seat": 1})
         view = until(ann, "state", lambda m: m["view"]["room"]["seats"][1]["bot_playing"])["view"]
         assert view["room"]["notice"] == "The host handed Bob's seat to a bot until Bob comes back."

@@ -161,12 +161,23 @@ def open_page(offline, site, address: str, ready: str) -> Page:
     return page
 
 
-def test_the_site_works_offline_and_keeps_progress_across_pages(offline, site, tmp_path):
-    _context, outside = offline
+def test_the_site_works_offline_and_keeps_progress_across_pages(offline, site, built_site, tmp_path):
+    context, outside = offline
     url, missing = site
 
-    # Lesson 1: the table is drawn and the first question judged, in the browser.
-    page = open_page(offline, site, "lesson.html?lesson=l01_game", f"{LESSON} .ht-hand .card")
+    # Lesson 1: the table is drawn and the first question judged, in the browser. Its cold load
+    # is also what shows the site carries only what its pages load (``ships_only_what_it_loads``).
+    fetched: list[str] = []
+
+    def note(request) -> None:
+        fetched.append(request.url.rsplit("/", 1)[-1])
+
+    context.on("request", note)
+    try:
+        page = open_page(offline, site, "lesson.html?lesson=l01_game", f"{LESSON} .ht-hand .card")
+    finally:
+        context.remove_listener("request", note)
+    ships_only_what_it_loads(page, built_site, fetched)
     expect(page.get_by_role("heading", name=re.compile(r"^Step 1 of 5"))).to_be_visible()
     page.get_by_role("radio", name="17", exact=True).check()
     expect(page.get_by_text("three").first).to_be_visible()
@@ -276,6 +287,7 @@ def test_hard_bots_think_in_turn_and_the_table_answers_meanwhile(offline, site):
 
 
 def test_a_pass_puzzles_heat_map_and_the_review_charts_are_drawn_offline(offline, site):
+    _context, outside = offline
     page = open_page(offline, site, "puzzles.html", f"{PUZZLE} .ht-hand .card")
     first = page.get_by_text(re.compile(r"Puzzle (pass|play)-[a-z0-9-]*[0-9]"))
     shown = re.search(r"Puzzle (\S+-\d+)", first.inner_text()).group(1)
@@ -310,6 +322,8 @@ def test_a_pass_puzzles_heat_map_and_the_review_charts_are_drawn_offline(offline
     expect(page.get_by_text(re.compile(r"phase cost you most: [0-9.]+ a decision over \d+"))).to_be_visible()
     snap(page, "review-charts")
     page.close()
+    # The context is the session's: nothing any page of these tests opened asked beyond localhost.
+    assert outside == [], f"the site asked for addresses outside localhost: {outside[:5]}"
 
 
 def mid_hand_position() -> AnalysisPosition:
@@ -346,28 +360,18 @@ json.dumps(sorted(
 """In the page's Pyodide: the installed distributions none of whose top-level modules is imported."""
 
 
-def test_the_site_ships_only_what_its_pages_load_and_import(offline, site, built_site):
-    # Each wheel the site carries is fetched by a cold load of lesson 1, and imported there, but
-    # for the few SHIPPED_UNIMPORTED; the bundles left out of marimo's front end are not there
-    # (and no page asks for them: the other test finds no file missing).
-    context, outside = offline
-    fetched: list[str] = []
-
-    def note(request) -> None:
-        fetched.append(request.url.rsplit("/", 1)[-1])
-
-    context.on("request", note)
-    try:
-        page = open_page(offline, site, "lesson.html?lesson=l01_game", f"{LESSON} .ht-hand .card")
-    finally:
-        context.remove_listener("request", note)
+def ships_only_what_it_loads(page: Page, built_site, fetched: list[str]) -> None:
+    """Each wheel the site carries is fetched by a cold load of lesson 1 (``fetched``: the files
+    asked for), and imported there, but for the few SHIPPED_UNIMPORTED; the bundles left out of
+    marimo's front end are not there (and no page asks for them: the tests find no file missing)."""
     (runtime,) = [w for w in page.workers if w.evaluate("() => typeof self.pyodide === 'object'")]
     not_imported = {name.lower() for name in json.loads(runtime.evaluate(NOT_IMPORTED))}
-    page.close()
-
     shipped = {path.name for path in built_site.glob("packages/*/*.whl")}
     assert shipped and shipped <= set(fetched), f"shipped, never loaded: {sorted(shipped - set(fetched))}"
     assert not_imported <= set(SHIPPED_UNIMPORTED), f"loaded, never imported: {sorted(not_imported)}"
+
+
+def test_the_site_ships_its_wheels_and_standard_library_compiled_and_no_left_out_bundle(built_site):
     # Each wheel brings its bytecode (compiled by this Pyodide), so no import compiles a module.
     for wheel in built_site.glob("packages/*/*.whl"):
         names = zipfile.ZipFile(wheel).namelist()
@@ -381,4 +385,3 @@ def test_the_site_ships_only_what_its_pages_load_and_import(offline, site, built
     assert not [
         path.name for path in (built_site / "assets").iterdir() if bundle_name(path) in LEFT_OUT_BUNDLES
     ]
-    assert outside == [], f"the site asked for addresses outside localhost: {outside[:5]}"
