@@ -82,6 +82,8 @@ HEAVY_FIRST = (
     "tests/browser/test_table_browser.py",
     "tests/browser/test_review_browser.py",
     "tests/browser/test_rooms_browser.py",  # about a minute: whole hands in two or three browsers
+    "tests/browser/test_analysis_browser.py",  # positions set up, ranked, reopened, played out
+    "tests/browser/test_practice_browser.py",  # a reviewed game's mistakes practised
     "tests/test_calibration.py",  # the map refitted from the kept archive
     "tests/test_calibration_pool.py",  # over a minute: runs probed and fingerprinted
     "tests/test_mining.py",  # a two-process Dask cluster, puzzles mined and resumed
@@ -97,6 +99,7 @@ HEAVY_FIRST = (
     "tests/browser/test_game_in_play_browser.py",
     "tests/test_puzzle_reverify.py",
     "tests/test_puzzle_files.py",
+    "tests/test_analysis_position.py",
 )
 """Test files that take longest, run first: the suite runs a file at a time on each of two
 workers (``scripts/test.sh``), and a long file started last keeps one worker busy while the
