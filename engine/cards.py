@@ -63,7 +63,7 @@ _RANK_NAMES = (
     "jack", "queen", "king", "ace",
 )  # fmt: skip
 _RANK_BY_TEXT = {code: i for i, code in enumerate(_RANK_CODES)} | {"T": 8}
-_SUIT_BY_TEXT = {
+SUIT_BY_TEXT = {  # every way a suit is written: letter, symbol, outline symbol
     "C": Suit.CLUBS, "♣": Suit.CLUBS, "♧": Suit.CLUBS,
     "D": Suit.DIAMONDS, "♦": Suit.DIAMONDS, "♢": Suit.DIAMONDS,
     "S": Suit.SPADES, "♠": Suit.SPADES, "♤": Suit.SPADES,
@@ -139,7 +139,7 @@ def parse_card(text: str) -> Card:
             f"{excerpt(text)} is not a card: write a rank then a suit, such as 'QS', '10H' or 'Q♠'"
         )
     rank_text, suit_text = cleaned[:-1], cleaned[-1]
-    suit = _SUIT_BY_TEXT.get(suit_text)
+    suit = SUIT_BY_TEXT.get(suit_text)
     if suit is None:
         raise CardParseError(
             f"{excerpt(text)} is not a card: {text.strip()[-1]!r} is not a suit (use C, D, S, H or ♣ ♦ ♠ ♥)"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import CARDS, Card
-from engine.cards import Suit
+from engine.cards import SUIT_BY_TEXT, Suit
 from engine.excerpt import excerpt
 
 from .errors import PositionError
@@ -37,12 +37,7 @@ _RANKS = {
     "K": 11,
     "A": 12,
 }
-_SUITS = {
-    "C": Suit.CLUBS, "♣": Suit.CLUBS, "♧": Suit.CLUBS,
-    "D": Suit.DIAMONDS, "♦": Suit.DIAMONDS, "♢": Suit.DIAMONDS,
-    "S": Suit.SPADES, "♠": Suit.SPADES, "♤": Suit.SPADES,
-    "H": Suit.HEARTS, "♥": Suit.HEARTS, "♡": Suit.HEARTS,
-}  # fmt: skip
+_SUITS = SUIT_BY_TEXT
 _INVISIBLE = str.maketrans("", "", "\ufe0e\ufe0f\u200b\u200c\u200d\u2060\ufeff")
 """Emoji and text variation selectors (a pasted ♠️) and zero-width characters."""
 

@@ -8,6 +8,7 @@ const SUIT_CLASS = { C: "clubs", D: "diamonds", S: "spades", H: "hearts" };
 const SUIT_SYMBOL = { C: "♣", D: "♦", S: "♠", H: "♥" };
 const SUIT_NAME = { C: "clubs", D: "diamonds", S: "spades", H: "hearts" };
 
+// table.js's h: an anywidget's module is loaded alone (from its own text), so it cannot import table.js.
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
