@@ -413,8 +413,10 @@ function render({ model, el }) {
       h("div", { class: "sr-only ht-live", "aria-live": "polite", "data-role": "live", text: model.get("announcement").text || "" }),
       ...(ui.helpOpen ? [drawHelp()] : []),
     );
-    // A redraw replaces the buttons: put keyboard focus back on the same card.
-    if (hadFocus && !ui.helpOpen) {
+    // A redraw replaces the buttons: put keyboard focus back on the same card, or on the open
+    // help's button (left on the removed one, Esc would no longer reach the table).
+    if (hadFocus && ui.helpOpen) root.querySelector(".ht-help button")?.focus({ preventScroll: true });
+    else if (hadFocus) {
       const again = focusCode && root.querySelector(`.card[data-card="${focusCode}"]`);
       (again || root).focus({ preventScroll: true });
     }
