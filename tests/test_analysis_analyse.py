@@ -10,10 +10,10 @@ import pytest
 from engine import CardSet, Phase
 from tests.analysis_helpers import decisions
 from trainer.analysis import PositionError, analyse, from_view
-from trainer.analysis.analyse import first_look
 from trainer.coach import coach_pass, coach_play, grade
 from trainer.coach.depth import BROWSER, SHALLOWER_NOTE, Depth, judge
 from trainer.coach.heatmap import pass_pairs
+from trainer.coach.hint import first_look
 
 SMALL = Depth(
     play_samples=512,

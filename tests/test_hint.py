@@ -147,7 +147,7 @@ def test_a_hint_names_the_best_option_of_its_look_when_that_is_graded_best_too()
     (the best's reasons against the candidate would argue with it: "Hint: pass the 2♠... the
     2♠ is your protection. Keep it."), unless the best, judged on its own, is not graded best."""
     from engine import HandState
-    from trainer.coach.hint import _first_look
+    from trainer.coach.hint import first_look
 
     depth = Depth(**SMALL)
     swapped = 0
@@ -155,7 +155,7 @@ def test_a_hint_names_the_best_option_of_its_look_when_that_is_graded_best_too()
     # if the swap is missing; 30 deals held 9 and no more kinds of case
     for seed in range(13):
         view = HandState.from_seed(seed, Rules(), "left").view(0)
-        candidate = _first_look(view, seed, depth)
+        candidate = first_look(view, seed, depth)
         first = judge(view, candidate, seed, depth)
         best = first.best.option
         if best == candidate or not grade(first, candidate).correct:

@@ -16,20 +16,20 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from engine import Card, CardSet, PlayerView
-from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
+from engine.search.evaluator import Evaluation
 
-from ..coach.depth import BROWSER, COACH, SHALLOWER_NOTE, Depth, judge, looked_shallower
+from ..coach.depth import BROWSER, COACH, SHALLOWER_NOTE, Depth, looked_shallower
 from ..coach.explain import Verdict, coach_pass, coach_play
 from ..coach.grading import Band, grade
 from ..coach.heatmap import pass_heatmap
-from ..coach.hint import TRIES
+from ..coach.hint import judged_choice
 from ..seats import seat_names
 from ..vega import VegaLite
 from .errors import PositionError
 from .notation import format_cards, parse_cards
 from .position import AnalysisPosition
 
-__all__ = ["Analysis", "Row", "analyse", "first_look"]
+__all__ = ["Analysis", "Row", "analyse"]
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: looks finished of the looks planned (the first look, then each
@@ -129,13 +129,6 @@ class Analysis:
         return None
 
 
-def first_look(view: PlayerView, seed: int, depth: Depth) -> Card | CardSet:
-    """The coach's first look's best option (``Depth``'s "first" look, as the hint's)."""
-    if view.phase.value == "passing":
-        return evaluate_pass(view, depth.for_pass("first"), seed=seed).best.option
-    return evaluate_play(view, depth.for_play(view, "first"), seed=seed).best.option
-
-
 def rows_of(evaluation: Evaluation) -> tuple[Row, ...]:
     """Every option of an evaluation, in its order, graded against it."""
     rows = []
@@ -168,20 +161,15 @@ def analyse(
     impossible position."""
     depth = COACH if depth is None else depth
     view = pos.view()
-    total = 2
-    if progress:
-        progress(0, total)
-    candidate = first_look(view, seed, depth)
-    if progress:
-        progress(1, total)
-    for attempt in range(TRIES):
-        evaluation = judge(view, candidate, seed, depth)
-        if grade(evaluation, candidate).correct or attempt == TRIES - 1:
-            break
-        candidate = evaluation.best.option
-        total += 1
+    looks = 0
+
+    def starting(look: int) -> None:
+        nonlocal looks
+        looks = look + 1
         if progress:
-            progress(attempt + 2, total)
+            progress(look, max(2, look + 1))  # at least the first look and one judgement
+
+    candidate, evaluation, _ = judged_choice(view, seed, depth, starting)
     if progress:
-        progress(total, total)
+        progress(looks, looks)
     return Analysis(pos, view, pos.moment, rows_of(evaluation), evaluation, candidate, seed, depth)

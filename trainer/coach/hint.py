@@ -17,7 +17,16 @@ from .depth import COACH, Depth, judge
 from .explain import Stance, coach_pass, coach_play, lower_first, moon_line_words
 from .grading import TOLERANCE, Grade, grade, moon_dependent
 
-__all__ = ["TRIES", "Hint", "HintSource", "coach_hint", "decision_seed", "hint_from"]
+__all__ = [
+    "TRIES",
+    "Hint",
+    "HintSource",
+    "coach_hint",
+    "decision_seed",
+    "first_look",
+    "hint_from",
+    "judged_choice",
+]
 
 TRIES = 3
 """Candidates judged at most: the first look's best, then the judged evaluation's best, and so on."""
@@ -46,10 +55,32 @@ def decision_seed(hand_index: int, plays: int, passing: bool, seed: int = 0) -> 
     return seed + 1000 * hand_index + (999 if passing else plays)
 
 
-def _first_look(view: PlayerView, seed: int, depth: Depth) -> object:
-    if view.phase is Phase.PASSING:
+def first_look(view: PlayerView, seed: int, depth: Depth) -> object:
+    """The best option of the coach's first look (``Depth``'s "first" budget)."""
+    if view.phase.value == "passing":
         return evaluate_pass(view, depth.for_pass("first"), seed=seed).best.option
     return evaluate_play(view, depth.for_play(view, "first"), seed=seed).best.option
+
+
+def judged_choice(
+    view: PlayerView, seed: int, depth: Depth, starting: Callable[[int], None] | None = None
+) -> tuple[object, Evaluation, bool]:
+    """The first look's best, judged as a learner's choice would be (``judge``); while it is not
+    graded best, that judgement's best, judged in turn (``TRIES`` judgements at most). Returns the
+    last option judged, its evaluation and whether it was graded best. ``starting(n)`` is called
+    before look ``n`` (0: the first look, then each judgement): the analysis board's progress."""
+    if starting:
+        starting(0)
+    candidate = first_look(view, seed, depth)
+    for attempt in range(TRIES):
+        if starting:
+            starting(attempt + 1)
+        evaluation = judge(view, candidate, seed, depth)
+        if grade(evaluation, candidate).correct:
+            return candidate, evaluation, True
+        if attempt < TRIES - 1:
+            candidate = evaluation.best.option
+    return candidate, evaluation, False
 
 
 def _names(cards: tuple[Card, ...]) -> str:
@@ -104,12 +135,8 @@ def coach_hint(view: PlayerView, seed: int = 0, depth: Depth = COACH) -> Hint:
     best is the hint, or the best option of its look when that one is graded best too. A moon
     line is hinted with care: the next best is judged too, and when the moon's edge does not
     hold against strong blockers the hint says so."""
-    candidate = _first_look(view, seed, depth)
-    for _ in range(TRIES):
-        evaluation = judge(view, candidate, seed, depth)
-        correct = grade(evaluation, candidate).correct
-        if correct:
-            break
+    candidate, evaluation, correct = judged_choice(view, seed, depth)
+    if not correct:
         candidate = evaluation.best.option
     best = evaluation.best.option
     if best != candidate and correct:
