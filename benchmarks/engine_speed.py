@@ -73,7 +73,7 @@ def deal_actions(seed: int) -> list[int]:
 def play_from_cards(state: HandState, rng: random.Random) -> None:
     """Random legal cards to the end of the hand, each chosen from ``legal_cards()``."""
     while not state.is_over:
-        state.play(rng.choice(list(state.legal_cards())))
+        state.play(rng.choice(state.legal_cards()))
 
 
 def play_from_mask(state: HandState, rng: random.Random) -> None:
