@@ -9,10 +9,11 @@ Two measurements, on the same seeds for every engine:
     (``HandState.copy`` / ``State.clone``) and play random legal cards to the end.
 
 Ours is measured three ways through its public API: card by card, choosing from
-``legal_cards()`` (a CardSet) or from the ``legal_mask`` int property; and with
-``engine.search.playout.random_playout``, the flat-loop play-out that search and evaluation use. The
-card-by-card ways pick the same card for the same random number, so they play the same games.
-OpenSpiel chooses with the same ``random.Random`` calls among ``legal_actions()``; it lists
+``legal_cards()`` (a tuple of the cards, ``CardTuple``: the loop is OpenSpiel's,
+``rng.choice(state.legal_cards())``) or from the ``legal_mask`` int attribute (the k-th bit); and
+with ``engine.search.playout.random_playout``, the flat-loop play-out that search and evaluation
+use. The card-by-card ways pick the same card for the same random number, so they play the same
+games. OpenSpiel chooses with the same ``random.Random`` calls among ``legal_actions()``; it lists
 cards in another order, so its games are different ones drawn from the same distribution.
 The rules are OpenSpiel's defaults (the Q♠ breaks hearts).
 

@@ -396,7 +396,9 @@ class HandState:
 
     def hand(self, seat: int) -> CardSet:
         """The cards the seat holds now (before the exchange, the cards it was dealt)."""
-        return CardSet(self._hands[seat])
+        cards = _new(CardSet)
+        cards.mask = self._hands[seat]  # a sound mask: no check
+        return cards
 
     def dealt_hand(self, seat: int) -> CardSet:
         return CardSet(self.dealt[seat])
@@ -606,13 +608,19 @@ class HandState:
             or self._passes[seat] is not None
         ):
             self.verify_pass(seat, cards)  # raises, saying why
-        if type(cards) is list and all(type(card) is Card for card in cards):
-            chosen = cards  # already what parse_cards would make of it
-        else:
-            chosen = parse_cards(cards)
+        # A list of Cards is what parse_cards would make of it: read as it is.
+        chosen = cards if type(cards) is list else None
         mask = 0
-        for card in chosen:
-            mask |= 1 << card
+        if chosen is not None:
+            for card in chosen:
+                if type(card) is not Card:
+                    chosen = None
+                    break
+                mask |= 1 << card
+        if chosen is None:
+            chosen, mask = parse_cards(cards), 0
+            for card in chosen:
+                mask |= 1 << card
         count = self.rules.pass_count
         # Sound when the cards are as many as the rule says, all different and all held.
         if len(chosen) != count or mask.bit_count() != count or mask & ~self._hands[seat]:
@@ -746,7 +754,7 @@ class HandState:
         tricks.append((leader, tuple(trick), winner))
         self._trick = []
         self._leader = self._to_move = winner
-        if len(tricks) < self.rules.hand_size:
+        if hands[winner]:  # every seat holds as many cards: none left is the hand's end
             self.legal_mask = kernel_legal_mask(
                 hands[winner], -1, False, self._hearts_broken, self._play_rules
             )
