@@ -9,16 +9,19 @@ Two measurements, on the same seeds for every engine:
     (``HandState.copy`` / ``State.clone``) and play random legal cards to the end.
 
 Ours is measured three ways through its public API: card by card, choosing from
-``legal_cards()`` (a CardSet) or from the ``legal_mask`` int property; and with
-``engine.search.playout.random_playout``, the flat-loop play-out that search and evaluation use. The
-card-by-card ways pick the same card for the same random number, so they play the same games.
-OpenSpiel chooses with the same ``random.Random`` calls among ``legal_actions()``; it lists
+``legal_cards()`` (a tuple of the cards, ``CardTuple``: the loop is OpenSpiel's,
+``rng.choice(state.legal_cards())``) or from the ``legal_mask`` int attribute (the k-th bit); and
+with ``engine.search.playout.random_playout``, the flat-loop play-out that search and evaluation
+use. The card-by-card ways pick the same card for the same random number, so they play the same
+games. OpenSpiel chooses with the same ``random.Random`` calls among ``legal_actions()``; it lists
 cards in another order, so its games are different ones drawn from the same distribution.
 The rules are OpenSpiel's defaults (the Q♠ breaks hearts).
 
 The measurements alternate within each round, in a rotating order, so that machine noise falls
 on every engine alike; the table shows the median of the rounds, and each ratio is the median
-of the per-round ratios.
+of the per-round ratios. Each measurement is timed in this thread's processor time by default
+(``--clock cpu``): on a shared machine the time the process waits for a core is not the
+engines' (``--clock wall`` times it too).
 
     PYTHONPATH=. .venv/bin/python benchmarks/engine_speed.py [--seconds 30] [--json out.json]
 """
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -73,7 +77,7 @@ def deal_actions(seed: int) -> list[int]:
 def play_from_cards(state: HandState, rng: random.Random) -> None:
     """Random legal cards to the end of the hand, each chosen from ``legal_cards()``."""
     while not state.is_over:
-        state.play(rng.choice(list(state.legal_cards())))
+        state.play(rng.choice(state.legal_cards()))
 
 
 def play_from_mask(state: HandState, rng: random.Random) -> None:
@@ -169,11 +173,14 @@ LABELS = {
 }
 
 
-def timed(run: Callable[[], int]) -> float:
+CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
+
+
+def timed(run: Callable[[], int], clock: Callable[[], float] = time.thread_time) -> float:
     """Items per second of ``run``, which returns how many items it did."""
-    start = time.perf_counter()
+    start = clock()
     count = run()
-    return count / (time.perf_counter() - start)
+    return count / (clock() - start)
 
 
 def full_hand_runs(seeds: range, game: pyspiel.Game) -> dict[str, Callable[[], int]]:
@@ -250,7 +257,9 @@ def deal_runs(seeds: range) -> dict[str, Callable[[], int]]:
     return {DEAL: run}
 
 
-def run_round(index: int, seeds: range, game: pyspiel.Game) -> dict[str, dict[str, float]]:
+def run_round(
+    index: int, seeds: range, game: pyspiel.Game, clock: Callable[[], float] = time.thread_time
+) -> dict[str, dict[str, float]]:
     """One round: every engine on the same seeds, in an order that rotates from round to round."""
     runs = {
         FULL_HANDS: full_hand_runs(seeds, game),
@@ -261,7 +270,7 @@ def run_round(index: int, seeds: range, game: pyspiel.Game) -> dict[str, dict[st
     jobs = [(kind, engine) for kind in runs for engine in runs[kind]]
     shift = index % len(jobs)
     for kind, engine in jobs[shift:] + jobs[:shift]:
-        rates[kind][engine] = timed(runs[kind][engine])
+        rates[kind][engine] = timed(runs[kind][engine], clock)
     return rates
 
 
@@ -325,17 +334,24 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=30.0, help="about how long the whole run takes")
     parser.add_argument("--rounds", type=int, default=7, help="rounds of alternating measurements")
     parser.add_argument("--json", metavar="PATH", help="also write the figures to this JSON file")
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="cpu",
+        help="time each measurement in this thread's processor time (cpu) or elapsed time (wall)",
+    )
     return parser.parse_args()
 
 
 def main() -> None:
     args = parse_args()
     game = pyspiel.load_game("hearts")
+    load_before = os.getloadavg()
     hands = args.hands or hands_for_budget(args.seconds, args.rounds, game)
     per_round = []
     for index in range(args.rounds):
         seeds = range(FIRST_SEED + index * hands, FIRST_SEED + (index + 1) * hands)
-        per_round.append(run_round(index, seeds, game))
+        per_round.append(run_round(index, seeds, game, CLOCKS[args.clock]))
         print(f"round {index + 1}/{args.rounds} done", flush=True)
     summary = summarize(per_round)
     print_table(summary, hands, args.rounds)
@@ -344,6 +360,8 @@ def main() -> None:
             "hands_per_round": hands,
             "rollouts_per_round": hands * ROLLOUTS_PER_POSITION,
             "rounds": args.rounds,
+            "clock": args.clock,
+            "load_average": {"start": load_before, "end": os.getloadavg()},
             "rules": "OpenSpiel defaults (our Rules(queen_breaks_hearts=True))",
             "python": platform.python_version(),
             "open_spiel": version("open-spiel"),

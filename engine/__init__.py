@@ -6,7 +6,7 @@
 'left'
 """
 
-from .cards import CARDS, Card, CardParseError, CardSet, Suit, parse_card, parse_cards, to_card
+from .cards import CARDS, Card, CardParseError, CardSet, CardTuple, Suit, parse_card, parse_cards, to_card
 from .deal import deal_from_seed, hand_seed, lowest_club, removed_cards
 from .game import Game, GameOverError, deal_game_hand, winners_if_over
 from .hand import Action, ActionRecord, DealError, HandState, MoonAction, PassAction, Phase, PlayAction, Trick
@@ -25,6 +25,7 @@ __all__ = [
     "Card",
     "CardParseError",
     "CardSet",
+    "CardTuple",
     "DealError",
     "Game",
     "GameOverError",

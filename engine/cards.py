@@ -24,8 +24,10 @@ __all__ = [
     "Card",
     "CardParseError",
     "CardSet",
+    "CardTuple",
     "Suit",
     "card_mask",
+    "card_tuple",
     "parse_card",
     "parse_cards",
     "to_card",
@@ -164,7 +166,7 @@ def to_card(value: Card | int | str) -> Card:
 
 def parse_cards(cards: str | Iterable[Card | int | str]) -> list[Card]:
     """Read several cards: ``"QS 10H 2C"``, ``"QS,10H"`` or any iterable of cards."""
-    if isinstance(cards, CardSet):
+    if isinstance(cards, (CardSet, CardTuple)):
         return list(cards)
     if isinstance(cards, str):
         cards = cards.replace(",", " ").split()
@@ -172,7 +174,7 @@ def parse_cards(cards: str | Iterable[Card | int | str]) -> list[Card]:
 
 
 def card_mask(cards: str | Iterable[Card | int | str]) -> int:
-    if isinstance(cards, CardSet):
+    if isinstance(cards, (CardSet, CardTuple)):
         return cards.mask
     mask = 0
     for card in parse_cards(cards):
@@ -180,13 +182,80 @@ def card_mask(cards: str | Iterable[Card | int | str]) -> int:
     return mask
 
 
+class CardTuple(tuple):
+    """The cards of a set as a tuple, in hand order (clubs, diamonds, spades, hearts; low to
+    high): what ``HandState.legal_cards()`` returns, so that choosing, counting and iterating
+    are a tuple's (``rng.choice(state.legal_cards())``, no copy). It also answers as the
+    ``CardSet`` of the same cards does: ``mask``, ``in`` with a card or text, ``==`` a CardSet
+    or a set, ``of_suit``, ``count(suit)``, ``codes`` and the set operators (giving CardSets)."""
+
+    __slots__ = ()
+
+    @property
+    def mask(self) -> int:
+        return sum(map(_BITS.__getitem__, self))
+
+    def __contains__(self, card: object) -> bool:
+        if type(card) is not Card:
+            try:
+                card = to_card(card)  # type: ignore[arg-type]
+            except CardParseError:
+                return False
+        return tuple.__contains__(self, card)
+
+    def __eq__(self, other: object) -> bool:  # type: ignore[override]
+        if isinstance(other, (CardSet, CardTuple, set, frozenset)):
+            try:
+                return self.mask == card_mask(other)
+            except CardParseError:
+                return False
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:  # type: ignore[override]
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self.mask)  # as the CardSet it equals
+
+    def __or__(self, other: CardSet | CardTuple) -> CardSet:  # type: ignore[override]
+        return CardSet(self.mask | other.mask)
+
+    def __and__(self, other: CardSet | CardTuple) -> CardSet:
+        return CardSet(self.mask & other.mask)
+
+    def __sub__(self, other: CardSet | CardTuple) -> CardSet:
+        return CardSet(self.mask & ~other.mask)
+
+    def of_suit(self, suit: Suit) -> CardSet:
+        return CardSet(self.mask & SUIT_MASKS[suit])
+
+    def count(self, suit: Suit) -> int:  # type: ignore[override]
+        """How many of the cards are of ``suit`` (as ``CardSet.count``)."""
+        return sum(1 for card in self if card // RANKS_PER_SUIT == suit)
+
+    @property
+    def codes(self) -> list[str]:
+        return [card.code for card in self]
+
+    def __str__(self) -> str:
+        return " ".join(str(card) for card in self)
+
+    def __repr__(self) -> str:
+        return f"CardTuple('{' '.join(self.codes)}')"
+
+
+_BITS = tuple(1 << card for card in range(52))
+NO_CARDS = CardTuple()
+
 # The cards of each suit's 13-bit segment (indexed by the segment), listed when a segment is first
-# met (at most 4 x 8,192 tuples), and the same tuples by mask for the masks within one suit (two in
-# three legal-card masks follow suit). Iterating a set of cards is hot (every legal_cards() a
-# play-out lists): a few table lookups, no loop over bits, no call.
+# met (at most 4 x 8,192 tuples), and as CardTuples by mask for the masks within one suit (half
+# the legal-card masks of a play-out: the plays that follow suit). Listing the cards of a mask is
+# hot (every legal_cards() a play-out asks for, every CardSet iterated): a few table lookups, no
+# loop over bits. The segments are plain tuples: joined with an empty one, a tuple is not copied.
 _SEGMENTS: tuple[list[tuple[Card, ...] | None], ...] = tuple([()] + [None] * 8191 for _ in range(4))
 _CLUBS, _DIAMONDS, _SPADES, _HEARTS = _SEGMENTS
-_ONE_SUIT: dict[int, tuple[Card, ...]] = {0: ()}
+_ONE_SUIT: dict[int, CardTuple] = {0: NO_CARDS}
 
 
 def _list_segments(mask: int) -> None:
@@ -199,7 +268,7 @@ def _list_segments(mask: int) -> None:
             cards = segments[segment] = tuple(
                 CARDS[base + rank] for rank in range(RANKS_PER_SUIT) if segment >> rank & 1
             )
-            _ONE_SUIT[segment << base] = cards
+            _ONE_SUIT[segment << base] = CardTuple(cards)
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:
@@ -217,6 +286,22 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     except TypeError:  # a segment not listed yet (None): list it, then look again
         _list_segments(mask)
         return cards_of(mask)
+
+
+def card_tuple(mask: int) -> CardTuple:
+    """The cards of a mask (a valid one: 52 bits at most) as a ``CardTuple``."""
+    cards = _ONE_SUIT.get(mask)
+    if cards is not None:
+        return cards
+    try:
+        return CardTuple(
+            _CLUBS[mask & 8191]
+            + _DIAMONDS[mask >> 13 & 8191]
+            + _SPADES[mask >> 26 & 8191]
+            + _HEARTS[mask >> 39]
+        )
+    except TypeError:  # a segment not listed yet
+        return CardTuple(cards_of(mask))
 
 
 def iter_mask(mask: int) -> Iterator[Card]:
@@ -290,7 +375,7 @@ class CardSet:
     def __eq__(self, other: object) -> bool:
         if isinstance(other, CardSet):
             return self.mask == other.mask
-        if isinstance(other, (set, frozenset)):
+        if isinstance(other, (set, frozenset, CardTuple)):
             try:
                 return self.mask == card_mask(other)
             except CardParseError:

@@ -15,18 +15,23 @@ from itertools import combinations
 from typing import ClassVar, NamedTuple
 
 from .cards import (
+    _ONE_SUIT,
     CARDS,
     HEARTS_MASK,
+    NO_CARDS,
     SUIT_MASKS,
     Card,
     CardSet,
+    CardTuple,
     Suit,
+    card_tuple,
     iter_mask,
     parse_cards,
     to_card,
 )
 from .deal import MAX_PLAYERS, deal_from_seed
-from .kernel import breaks_hearts, exchange, first_leader, legal_mask, trick_taker, trick_winner
+from .kernel import breaks_hearts, exchange, first_leader, trick_taker, trick_winner
+from .kernel import legal_mask as kernel_legal_mask
 from .reasons import IllegalAction, Reason, Refusal
 from .rules import QUEEN_OF_SPADES, STANDARD, PassDirection, Rules
 from .scoring import HandResult, MoonChoice, find_shooter, score_hand
@@ -134,6 +139,10 @@ Action = PassAction | PlayAction | MoonAction
 # Every play as one shared value (they are frozen): a play's record costs no new action.
 _PLAYS = tuple(tuple(PlayAction(seat, card) for card in CARDS) for seat in range(MAX_PLAYERS))
 _NO_POINTS = tuple((0,) * players for players in range(MAX_PLAYERS + 1))
+# The seat after each seat, at a table of each size.
+_NEXT_SEAT = tuple(
+    tuple((seat + 1) % players for seat in range(players)) for players in range(MAX_PLAYERS + 1)
+)
 
 
 class ActionRecord(NamedTuple):
@@ -205,7 +214,11 @@ def _to_mask(cards: int | CardSet | str | Iterable[Card | int | str], where: str
 
 class HandState:
     """The state of one hand. Seats are numbered 0..players-1 in playing order; "left" is the
-    next seat (the one that plays after you)."""
+    next seat (the one that plays after you).
+
+    ``is_over`` and ``legal_mask`` (the cards the seat to move may play, as a bit mask; 0 unless
+    a card is to be played) are plain attributes, kept up to date by every action: read them,
+    never set them (a play-out reads both every card, and a property costs a call)."""
 
     __slots__ = (
         "_breakers",
@@ -213,7 +226,7 @@ class HandState:
         "_hands",
         "_hearts_broken",
         "_leader",
-        "_legal",
+        "_next_seat",
         "_passes",
         "_phase",
         "_play_rules",
@@ -226,6 +239,8 @@ class HandState:
         "_tricks",
         "_won",
         "dealt",
+        "is_over",
+        "legal_mask",
         "pass_direction",
         "players",
         "rules",
@@ -254,6 +269,7 @@ class HandState:
             direction = PassDirection.HOLD
         self.rules = rules
         self.players = rules.players
+        self._next_seat = _NEXT_SEAT[rules.players]
         self.pass_direction = direction
         self.seed = seed
         self.dealt = dealt
@@ -278,7 +294,8 @@ class HandState:
         self._breakers = _BREAKERS[self._play_rules.queen_breaks]
         # The legal-card mask of the seat to move, kept up to date by every change (0 unless
         # playing): a play needs it to be checked, and the next play is the next seat's.
-        self._legal = 0
+        self.legal_mask = 0
+        self.is_over = False
         if direction is PassDirection.HOLD:
             self._start_play()
         else:
@@ -324,12 +341,14 @@ class HandState:
         state = cls.__new__(cls)
         state.rules = rules
         state.players = players = rules.players
+        state._next_seat = _NEXT_SEAT[players]
         state.pass_direction = PassDirection.HOLD
         state.seed = None
         state._hands = list(hands)
         state.dealt = tuple(hands)
         state._passes = [None] * players
         state._phase = _PLAYING
+        state.is_over = False
         state._tricks = list(tricks)
         state._trick = list(trick)
         state._leader = leader
@@ -347,7 +366,7 @@ class HandState:
         state._result = None
         state._play_rules = rules.play_rules
         state._breakers = 0 if hearts_broken else _BREAKERS[state._play_rules.queen_breaks]
-        state._legal = state._legal_mask()
+        state.legal_mask = state._legal_mask()
         return state
 
     # ----- what anyone can see -----
@@ -355,10 +374,6 @@ class HandState:
     @property
     def phase(self) -> Phase:
         return self._phase
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase is _DONE
 
     @property
     def to_move(self) -> int | None:
@@ -381,7 +396,9 @@ class HandState:
 
     def hand(self, seat: int) -> CardSet:
         """The cards the seat holds now (before the exchange, the cards it was dealt)."""
-        return CardSet(self._hands[seat])
+        cards = _new(CardSet)
+        cards.mask = self._hands[seat]  # a sound mask: no check
+        return cards
 
     def dealt_hand(self, seat: int) -> CardSet:
         return CardSet(self.dealt[seat])
@@ -591,13 +608,19 @@ class HandState:
             or self._passes[seat] is not None
         ):
             self.verify_pass(seat, cards)  # raises, saying why
-        if type(cards) is list and all(type(card) is Card for card in cards):
-            chosen = cards  # already what parse_cards would make of it
-        else:
-            chosen = parse_cards(cards)
+        # A list of Cards is what parse_cards would make of it: read as it is.
+        chosen = cards if type(cards) is list else None
         mask = 0
-        for card in chosen:
-            mask |= 1 << card
+        if chosen is not None:
+            for card in chosen:
+                if type(card) is not Card:
+                    chosen = None
+                    break
+                mask |= 1 << card
+        if chosen is None:
+            chosen, mask = parse_cards(cards), 0
+            for card in chosen:
+                mask |= 1 << card
         count = self.rules.pass_count
         # Sound when the cards are as many as the rule says, all different and all held.
         if len(chosen) != count or mask.bit_count() != count or mask & ~self._hands[seat]:
@@ -617,21 +640,21 @@ class HandState:
     def _start_play(self) -> None:
         self._phase = _PLAYING
         self._to_move = self._leader = first_leader(self._hands, self.rules.lowest_club)
-        self._legal = self._legal_mask()
+        self.legal_mask = self._legal_mask()
 
     # ----- playing -----
 
-    def legal_cards(self, seat: int | None = None) -> CardSet:
-        """The cards ``seat`` (by default the seat to move) may play now; empty when it is not
-        that seat's turn."""
-        cards = _new(CardSet)
-        cards.mask = self._legal if seat is None or seat == self._to_move else 0
+    def legal_cards(self, seat: int | None = None) -> CardTuple:
+        """The cards ``seat`` (by default the seat to move) may play now, in hand order, as a
+        tuple that also answers as a CardSet (``CardTuple``); empty when it is not that seat's
+        turn. ``legal_mask`` is the same cards as a bit mask."""
+        if seat is not None and seat != self._to_move:
+            return NO_CARDS
+        # card_tuple inlined for the masks within one suit (most plays follow suit)
+        cards = _ONE_SUIT.get(self.legal_mask)
+        if cards is None:
+            return card_tuple(self.legal_mask)
         return cards
-
-    @property
-    def legal_mask(self) -> int:
-        """``legal_cards()`` as a bit mask, for fast loops."""
-        return self._legal
 
     def _legal_mask(self) -> int:
         """The legal-card mask of the seat to move, worked out afresh (0 unless playing)."""
@@ -639,7 +662,7 @@ class HandState:
             return 0
         trick = self._trick
         led = trick[0] // 13 if trick else -1
-        return legal_mask(
+        return kernel_legal_mask(
             self._hands[self._to_move], led, not self._tricks, self._hearts_broken, self._play_rules
         )
 
@@ -661,7 +684,7 @@ class HandState:
             return Refusal(Reason.NOT_IN_HAND, f"You do not hold the {card}.")
         if seat != self._to_move:
             return Refusal(Reason.NOT_YOUR_TURN, f"It is not your turn: seat {self._to_move} plays next.")
-        if self._legal >> card & 1:
+        if self.legal_mask >> card & 1:
             return None
         return self._rule_refusal(card, hand)
 
@@ -700,27 +723,26 @@ class HandState:
     def play(self, card: Card | int | str, seat: int | None = None) -> None:
         """Play ``card`` for the seat to move (``seat``, when given, must be that seat);
         ``apply(PlayAction(...))`` does the same and returns the play's record."""
-        if type(card) is not Card:
-            card = to_card(card)
-        bit = 1 << card
-        if not self._legal & bit or (seat is not None and seat != self._to_move):
-            raise IllegalAction(self.why_not_play(card, seat))
+        # A play-out runs this every card: the usual case (a Card, no seat named, legal) is
+        # told by one bit test, and a play that completes no trick does little more.
+        if type(card) is not Card or seat is not None or not self.legal_mask >> card & 1:
+            card = self._checked(card, seat)
         seat = self._to_move
         hands = self._hands
-        hands[seat] ^= bit
+        hands[seat] ^= 1 << card
         trick = self._trick
-        if bit & self._breakers:
+        if self._breakers >> card & 1:
             self._hearts_broken = True
             self._breakers = 0
             self._broken_at = len(self._tricks) * self.players + len(trick)
         trick.append(card)
-        players = self.players
-        if len(trick) < players:
-            seat = self._to_move = seat + 1 if seat + 1 < players else 0
-            self._legal = legal_mask(
+        if len(trick) < self.players:
+            seat = self._to_move = self._next_seat[seat]
+            self.legal_mask = kernel_legal_mask(
                 hands[seat], trick[0] // 13, not self._tricks, self._hearts_broken, self._play_rules
             )
             return
+        players = self.players
         leader = self._leader
         taker, mask = trick_taker(trick)
         winner = leader + taker
@@ -732,11 +754,22 @@ class HandState:
         tricks.append((leader, tuple(trick), winner))
         self._trick = []
         self._leader = self._to_move = winner
-        if len(tricks) < self.rules.hand_size:
-            self._legal = legal_mask(hands[winner], -1, False, self._hearts_broken, self._play_rules)
+        if hands[winner]:  # every seat holds as many cards: none left is the hand's end
+            self.legal_mask = kernel_legal_mask(
+                hands[winner], -1, False, self._hearts_broken, self._play_rules
+            )
             return
-        self._legal = 0
+        self.legal_mask = 0
         self._finish()
+
+    def _checked(self, card: Card | int | str, seat: int | None) -> Card:
+        """``card`` as a Card, when the seat to move (``seat``, if named) may play it now;
+        else the refusal is raised."""
+        if type(card) is not Card:
+            card = to_card(card)
+        if not self.legal_mask >> card & 1 or (seat is not None and seat != self._to_move):
+            raise IllegalAction(self.why_not_play(card, seat))
+        return card
 
     def _finish(self) -> None:
         if (
@@ -747,6 +780,7 @@ class HandState:
             self._to_move = shooter
             return
         self._phase = _DONE  # the result is worked out when asked for
+        self.is_over = True
 
     # ----- the shooter's choice -----
 
@@ -774,6 +808,7 @@ class HandState:
         before = self.points_taken
         self._result = score_hand(self.rules, self._taken, self._won, choice)
         self._phase = _DONE
+        self.is_over = True
         shooter = self._to_move
         points = tuple(now - then for now, then in zip(self._result.scores, before, strict=True))
         record = ActionRecord(shooter, MoonAction(shooter, choice), _MOON_CHOICE, None, None, points, False)
@@ -864,7 +899,8 @@ class HandState:
             self._hands = list(self.dealt)
             self._phase = _PASSING
             self._to_move = self._leader = -1
-        self._legal = self._legal_mask()
+        self.is_over = False
+        self.legal_mask = self._legal_mask()
 
     def _undo_play(self) -> None:
         if self._phase is not _PLAYING:
@@ -902,6 +938,7 @@ class HandState:
         other = HandState.__new__(HandState)
         other.rules = self.rules
         other.players = self.players
+        other._next_seat = self._next_seat
         other.pass_direction = self.pass_direction
         other.seed = self.seed
         other.dealt = self.dealt
@@ -921,7 +958,8 @@ class HandState:
         other._result = self._result
         other._play_rules = self._play_rules
         other._breakers = self._breakers
-        other._legal = self._legal
+        other.legal_mask = self.legal_mask
+        other.is_over = self.is_over
         return other
 
     def __repr__(self) -> str:

@@ -71,7 +71,7 @@ class PlayerView:
             tricks=state.tricks,
             current_trick=state.current_trick,
             to_move=state.to_move,
-            legal_cards=state.legal_cards(seat),
+            legal_cards=CardSet(state.legal_cards(seat).mask),
             hearts_broken=state.hearts_broken,
             points_taken=state.points_taken,
             tricks_won=state.tricks_won,

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from engine import CARDS, Card, CardParseError, CardSet, Suit, parse_card, parse_cards
-from engine.cards import ALL_CARDS_MASK, SUIT_MASKS
+from engine.cards import ALL_CARDS_MASK, SUIT_MASKS, CardTuple, card_tuple
 
 
 @pytest.mark.parametrize(
@@ -92,6 +92,33 @@ def test_any_card_set_lists_its_cards_lowest_first_the_first_time_and_after():
         assert [card for card in CARDS if card in cards] == expected
         assert [card for card in range(52) if card in cards] == expected
         assert 52 not in cards and -1 not in cards and True not in cards
+
+
+def test_a_card_tuple_is_a_tuple_of_the_cards_that_answers_as_their_card_set():
+    """What ``legal_cards()`` returns: a tuple (chosen from, counted and indexed as one), in hand
+    order, that answers every question the CardSet of the same cards answers, the same way."""
+    rng = random.Random(33)
+    masks = [0, ALL_CARDS_MASK, 1, 1 << 51, *SUIT_MASKS]
+    masks += [rng.getrandbits(13) << 13 * rng.randrange(4) for _ in range(200)]  # one suit
+    masks += [rng.getrandbits(52) & rng.getrandbits(52) for _ in range(200)]
+    for mask in masks * 2:
+        cards, same = card_tuple(mask), CardSet.from_mask(mask)
+        assert type(cards) is CardTuple and isinstance(cards, tuple)
+        assert list(cards) == list(same) and len(cards) == len(same)
+        assert cards.mask == mask and cards == same and same == cards and hash(cards) == hash(same)
+        assert cards == set(same) and cards == card_tuple(mask) and cards != CardSet.from_mask(mask ^ 1)
+        assert all(card in cards and card.code in cards and int(card) in cards for card in same)
+        assert [card for card in CARDS if card in cards] == list(same)
+        assert 52 not in cards and -1 not in cards and True not in cards and "garbage" not in cards
+        assert [cards.count(suit) for suit in Suit] == [same.count(suit) for suit in Suit]
+        assert [cards.of_suit(suit) for suit in Suit] == [same.of_suit(suit) for suit in Suit]
+        assert cards.codes == same.codes and str(cards) == str(same)
+        other = CardSet.from_mask(rng.getrandbits(52))
+        assert (cards | other, cards & other, cards - other) == (same | other, same & other, same - other)
+        if cards:
+            assert rng.choice(cards) in same
+    assert CardSet(card_tuple(0b101)) == CardSet("2C 4C") and card_tuple(0b101) != CardSet("2C")
+    assert repr(card_tuple(0b101)) == "CardTuple('2C 4C')"
 
 
 def test_parse_cards_accepts_commas_spaces_and_iterables():

@@ -182,6 +182,8 @@ def snapshot(state: HandState) -> tuple:
         state.history,
         state.actions_made,
         state.legal_cards(),
+        state.legal_mask,
+        state.is_over,
         state.moon_shooter,
         state.result,
     )
@@ -280,6 +282,8 @@ def play_hand(state: HandState, rng: random.Random, policy: str = "random", full
     while state.phase is Phase.PLAYING:
         legal = state.legal_cards()
         assert legal, "no legal card while playing"
+        # The tuple, the mask and the view tell the same cards, in hand order.
+        assert tuple(legal) == tuple(CardSet.from_mask(state.legal_mask)) and not state.is_over
         assert set(legal) <= set(state.hand(state.to_move))
         assert set(legal) == allowed_cards(state)
         assert state.hearts_broken == hearts_broken_by(
