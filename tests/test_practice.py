@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -231,6 +232,16 @@ def test_practise_this_says_what_a_session_today_holds(store) -> None:
     fresh = min(moments - 1, 4)
     assert (f" and {fresh} key moment" in line(DAY)) if fresh else ("key moment" not in line(DAY))
     assert f" and {min(moments, 5)} key moment" in line(DAY + dt.timedelta(days=1))
+
+
+def test_practise_this_with_weak_phases_only_reads_as_a_sentence() -> None:
+    # The history's decisions with no theme tagged: the pass and the middle tricks still cost most.
+    untagged = [replace(decision, themes=()) for decision in history_decisions(1)]
+    line = practise_markdown(untagged, [], {}, DAY, "/p")
+    assert line.startswith(
+        "**[Practise this →](/p)** A session of puzzles of the phases where you lose most "
+        "(the pass and middle tricks). A puzzle you miss"
+    ), line
 
 
 def test_the_home_page_counts_only_the_due_puzzles_the_session_shows(store) -> None:

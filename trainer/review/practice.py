@@ -278,7 +278,9 @@ def practise_markdown(
     if themes:
         parts.append(f"puzzles of your weakest theme{'s' if len(themes) > 1 else ''} ({_listed(themes)})")
     if phases:
-        parts.append(f"of the phase{'s' if len(phases) > 1 else ''} where you lose most ({_listed(phases)})")
+        lead = "of" if themes else "puzzles of"  # "puzzles of your weakest themes … and of the phase …"
+        plural = "s" if len(phases) > 1 else ""
+        parts.append(f"{lead} the phase{plural} where you lose most ({_listed(phases)})")
     # as the session takes them: the due ones, then new ones up to half the session
     count = min(SESSION, mine + min(len(fresh), max(0, SESSION // 2 - mine)))
     if count:
