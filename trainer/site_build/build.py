@@ -33,6 +33,7 @@ from .bytecode import compile_site_wheels
 from .local_server import serve_folder
 from .mirror import build_mirror, mirror_ready
 from .needs import CHROMIUM, MIRROR_ENV, default_mirror, missing_needs
+from .puzzle_pages import PUZZLE_PAGES, add_library
 from .startup import lighten_startup
 from .trim import trim_assets, trim_lockfile
 from .wheel import build_site_wheel
@@ -221,20 +222,23 @@ def build_site(
         _resolve_each_package_set_once(),
     ):
         work = pathlib.Path(folder)
-        wheel = build_site_wheel(work)
+        wheel, library = build_site_wheel(work)  # the project's; the puzzle library's (PUZZLE_PAGES)
         for name in pages:
             started = time.monotonic()
             notebook = _site_notebook(SITE_PAGES[name], wheel, work)
             log(f"Exporting {name}.html ...")
             _export(notebook, out / f"{name}.html", url)
             times[name] = time.monotonic() - started
+        add_library(out, library, [name for name in pages if name in PUZZLE_PAGES])
         if missing:
             log("The mirror lacked: " + ", ".join(sorted(set(missing))))
     shutil.rmtree(out / "public", ignore_errors=True)  # the wheel is installed from packages/ instead
     trim_assets(out)  # marimo's editor-only and unused output bundles
     lighten_startup(out)  # no jedi, IPython's few names: before the bytecode is compiled
     log("Compiling the wheels' bytecode in Pyodide ...")
-    compile_site_wheels(out, CHROMIUM if CHROMIUM.exists() else None)
+    started = time.monotonic()
+    compiled = compile_site_wheels(out, CHROMIUM if CHROMIUM.exists() else None, cache=mirror / "compiled")
+    log(f"Bytecode in {compiled} archives, {time.monotonic() - started:.0f} s (kept in the mirror)")
     (out / "CLAUDE.md").unlink(missing_ok=True)  # marimo's notes for an AI editor: not for learners
     return times
 

@@ -42,6 +42,22 @@ def _(mo, record_markdown, store):
 
 
 @app.cell(hide_code=True)
+def _(data, mo):
+    # "Practise this", as the installed version's review says it: the session the puzzles page builds.
+    import datetime
+
+    from trainer.progress.practice import load_items
+    from trainer.review.practice import practise_markdown
+    from trainer.site import PUZZLES
+
+    _items, _unreadable = load_items(data.store)  # the puzzles page names a row that does not read back
+    _today = datetime.date.today()
+    _line = practise_markdown(data.decisions, data.games, _items, _today, f"{PUZZLES}?mode=practice")
+    mo.md(_line) if _line else None
+    return
+
+
+@app.cell(hide_code=True)
 def _(CHART_BOX, data, mo):
     # The same charts as the installed version's review page: Vega-Lite specs (trainer.vega).
     mo.vstack(
