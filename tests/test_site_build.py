@@ -5,6 +5,7 @@ resolved once for the pages that need the same ones, and what the build needs ch
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
 import pathlib
 import subprocess
@@ -19,6 +20,7 @@ from trainer.site_build import needs, startup
 from trainer.site_build.build import SITE_PAGES, _resolve_each_package_set_once, _site_notebook
 from trainer.site_build.build import main as build_main
 from trainer.site_build.mirror import PYODIDE_VERSION
+from trainer.site_build.resolved import KeptAnswers
 from trainer.site_build.trim import trim_assets, trim_lockfile
 from trainer.site_build.wheel import build_site_wheel, named_puzzles
 
@@ -163,6 +165,62 @@ def test_pages_with_the_same_requirements_and_imports_are_resolved_once(tmp_path
     assert again["packages"]["hearts-trainer"]["file_name"] == "http://127.0.0.1:1002/public/wheels/ht.whl"
     assert imports_more["packages"]["hearts-trainer"]["file_name"].startswith("http://127.0.0.1:1003/")
     assert offline._resolve_packages is resolve  # marimo's own step is back after the build
+
+
+def _resolved(code: str, page_port: int, mirror_port: int) -> dict:
+    """A page's packages as the export asks for them, its page and the mirror served at these ports."""
+    url = f"http://127.0.0.1:{page_port}/assets/offline.html"
+    where = {"package_base_url": f"http://127.0.0.1:{mirror_port}/pyodide/", "pypi_index_url": "x"}
+    steps = offline._resolve_packages(code, page_url=url, **where)
+    try:  # the stand-in never waits, so the coroutine ends at its first step
+        steps.send(None)
+    except StopIteration as done:
+        return done.value
+    raise AssertionError("the resolution waited for something")
+
+
+def test_a_resolution_is_kept_for_the_next_build_at_its_own_addresses(tmp_path, monkeypatch):
+    # marimo's resolution in Chromium, stood in for: the project's wheel at the page's server,
+    # the others at the mirror's.
+    asked: list[str] = []
+    wheel, _library = build_site_wheel(tmp_path / "wheels")
+
+    async def resolve(code: str, *, page_url: str, package_base_url: str, **where) -> dict:
+        asked.append(page_url)
+        page, mirror = page_url.split("/assets/")[0], package_base_url.split("/pyodide/")[0]
+        return {
+            "info": {},
+            "packages": {
+                "hearts-trainer": {"file_name": f"{page}/public/wheels/{wheel.name}", "sha256": "then"},
+                "anywidget": {"file_name": f"{mirror}/wheels/anywidget.whl", "sha256": "a1"},
+            },
+        }
+
+    monkeypatch.setattr(offline, "_resolve_packages", resolve)
+    mirror = tmp_path / "mirror"
+    (mirror / "simple" / "anywidget").mkdir(parents=True)
+    (mirror / "READY").write_text(PYODIDE_VERSION)
+    code = _site_notebook(SITE_PAGES["lesson"], wheel, tmp_path).read_text()
+
+    def build(page_port: int, mirror_port: int) -> dict:
+        answers = KeptAnswers(mirror)
+        answers.use_wheel(wheel)
+        with _resolve_each_package_set_once(answers):
+            return _resolved(code, page_port, mirror_port)
+
+    build(1001, 2001)
+    again = build(1002, 2002)  # the next build, its servers at other ports: nothing resolved
+    assert asked == ["http://127.0.0.1:1001/assets/offline.html"]
+    ours = again["packages"]["hearts-trainer"]
+    assert ours["file_name"] == f"http://127.0.0.1:1002/public/wheels/{wheel.name}"
+    assert ours["sha256"] == hashlib.sha256(wheel.read_bytes()).hexdigest()  # this build's wheel
+    assert again["packages"]["anywidget"] == {
+        "file_name": "http://127.0.0.1:2002/wheels/anywidget.whl",
+        "sha256": "a1",
+    }
+    (mirror / "simple" / "anywidget" / "anywidget-0.12.0-py3-none-any.whl").write_bytes(b"newer")
+    build(1003, 2003)  # the mirror changed: resolved again
+    assert asked[1:] == ["http://127.0.0.1:1003/assets/offline.html"]
 
 
 def _files_under(folder):

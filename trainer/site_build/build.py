@@ -34,6 +34,7 @@ from .local_server import serve_folder
 from .mirror import build_mirror, mirror_ready
 from .needs import CHROMIUM, MIRROR_ENV, default_mirror, missing_needs
 from .puzzle_pages import PUZZLE_PAGES, add_library
+from .resolved import KeptAnswers
 from .startup import lighten_startup
 from .trim import trim_assets, trim_lockfile
 from .wheel import build_site_wheel
@@ -123,13 +124,14 @@ def _top_level_imports(code: str) -> tuple[str, ...] | str:
 
 
 @contextlib.contextmanager
-def _resolve_each_package_set_once() -> Iterator[None]:
+def _resolve_each_package_set_once(answers: KeptAnswers | None = None) -> Iterator[None]:
     """marimo's offline export resolves a page's packages by starting Pyodide in Chromium, about
     15 s a page. Pages with the same requirements and the same imports get the same answer, so
     a build resolves them once: the answer is kept, with the address of the page that resolved
     it (its only part that differs) swapped for the next page's. The answer leaves out the
     packages the pages never use (``trim.LEFT_OUT_PACKAGES``), so they are neither copied nor
-    loaded. Another marimo without this step: every page resolves on its own, nothing left out."""
+    loaded. Another marimo without this step: every page resolves on its own, nothing left out.
+    ANSWERS: answers kept from earlier builds (``resolved.KeptAnswers``), taken instead of resolving."""
     try:
         from marimo._export import offline
 
@@ -151,7 +153,12 @@ def _resolve_each_package_set_once() -> Iterator[None]:
         if key in kept:
             answer, resolved_at = kept[key]
             return json.loads(answer.replace(resolved_at, origin))
-        resolution = trim_lockfile(await resolve(code, **where))
+        answer = answers.get(key[2:], where) if answers else None  # the key without this build's ports
+        if answer is None:
+            answer = await resolve(code, **where)
+            if answers:
+                answers.put(key[2:], where, answer)
+        resolution = trim_lockfile(answer)
         kept[key] = (json.dumps(resolution), origin)  # before the export rewrites it in place
         return resolution
 
@@ -216,13 +223,15 @@ def build_site(
     out.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("MARIMO_SKIP_UPDATE_CHECK", "1")
     times: dict[str, float] = {}
+    answers = KeptAnswers(mirror)
     with (
         tempfile.TemporaryDirectory(prefix="hearts-site-") as folder,
         serve_folder(mirror) as (url, missing),
-        _resolve_each_package_set_once(),
+        _resolve_each_package_set_once(answers),
     ):
         work = pathlib.Path(folder)
         wheel, library = build_site_wheel(work)  # the project's; the puzzle library's (PUZZLE_PAGES)
+        answers.use_wheel(wheel)
         for name in pages:
             started = time.monotonic()
             notebook = _site_notebook(SITE_PAGES[name], wheel, work)

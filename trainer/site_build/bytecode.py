@@ -138,11 +138,14 @@ def _keep(archive: pathlib.Path, cache: pathlib.Path | None, key: str | None) ->
     """ARCHIVE, compiled, kept in CACHE under KEY (written whole, then renamed)."""
     if cache is None or key is None:
         return
-    cache.mkdir(parents=True, exist_ok=True)
-    handle, partial = tempfile.mkstemp(dir=cache, prefix=f".{key}.", suffix=".partial")
-    os.close(handle)
-    shutil.copyfile(archive, partial)
-    pathlib.Path(partial).replace(cache / f"{key}.zip")  # whole or not at all, for a build alongside
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        handle, partial = tempfile.mkstemp(dir=cache, prefix=f".{key}.", suffix=".partial")
+        os.close(handle)
+        shutil.copyfile(archive, partial)
+        pathlib.Path(partial).replace(cache / f"{key}.zip")  # whole or not at all, for a build alongside
+    except OSError:
+        pass  # a mirror that cannot be written to: the next build compiles it again
 
 
 def compile_site_wheels(

@@ -10,13 +10,13 @@ def _():
 
     from trainer.review.page import open_review
     from trainer.site import HOME
-    from trainer.site_build.pages.record import record_markdown
+    from trainer.site_build.pages.record import practise_line, record_markdown
     from trainer.store import open_store
 
     store, notice = open_store()
     data = open_review(store)
     CHART_BOX = {"max-width": "44rem"}  # the charts fill a phone's width, not a wide screen's
-    return CHART_BOX, HOME, data, mo, notice, record_markdown, store
+    return CHART_BOX, HOME, data, mo, notice, practise_line, record_markdown, store
 
 
 @app.cell(hide_code=True)
@@ -42,17 +42,8 @@ def _(mo, record_markdown, store):
 
 
 @app.cell(hide_code=True)
-def _(data, mo):
-    # "Practise this", as the installed version's review says it: the session the puzzles page builds.
-    import datetime
-
-    from trainer.progress.practice import load_items
-    from trainer.review.practice import practise_markdown
-    from trainer.site import PUZZLES
-
-    _items, _unreadable = load_items(data.store)  # the puzzles page names a row that does not read back
-    _today = datetime.date.today()
-    _line = practise_markdown(data.decisions, data.games, _items, _today, f"{PUZZLES}?mode=practice")
+def _(data, mo, practise_line):
+    _line = practise_line(data)  # "Practise this": the session the puzzles page builds
     mo.md(_line) if _line else None
     return
 
