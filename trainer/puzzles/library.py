@@ -318,10 +318,15 @@ def _what_is_wrong(troubles: list[str], readable: bool, stale: dict[str, list[st
 
 def library_ids(folder: str | Path = PUZZLES_DIR) -> frozenset[str]:
     """The ids of the library's puzzles: as ``IDS_NAME`` lists them where the folder has it, else
-    as the library lists them (``open_library``)."""
-    listed = Path(folder) / IDS_NAME
+    as the index lists them when it names every file there and no other (no file is read: the
+    home page asks), else as the library reads them (``open_library``)."""
+    folder = Path(folder)
+    listed = folder / IDS_NAME
     if listed.is_file():
         return frozenset(listed.read_text(encoding="utf-8").split())
+    stored, _troubles, readable = _read_index(folder)
+    if readable and set(stored) == {path.name for path in _puzzle_files(folder)}:
+        return frozenset(entry.id for entry in stored.values())
     return frozenset(entry.id for entry in open_library(folder).entries)
 
 
