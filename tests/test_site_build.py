@@ -16,6 +16,7 @@ import pytest
 from marimo._export import offline
 
 from tests.browser.conftest import CHROMIUM, ROOT
+from trainer.puzzles.library import library_ids
 from trainer.site_build import needs, startup
 from trainer.site_build.build import SITE_PAGES, _resolve_each_package_set_once, _site_notebook
 from trainer.site_build.build import main as build_main
@@ -43,7 +44,7 @@ def test_the_site_wheel_carries_the_packages_the_table_notebooks_and_puzzles_and
     assert "trainer/puzzle_files/play-011.toml" in in_lessons  # lesson 8's step "stop the moon"
     assert {n for n in names if n.endswith(".toml")} == in_lessons
     ids = zipfile.ZipFile(wheel).read("trainer/puzzle_files/ids.txt").decode().split()
-    assert set(ids) == {path.stem for path in (ROOT / "puzzles").glob("*.toml")}
+    assert set(ids) == library_ids(ROOT / "puzzles")
     shelf = set(zipfile.ZipFile(library).namelist())
     assert "trainer/puzzle_files/index.json" in shelf  # the puzzles page opens the library from it
     assert "trainer/puzzle_files/ratings.json" in shelf  # where each puzzle's rating starts
