@@ -2,11 +2,12 @@
 
 marimo's offline export resolves a page's packages by starting Pyodide in Chromium, where micropip
 resolves the page's requirements against the mirror: 15-25 s of every build. The answer depends
-only on the mirror's files, marimo's version, the page's requirements and imports and the project
-wheel's metadata (what it requires and what it provides), so it is kept under a key made of those
-(in the mirror's ``resolved/``), with the addresses of the build's two local servers left out. A
-later build takes it with its own addresses and its wheel's sha256 put back in; a changed mirror,
-marimo or wheel metadata is another key, resolved afresh.
+only on the mirror's files (each one's name and size: a wheel's name carries its version),
+marimo's version, the page's requirements and imports and the project wheel's metadata (what it
+requires and what it provides), so it is kept under a key made of those (in the mirror's
+``resolved/``), with the addresses of the build's two local servers left out. A later build takes
+it with its own addresses and its wheel's sha256 put back in; a changed mirror, marimo or wheel
+metadata is another key, resolved afresh.
 """
 
 from __future__ import annotations
