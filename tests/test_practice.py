@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from dataclasses import replace
 
 import pytest
 
 from tests.review.history import history_decisions
 from tests.review.test_review import BUDGET, learner_hand
+from trainer.lessons.home import due_today_markdown
 from trainer.progress.decisions import option_text, readable_decisions, record_decisions
 from trainer.progress.games import game_record, load_game, readable_games, save_game
 from trainer.progress.practice import load_items, load_streak
@@ -19,8 +21,10 @@ from trainer.progress.puzzles import open_board
 from trainer.progress.transfer import ProgressFileError, export_bytes, import_progress
 from trainer.puzzles.practice import DAYS, due_markdown
 from trainer.review.game import review_game
-from trainer.review.practice import practise_markdown, weak_areas
+from trainer.review.practice import own_moments, practise_markdown, weak_areas
+from trainer.review.replay import moment_id
 from trainer.review.stored import keep_review, stored_review
+from trainer.site import PUZZLES
 from trainer.store import Store
 
 DAY = dt.date(2026, 3, 2)
@@ -228,6 +232,43 @@ def test_practise_this_says_what_a_session_today_holds(store) -> None:
     fresh = min(moments - 1, 4)
     assert (f" and {fresh} key moment" in line(DAY)) if fresh else ("key moment" not in line(DAY))
     assert f" and {min(moments, 5)} key moment" in line(DAY + dt.timedelta(days=1))
+
+
+def test_practise_this_with_weak_phases_only_reads_as_a_sentence() -> None:
+    # The history's decisions with no theme tagged: the pass and the middle tricks still cost most.
+    untagged = [replace(decision, themes=()) for decision in history_decisions(1)]
+    line = practise_markdown(untagged, [], {}, DAY, "/p")
+    assert line.startswith(
+        "**[Practise this →](/p)** A session of puzzles of the phases where you lose most "
+        "(the pass and middle tricks). A puzzle you miss"
+    ), line
+
+
+def test_the_home_page_counts_only_the_due_puzzles_the_session_shows(store) -> None:
+    board, ids = session(store, DAY)
+    board.show_next()
+    missed = board.trainer.current.id
+    answer(board, right=False)  # the first key moment, missed: due tomorrow
+    board.widget.close()
+    # Due tomorrow too: a key moment the game's kept review no longer has (a re-review changed
+    # it) and a puzzle the library no longer has. The session cannot show either.
+    kept = {moment.id for moment in own_moments(readable_games(store)[0])}
+    gone = next(moment_id(1, 0, trick) for trick in range(14) if moment_id(1, 0, trick) not in kept)
+    with store.transaction() as db:
+        for puzzle, source in ((gone, "moment"), ("pass-dropped-1", "library")):
+            db.execute(
+                "INSERT INTO practice_items VALUES (?, ?, 0, '2026-03-03', 1, 0, '2026-03-02T00:00:00')",
+                (puzzle, source),
+            )
+    day = DAY + dt.timedelta(days=1)
+    items = load_items(store)[0]
+    assert due_markdown(items.values(), day, "/p").startswith("**[3 puzzles due today")  # every kept row
+    board, ids = session(store, day)
+    shown_due = [i for i in ids if board.whys[i].startswith("Due today")]
+    board.widget.close()
+    assert shown_due == [missed]
+    link = f"{PUZZLES}?mode=practice"
+    assert due_today_markdown(store, day) == f"**[1 puzzle due today: 1 of your own mistakes →]({link})**"
 
 
 def test_an_imported_file_with_a_bad_practice_row_is_refused_in_one_line(store, tmp_path) -> None:

@@ -20,9 +20,11 @@ from trainer.puzzles.commands import main as puzzles_command
 from trainer.puzzles.entry import rules_label
 from trainer.puzzles.format import OPTION_COLUMNS, PUZZLES_DIR, save_puzzle
 from trainer.puzzles.library import (
+    IDS_NAME,
     INDEX_NAME,
     build_index,
     index_status,
+    library_ids,
     open_library,
     write_index,
 )
@@ -245,6 +247,17 @@ def test_a_new_file_without_an_entry_appears_and_a_removed_one_is_gone(folder, r
         "1 not listed (play-new.toml)" in library.notices[0]
         and "1 gone (play-three.toml)" in library.notices[0]
     )
+
+
+def test_the_librarys_ids_come_from_the_index_without_a_file_read_and_follow_the_folder(folder, reads):
+    write_index(folder)
+    reads.clear()
+    assert library_ids(folder) == set(EXPECTED) and reads == []  # the home page's due count
+    copied(STANDARD_PLAY, folder, "play-new")  # a file the index does not list yet
+    (folder / "play-three.toml").unlink()
+    assert library_ids(folder) == (set(EXPECTED) - {"play-three"}) | {"play-new"}
+    (folder / IDS_NAME).write_text("pass-a\nplay-elsewhere\n")  # the static site's list
+    assert library_ids(folder) == {"pass-a", "play-elsewhere"}
 
 
 @pytest.mark.parametrize("damage", ["missing", "not json", "bad entry", "nested too deeply", "huge value"])

@@ -5,6 +5,8 @@ resolved once for the pages that need the same ones, and what the build needs ch
 from __future__ import annotations
 
 import ast
+import hashlib
+import os
 import pathlib
 import subprocess
 import sys
@@ -14,16 +16,18 @@ import pytest
 from marimo._export import offline
 
 from tests.browser.conftest import CHROMIUM, ROOT
+from trainer.puzzles.library import library_ids
 from trainer.site_build import needs, startup
 from trainer.site_build.build import SITE_PAGES, _resolve_each_package_set_once, _site_notebook
 from trainer.site_build.build import main as build_main
 from trainer.site_build.mirror import PYODIDE_VERSION
+from trainer.site_build.resolved import KeptAnswers
 from trainer.site_build.trim import trim_assets, trim_lockfile
-from trainer.site_build.wheel import build_site_wheel
+from trainer.site_build.wheel import build_site_wheel, named_puzzles
 
 
 def test_the_site_wheel_carries_the_packages_the_table_notebooks_and_puzzles_and_needs_no_numpy(tmp_path):
-    wheel = build_site_wheel(tmp_path)
+    wheel, library = build_site_wheel(tmp_path)
     names = set(zipfile.ZipFile(wheel).namelist())
     carried = {"engine/__init__.py", "engine/search/evaluator.py", "trainer/browser.py", "trainer/store.py"}
     assert carried <= names
@@ -33,9 +37,19 @@ def test_the_site_wheel_carries_the_packages_the_table_notebooks_and_puzzles_and
         "trainer/notebooks/index.py",
         "trainer/notebooks/puzzles.py",
     } <= names
-    assert any(name.startswith("trainer/puzzle_files/") and name.endswith(".toml") for name in names)
-    assert "trainer/puzzle_files/index.json" in names  # the puzzles page opens the library from it
-    assert "trainer/puzzle_files/ratings.json" in names  # where each puzzle's rating starts
+    # The puzzle library is its own wheel, loaded by the puzzles page only: this one holds the
+    # puzzles the lessons name, and the library's ids (for the home page's due count).
+    lessons = {path.name: path.read_bytes() for path in (ROOT / "trainer" / "lessons").glob("*.py")}
+    in_lessons = {f"trainer/puzzle_files/{path.name}" for path in named_puzzles(lessons)}
+    assert "trainer/puzzle_files/play-011.toml" in in_lessons  # lesson 8's step "stop the moon"
+    assert {n for n in names if n.endswith(".toml")} == in_lessons
+    ids = zipfile.ZipFile(wheel).read("trainer/puzzle_files/ids.txt").decode().split()
+    assert set(ids) == library_ids(ROOT / "puzzles")
+    shelf = set(zipfile.ZipFile(library).namelist())
+    assert "trainer/puzzle_files/index.json" in shelf  # the puzzles page opens the library from it
+    assert "trainer/puzzle_files/ratings.json" in shelf  # where each puzzle's rating starts
+    tomls = {n for n in shelf if n.endswith(".toml")}
+    assert len(tomls | in_lessons) == len(ids) and not tomls & in_lessons and not shelf & names
     engine_data = {path.relative_to(ROOT).as_posix() for path in (ROOT / "engine").rglob("*.json")}
     assert engine_data and engine_data <= names  # the forecast's fitted map, read beside its module
     assert not any("__pycache__" in name for name in names)
@@ -48,8 +62,45 @@ def test_the_site_wheel_carries_the_packages_the_table_notebooks_and_puzzles_and
     assert requires == ["anywidget", "tomli-w"]  # no numpy, numba, pandas, altair or server packages
 
 
+HOME_AND_LESSONS = """
+import datetime as dt, sys
+from trainer.data_files import PUZZLES_DIR
+from trainer.lessons.catalog import LESSONS
+from trainer.lessons.home import due_today_markdown
+from trainer.progress.practice import save_item
+from trainer.puzzles.practice import PracticeItem
+from trainer.store import Store
+assert str(PUZZLES_DIR).startswith(sys.argv[1]), PUZZLES_DIR
+for lesson in LESSONS.values():  # a lesson's puzzle steps read their puzzle files as it loads
+    assert lesson.steps, lesson.key
+store = Store(sys.argv[2])
+day = dt.date(2026, 3, 2)
+for puzzle in (sys.argv[3], "pass-dropped-1"):
+    save_item(store, PracticeItem(puzzle, "library", 0, day, 1, 0))
+print(due_today_markdown(store, day))
+"""
+
+
+def test_every_lesson_and_the_home_pages_due_count_work_without_the_puzzle_library(tmp_path):
+    # Only the project's wheel installed, as on every page of the site but the puzzles page.
+    wheel, _library = build_site_wheel(tmp_path)
+    installed = tmp_path / "site-packages"
+    zipfile.ZipFile(wheel).extractall(installed)
+    puzzle = sorted((ROOT / "puzzles").glob("play-*.toml"))[-1].stem  # in the library, not here
+    assert not (installed / "trainer" / "puzzle_files" / f"{puzzle}.toml").exists()
+    ran = subprocess.run(
+        [sys.executable, "-c", HOME_AND_LESSONS, str(installed), str(tmp_path / "p.sqlite3"), puzzle],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(installed)},
+    )
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert ran.stdout.startswith("**[1 puzzle due today →]"), ran.stdout  # the dropped one is not counted
+
+
 def test_every_page_restores_the_browser_progress_before_anything_else(tmp_path):
-    wheel = build_site_wheel(tmp_path)
+    wheel, _library = build_site_wheel(tmp_path)
     for name, notebook in SITE_PAGES.items():
         code = _site_notebook(notebook, wheel, tmp_path).read_text()
         assert code.startswith(f'# /// script\n# dependencies = ["hearts-trainer @ ./{wheel.name}"]')
@@ -89,7 +140,7 @@ def test_pages_with_the_same_requirements_and_imports_are_resolved_once(tmp_path
         return {"packages": {"hearts-trainer": {"file_name": f"{origin}/public/wheels/ht.whl"}}}
 
     monkeypatch.setattr(offline, "_resolve_packages", resolve)
-    wheel = build_site_wheel(tmp_path)
+    wheel, _library = build_site_wheel(tmp_path)
     lesson, puzzles = (
         _site_notebook(SITE_PAGES[name], wheel, tmp_path).read_text() for name in ("lesson", "puzzles")
     )
@@ -115,6 +166,62 @@ def test_pages_with_the_same_requirements_and_imports_are_resolved_once(tmp_path
     assert again["packages"]["hearts-trainer"]["file_name"] == "http://127.0.0.1:1002/public/wheels/ht.whl"
     assert imports_more["packages"]["hearts-trainer"]["file_name"].startswith("http://127.0.0.1:1003/")
     assert offline._resolve_packages is resolve  # marimo's own step is back after the build
+
+
+def _resolved(code: str, page_port: int, mirror_port: int) -> dict:
+    """A page's packages as the export asks for them, its page and the mirror served at these ports."""
+    url = f"http://127.0.0.1:{page_port}/assets/offline.html"
+    where = {"package_base_url": f"http://127.0.0.1:{mirror_port}/pyodide/", "pypi_index_url": "x"}
+    steps = offline._resolve_packages(code, page_url=url, **where)
+    try:  # the stand-in never waits, so the coroutine ends at its first step
+        steps.send(None)
+    except StopIteration as done:
+        return done.value
+    raise AssertionError("the resolution waited for something")
+
+
+def test_a_resolution_is_kept_for_the_next_build_at_its_own_addresses(tmp_path, monkeypatch):
+    # marimo's resolution in Chromium, stood in for: the project's wheel at the page's server,
+    # the others at the mirror's.
+    asked: list[str] = []
+    wheel, _library = build_site_wheel(tmp_path / "wheels")
+
+    async def resolve(code: str, *, page_url: str, package_base_url: str, **where) -> dict:
+        asked.append(page_url)
+        page, mirror = page_url.split("/assets/")[0], package_base_url.split("/pyodide/")[0]
+        return {
+            "info": {},
+            "packages": {
+                "hearts-trainer": {"file_name": f"{page}/public/wheels/{wheel.name}", "sha256": "then"},
+                "anywidget": {"file_name": f"{mirror}/wheels/anywidget.whl", "sha256": "a1"},
+            },
+        }
+
+    monkeypatch.setattr(offline, "_resolve_packages", resolve)
+    mirror = tmp_path / "mirror"
+    (mirror / "simple" / "anywidget").mkdir(parents=True)
+    (mirror / "READY").write_text(PYODIDE_VERSION)
+    code = _site_notebook(SITE_PAGES["lesson"], wheel, tmp_path).read_text()
+
+    def build(page_port: int, mirror_port: int) -> dict:
+        answers = KeptAnswers(mirror)
+        answers.use_wheel(wheel)
+        with _resolve_each_package_set_once(answers):
+            return _resolved(code, page_port, mirror_port)
+
+    build(1001, 2001)
+    again = build(1002, 2002)  # the next build, its servers at other ports: nothing resolved
+    assert asked == ["http://127.0.0.1:1001/assets/offline.html"]
+    ours = again["packages"]["hearts-trainer"]
+    assert ours["file_name"] == f"http://127.0.0.1:1002/public/wheels/{wheel.name}"
+    assert ours["sha256"] == hashlib.sha256(wheel.read_bytes()).hexdigest()  # this build's wheel
+    assert again["packages"]["anywidget"] == {
+        "file_name": "http://127.0.0.1:2002/wheels/anywidget.whl",
+        "sha256": "a1",
+    }
+    (mirror / "simple" / "anywidget" / "anywidget-0.12.0-py3-none-any.whl").write_bytes(b"newer")
+    build(1003, 2003)  # the mirror changed: resolved again
+    assert asked[1:] == ["http://127.0.0.1:1003/assets/offline.html"]
 
 
 def _files_under(folder):

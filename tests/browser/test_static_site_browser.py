@@ -3,7 +3,9 @@ its pages, Pyodide and every wheel served from one local folder. Lesson 1's firs
 puzzle solved, and on the home page (a new page) the progress is still there (kept in the
 browser's IndexedDB), and the progress it downloads is imported by the installed version. Lesson 9
 against Hard bots: the table says which bot is thinking and answers the learner meanwhile. A pass
-puzzle's heat map and the review page's charts are drawn offline (Vega-Lite specs, no pandas).
+puzzle's heat map (in streak mode) and the review page's charts are drawn offline (Vega-Lite specs,
+no pandas), and the review's "Practise this" opens a practice session that keeps an answer. Only
+the puzzles page downloads the puzzle library's wheel.
 A shared link to the analysis board opens its position and ranks it in the browser."""
 
 from __future__ import annotations
@@ -22,10 +24,12 @@ from engine import HandState, Rules
 from engine.bots import make_bot
 from tests.browser.conftest import ARTIFACTS, ROOT
 from trainer.analysis import AnalysisPosition, from_view, to_address
+from trainer.progress.decisions import option_text
 from trainer.progress.transfer import import_progress
 from trainer.puzzles import load_puzzle
 from trainer.site_build.build import serve_folder
 from trainer.site_build.trim import LEFT_OUT_BUNDLES, SHIPPED_UNIMPORTED, bundle_name
+from trainer.site_build.wheel import PUZZLES_DISTRIBUTION
 from trainer.store import Store
 
 LESSON = '[data-table="lesson"]'
@@ -194,8 +198,15 @@ def test_the_site_works_offline_and_keeps_progress_across_pages(offline, site, b
     # ...and while a save runs, leaving the page asks first (and not once it has ended).
     close_asks_while_saving(page)
 
-    # One play puzzle, solved, with the coach's verdict from the puzzle's stored evaluation.
-    page = open_page(offline, site, "puzzles.html", f"{PUZZLE} .ht-hand .card")
+    # One play puzzle, solved, with the coach's verdict from the puzzle's stored evaluation. The
+    # puzzles page is the one that downloads the puzzle library's wheel (lesson 1 did not).
+    fetched.clear()
+    context.on("request", note)
+    try:
+        page = open_page(offline, site, "puzzles.html", f"{PUZZLE} .ht-hand .card")
+    finally:
+        context.remove_listener("request", note)
+    assert library_wheel(built_site) in fetched
     first = page.get_by_text(re.compile(r"Puzzle (pass|play)-[a-z0-9-]*[0-9]"))
     shown = re.search(r"Puzzle (\S+-\d+)", first.inner_text()).group(1)
     page.locator("select").first.select_option(label="What would you play?")
@@ -289,31 +300,54 @@ def test_hard_bots_think_in_turn_and_the_table_answers_meanwhile(offline, site):
     page.close()
 
 
-def test_a_pass_puzzles_heat_map_and_the_review_charts_are_drawn_offline(offline, site):
-    _context, outside = offline
-    page = open_page(offline, site, "puzzles.html", f"{PUZZLE} .ht-hand .card")
-    first = page.get_by_text(re.compile(r"Puzzle (pass|play)-[a-z0-9-]*[0-9]"))
-    shown = re.search(r"Puzzle (\S+-\d+)", first.inner_text()).group(1)
-    page.locator("select").first.select_option(label="What would you pass?")
-    prompt = page.get_by_text(re.compile(r"Puzzle pass-[a-z0-9-]*[0-9]"))
-    expect(prompt).not_to_contain_text(shown)
-    puzzle_id = re.search(r"(pass-[a-z0-9-]*[0-9])", prompt.inner_text()).group(1)
-    puzzle = load_puzzle(ROOT / "puzzles" / f"{puzzle_id}.toml")
-    for code in puzzle.answer.best.split():
+PROMPT = re.compile(r"Puzzle ((?:pass|play)-[a-z0-9-]*[0-9])")
+
+
+def answer_puzzle(page: Page, right: bool):
+    """Answer the puzzle the page shows as a learner does on the table: an accepted answer, or the
+    first of its options that is not; returns the puzzle (read from its file)."""
+    prompt = page.get_by_text(PROMPT).first
+    puzzle = load_puzzle(ROOT / "puzzles" / f"{PROMPT.search(prompt.inner_text())[1]}.toml")
+    options = [option_text(value.option) for value in puzzle.evaluation.options]
+    choice = next(text for text in options if puzzle.is_accepted(text) == right)
+    for code in choice.split():
         card = page.locator(f'{PUZZLE} .ht-hand .card[data-card="{code}"]')
         card.click()
         expect(card).to_have_class(re.compile(r"\bselected\b"))
-    clicked = page.evaluate("Date.now()")
-    page.locator(f'{PUZZLE} [data-action="pass"]').click()
+    if puzzle.kind == "pass":
+        page.locator(f'{PUZZLE} [data-action="pass"]').click()
+    else:
+        page.locator(f'{PUZZLE} .ht-hand .card[data-card="{choice}"]').click()
+    return puzzle
+
+
+def test_a_pass_puzzles_heat_map_the_review_charts_and_practice_work_offline(offline, site):
+    _context, outside = offline
+    # Streak mode: a pass puzzle solved (its heat map drawn), the next one missed.
+    page = open_page(offline, site, "puzzles.html?mode=streak", f"{PUZZLE} .ht-hand .card")
+    expect(page.get_by_role("heading", name="Puzzle streak")).to_be_visible()
+    first = page.get_by_text(PROMPT)
+    shown = PROMPT.search(first.inner_text())[1]
+    page.locator("select").first.select_option(label="What would you pass?")
+    expect(page.get_by_text(re.compile(r"Puzzle pass-[a-z0-9-]*[0-9]"))).not_to_contain_text(shown)
+    answer_puzzle(page, right=True)
     expect(page.get_by_text(re.compile(r"Your pass ranks 1 of \d+"))).to_be_visible(timeout=60_000)
     heat_map = page.locator(".vega-embed canvas, .vega-embed svg.marks")
     expect(heat_map).to_have_count(1, timeout=60_000)
+    expect(page.get_by_text("Streak: 1 in a row · best 1")).to_be_visible()
     heat_map.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "site-pass-heat-map.png"))
+    solved = PROMPT.search(page.get_by_text(PROMPT).first.inner_text())[1]
+    page.get_by_role("button", name="Next puzzle").click()
+    expect(page.get_by_text(PROMPT).first).not_to_contain_text(solved)
+    clicked = page.evaluate("Date.now()")
+    answer_puzzle(page, right=False)
+    expect(page.get_by_text(re.compile(r"Streak over\. Best 1"))).to_be_visible(timeout=60_000)
+    snap(page, "streak-over")
     wait_until_saved(page, clicked)
     page.close()
 
-    # The review page, a new page: the graded pass is in the charts, each drawn.
+    # The review page, a new page: the graded passes are in the charts, each drawn.
     page = open_page(offline, site, "review.html", "text=Kept in this browser")
     expect(
         page.get_by_text("A game's review, decision by decision, needs the installed version")
@@ -324,6 +358,23 @@ def test_a_pass_puzzles_heat_map_and_the_review_charts_are_drawn_offline(offline
         expect(charts.nth(index).locator("canvas, svg.marks").first).to_be_visible()
     expect(page.get_by_text(re.compile(r"phase cost you most: [0-9.]+ a decision over \d+"))).to_be_visible()
     snap(page, "review-charts")
+
+    # "Practise this": the missed pass made a weakest theme or phase; a session of it opens, and an
+    # answer there is kept with the day it is due again.
+    line = page.get_by_text(re.compile(r"A session of puzzles of (your weakest theme|the phase)"))
+    expect(line).to_be_visible()
+    page.get_by_role("link", name="Practise this →").click()
+    page.locator(f"{PUZZLE} .ht-hand .card").first.wait_for(timeout=LOAD)
+    assert page.url.endswith("puzzles.html?mode=practice"), page.url
+    expect(page.get_by_role("heading", name="Practice: your own mistakes")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Practice: puzzle 1 of \d+\. (Theme|Phase)"))).to_be_visible()
+    clicked = page.evaluate("Date.now()")
+    answer_puzzle(page, right=False)
+    expect(page.get_by_text(re.compile(r"Due again on \d{4}-\d\d-\d\d \(in 1 day\)"))).to_be_visible(
+        timeout=60_000
+    )
+    snap(page, "practice-answered")
+    wait_until_saved(page, clicked)
     page.close()
     # The context is the session's: nothing any page of these tests opened asked beyond localhost.
     assert outside == [], f"the site asked for addresses outside localhost: {outside[:5]}"
@@ -363,14 +414,21 @@ json.dumps(sorted(
 """In the page's Pyodide: the installed distributions none of whose top-level modules is imported."""
 
 
+def library_wheel(built_site) -> str:
+    """The puzzle library's wheel (``trainer.site_build.puzzle_pages``): its file name."""
+    (wheel,) = built_site.glob(f"packages/*/{PUZZLES_DISTRIBUTION}-*.whl")
+    return wheel.name
+
+
 def ships_only_what_it_loads(page: Page, built_site, fetched: list[str]) -> None:
     """Each wheel the site carries is fetched by a cold load of lesson 1 (``fetched``: the files
     asked for), and imported there, but for the few SHIPPED_UNIMPORTED; the bundles left out of
     marimo's front end are not there (and no page asks for them: the tests find no file missing)."""
     (runtime,) = [w for w in page.workers if w.evaluate("() => typeof self.pyodide === 'object'")]
     not_imported = {name.lower() for name in json.loads(runtime.evaluate(NOT_IMPORTED))}
-    shipped = {path.name for path in built_site.glob("packages/*/*.whl")}
+    shipped = {path.name for path in built_site.glob("packages/*/*.whl")} - {library_wheel(built_site)}
     assert shipped and shipped <= set(fetched), f"shipped, never loaded: {sorted(shipped - set(fetched))}"
+    assert library_wheel(built_site) not in fetched  # the puzzle files: the puzzles page's only
     assert not_imported <= set(SHIPPED_UNIMPORTED), f"loaded, never imported: {sorted(not_imported)}"
 
 

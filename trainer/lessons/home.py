@@ -70,12 +70,22 @@ def next_to_do(progress: LessonProgressStore | None) -> str:
 
 def due_today_markdown(store, today: dt.date | None = None) -> str:
     """How many practice puzzles are due today, and how many are the learner's own mistakes, as a
-    link to the practice ("" when none is due)."""
+    link to the practice ("" when none is due): those today's session shows
+    (``trainer.review.practice.practice_due``)."""
     from trainer.progress.practice import load_items
-    from trainer.puzzles.practice import due_markdown
+    from trainer.puzzles.practice import due_items, due_markdown
 
+    today = today or dt.date.today()
     items, _unreadable = load_items(store)  # a row that does not read back is named on the puzzles page
-    return due_markdown(items.values(), today or dt.date.today(), f"{PUZZLES}?mode=practice")
+    if not due_items(items.values(), today):
+        return ""  # nothing due: no review or library to read
+    from trainer.progress.games import readable_games
+    from trainer.puzzles.library import library_ids
+    from trainer.review.practice import practice_due
+
+    games, _unread = readable_games(store)
+    shown = practice_due(items, games, library_ids(), today)
+    return due_markdown(shown, today, f"{PUZZLES}?mode=practice")
 
 
 def more_markdown(career_level: int | None = None) -> str:

@@ -28,17 +28,22 @@ from .entry import Entry, entry_from_puzzle, fingerprint, read_entry
 from .format import Puzzle
 
 __all__ = [
+    "IDS_NAME",
     "INDEX_FORMAT",
     "INDEX_NAME",
     "PuzzleLibrary",
     "build_index",
     "index_file",
     "index_status",
+    "library_ids",
     "open_library",
     "write_index",
 ]
 
 INDEX_NAME = "index.json"
+IDS_NAME = "ids.txt"
+"""The library's puzzle ids, one a line, where the folder holds only a few of its files: the static
+site's pages without the library (``trainer.site_build.wheel``) know from it which puzzles exist."""
 INDEX_FORMAT = "hearts-trainer/puzzle-index"
 INDEX_VERSION = 1
 CACHE_SIZE = 64
@@ -309,6 +314,20 @@ def _what_is_wrong(troubles: list[str], readable: bool, stale: dict[str, list[st
     stale = {what: files for what, files in stale.items() if files}
     wrong = [f"{len(files)} {what} ({_named(files)})" for what, files in stale.items()]
     return "out of date: " + "; ".join([*troubles, *wrong]) if troubles or wrong else ""
+
+
+def library_ids(folder: str | Path = PUZZLES_DIR) -> frozenset[str]:
+    """The ids of the library's puzzles: as ``IDS_NAME`` lists them where the folder has it, else
+    as the index lists them when it names every file there and no other (no file is read: the
+    home page asks), else as the library reads them (``open_library``)."""
+    folder = Path(folder)
+    listed = folder / IDS_NAME
+    if listed.is_file():
+        return frozenset(listed.read_text(encoding="utf-8").split())
+    stored, _troubles, readable = _read_index(folder)
+    if readable and set(stored) == {path.name for path in _puzzle_files(folder)}:
+        return frozenset(entry.id for entry in stored.values())
+    return frozenset(entry.id for entry in open_library(folder).entries)
 
 
 def index_status(folder: str | Path = PUZZLES_DIR, puzzles: Iterable[Puzzle] = ()) -> str | None:

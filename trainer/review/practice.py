@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..progress.decisions import Decision
@@ -36,6 +36,7 @@ __all__ = [
     "OwnMoment",
     "Pick",
     "own_moments",
+    "practice_due",
     "practice_session",
     "practise_markdown",
     "weak_areas",
@@ -146,6 +147,41 @@ def _due_why(item: PracticeItem, today: dt.date) -> str:
     return f"Due {when}: solved {times} in a row; next in {DAYS[item.step]} days if solved."
 
 
+def _shown_due(
+    due: Sequence[PracticeItem],
+    moments: Collection[str],
+    library: Collection[str],
+    leave: Collection[str],
+    size: int,
+) -> list[PracticeItem]:
+    """The due items a session shows, in its order: a key moment still in the learner's kept
+    reviews, a library puzzle still in the library (a moment a changed review no longer has, or
+    a puzzle the library dropped, cannot be shown), none whose kept row does not read back."""
+    shown = [
+        item
+        for item in due
+        if item.puzzle not in leave
+        and (item.puzzle in moments if item.source == "moment" else item.puzzle in library)
+    ]
+    return shown[:size]
+
+
+def practice_due(
+    items: Mapping[str, PracticeItem],
+    games: Sequence[SavedGame],
+    library: Collection[str],
+    today: dt.date,
+    size: int = SESSION,
+) -> list[PracticeItem]:
+    """The due items a session today shows (``practice_session``'s first part), for the home
+    page's count: ``library`` holds the library's puzzle ids (``library.library_ids``)."""
+    due = due_items(items.values(), today)
+    if not any(item.source == "moment" for item in due):
+        games = ()  # no kept review to read
+    moments = {moment.id for moment in own_moments(_worth_reading(games, due))}
+    return _shown_due(due, moments, library, (), size)
+
+
 def practice_session(
     library: PuzzleLibrary,
     phases: Mapping[str, str],
@@ -168,12 +204,10 @@ def practice_session(
         if puzzle is not None and len(picks) < size and puzzle.id not in {p.puzzle.id for p in picks}:
             picks.append(Pick(puzzle, source, why))
 
-    for item in due:
-        if item.puzzle in leave:
-            continue
-        if item.source == "moment" and item.puzzle in moments:
+    for item in _shown_due(due, moments, entries, leave, size):
+        if item.source == "moment":
             add(_moment_puzzle(moments[item.puzzle]), "moment", _due_why(item, today))
-        elif item.source == "library" and item.puzzle in entries:
+        else:
             add(library.load(entries[item.puzzle]), "library", _due_why(item, today))
     fresh = [m for m in moments.values() if m.id not in items and m.id not in leave]
     for moment in fresh[: max(0, size // 2 - sum(p.source == "moment" for p in picks))]:
@@ -244,7 +278,9 @@ def practise_markdown(
     if themes:
         parts.append(f"puzzles of your weakest theme{'s' if len(themes) > 1 else ''} ({_listed(themes)})")
     if phases:
-        parts.append(f"of the phase{'s' if len(phases) > 1 else ''} where you lose most ({_listed(phases)})")
+        lead = "of" if themes else "puzzles of"  # "puzzles of your weakest themes … and of the phase …"
+        plural = "s" if len(phases) > 1 else ""
+        parts.append(f"{lead} the phase{plural} where you lose most ({_listed(phases)})")
     # as the session takes them: the due ones, then new ones up to half the session
     count = min(SESSION, mine + min(len(fresh), max(0, SESSION // 2 - mine)))
     if count:

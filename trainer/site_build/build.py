@@ -33,6 +33,8 @@ from .bytecode import compile_site_wheels
 from .local_server import serve_folder
 from .mirror import build_mirror, mirror_ready
 from .needs import CHROMIUM, MIRROR_ENV, default_mirror, missing_needs
+from .puzzle_pages import PUZZLE_PAGES, add_library
+from .resolved import KeptAnswers
 from .startup import lighten_startup
 from .trim import trim_assets, trim_lockfile
 from .wheel import build_site_wheel
@@ -122,13 +124,14 @@ def _top_level_imports(code: str) -> tuple[str, ...] | str:
 
 
 @contextlib.contextmanager
-def _resolve_each_package_set_once() -> Iterator[None]:
+def _resolve_each_package_set_once(answers: KeptAnswers | None = None) -> Iterator[None]:
     """marimo's offline export resolves a page's packages by starting Pyodide in Chromium, about
     15 s a page. Pages with the same requirements and the same imports get the same answer, so
     a build resolves them once: the answer is kept, with the address of the page that resolved
     it (its only part that differs) swapped for the next page's. The answer leaves out the
     packages the pages never use (``trim.LEFT_OUT_PACKAGES``), so they are neither copied nor
-    loaded. Another marimo without this step: every page resolves on its own, nothing left out."""
+    loaded. Another marimo without this step: every page resolves on its own, nothing left out.
+    ANSWERS: answers kept from earlier builds (``resolved.KeptAnswers``), taken instead of resolving."""
     try:
         from marimo._export import offline
 
@@ -150,7 +153,12 @@ def _resolve_each_package_set_once() -> Iterator[None]:
         if key in kept:
             answer, resolved_at = kept[key]
             return json.loads(answer.replace(resolved_at, origin))
-        resolution = trim_lockfile(await resolve(code, **where))
+        answer = answers.get(key[2:], where) if answers else None  # the key without this build's ports
+        if answer is None:
+            answer = await resolve(code, **where)
+            if answers:
+                answers.put(key[2:], where, answer)
+        resolution = trim_lockfile(answer)
         kept[key] = (json.dumps(resolution), origin)  # before the export rewrites it in place
         return resolution
 
@@ -215,26 +223,31 @@ def build_site(
     out.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("MARIMO_SKIP_UPDATE_CHECK", "1")
     times: dict[str, float] = {}
+    answers = KeptAnswers(mirror)
     with (
         tempfile.TemporaryDirectory(prefix="hearts-site-") as folder,
         serve_folder(mirror) as (url, missing),
-        _resolve_each_package_set_once(),
+        _resolve_each_package_set_once(answers),
     ):
         work = pathlib.Path(folder)
-        wheel = build_site_wheel(work)
+        wheel, library = build_site_wheel(work)  # the project's; the puzzle library's (PUZZLE_PAGES)
+        answers.use_wheel(wheel)
         for name in pages:
             started = time.monotonic()
             notebook = _site_notebook(SITE_PAGES[name], wheel, work)
             log(f"Exporting {name}.html ...")
             _export(notebook, out / f"{name}.html", url)
             times[name] = time.monotonic() - started
+        add_library(out, library, [name for name in pages if name in PUZZLE_PAGES])
         if missing:
             log("The mirror lacked: " + ", ".join(sorted(set(missing))))
     shutil.rmtree(out / "public", ignore_errors=True)  # the wheel is installed from packages/ instead
     trim_assets(out)  # marimo's editor-only and unused output bundles
     lighten_startup(out)  # no jedi, IPython's few names: before the bytecode is compiled
     log("Compiling the wheels' bytecode in Pyodide ...")
-    compile_site_wheels(out, CHROMIUM if CHROMIUM.exists() else None)
+    started = time.monotonic()
+    compiled = compile_site_wheels(out, CHROMIUM if CHROMIUM.exists() else None, cache=mirror / "compiled")
+    log(f"Bytecode in {compiled} archives, {time.monotonic() - started:.0f} s (kept in the mirror)")
     (out / "CLAUDE.md").unlink(missing_ok=True)  # marimo's notes for an AI editor: not for learners
     return times
 

@@ -10,6 +10,10 @@ imports took 29 s where reading their bytecode took 0.6 s (a loaded machine; the
 quiet). Each lockfile's ``sha256`` follows. Pyodide's standard library (``python_stdlib.zip``, sources
 only in the npm package) gets its bytecode the same way, sourceless: it held most of what was left
 of Pyodide's start.
+
+Each compiled archive is kept in the mirror (``compiled/``, named by the archive's bytes, how it is
+compiled and the Pyodide that compiled it): a rebuild takes every unchanged archive from there
+and starts Pyodide only for the others, most often Hearts Trainer's own wheel alone.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import pathlib
 import shutil
 import tempfile
@@ -99,14 +104,59 @@ def _stdlib_with_bytecode(archive: pathlib.Path, pycs: dict[str, str]) -> None:
 
 
 def _compiled_already(wheel: pathlib.Path) -> bool:
+    """Its bytecode is there, or it has no module to compile (the puzzle library's wheel)."""
     with zipfile.ZipFile(wheel) as source:
-        return any(name.endswith(".pyc") for name in source.namelist())
+        names = source.namelist()
+    return any(name.endswith(".pyc") for name in names) or not any(name.endswith(".py") for name in names)
 
 
-def compile_site_wheels(site: pathlib.Path, chromium: pathlib.Path | None) -> int:
+def _cache_key(archive: pathlib.Path, sourceless: bool, runtime: str) -> str:
+    """The archive's bytes, how it is compiled and by which Pyodide: what its compiled copy is of."""
+    digest = hashlib.sha256(archive.read_bytes())
+    digest.update(f"\0{sourceless}\0{runtime}\0{COMPILE}".encode())
+    return digest.hexdigest()
+
+
+def _from_cache(todo: list[pathlib.Path], site: pathlib.Path, cache: pathlib.Path | None, sourceless) -> dict:
+    """Each archive of TODO with a compiled copy in CACHE replaced by it; the others' cache keys."""
+    if cache is None:
+        return {archive: None for archive in todo}
+    runtime = hashlib.sha256(b"".join((site / "pyodide" / name).read_bytes() for name in RUNTIME[:3]))
+    runtime = runtime.hexdigest()
+    keys = {}
+    for archive in todo:
+        key = _cache_key(archive, sourceless(archive), runtime)
+        kept = cache / f"{key}.zip"
+        if kept.is_file():
+            shutil.copyfile(kept, archive)
+        else:
+            keys[archive] = key
+    return keys
+
+
+def _keep(archive: pathlib.Path, cache: pathlib.Path | None, key: str | None) -> None:
+    """ARCHIVE, compiled, kept in CACHE under KEY (written whole, then renamed)."""
+    if cache is None or key is None:
+        return
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        handle, partial = tempfile.mkstemp(dir=cache, prefix=f".{key}.", suffix=".partial")
+        os.close(handle)
+        shutil.copyfile(archive, partial)
+        pathlib.Path(partial).replace(cache / f"{key}.zip")  # whole or not at all, for a build alongside
+    except OSError:
+        pass  # a mirror that cannot be written to: the next build compiles it again
+
+
+def compile_site_wheels(
+    site: pathlib.Path, chromium: pathlib.Path | None, cache: pathlib.Path | None = None
+) -> int:
     """Add bytecode to every wheel SITE's lockfiles name and to Pyodide's standard library, and
     update the wheels' sha256; returns how many archives got it. CHROMIUM: the browser to run
-    Pyodide in (None: Playwright's own)."""
+    Pyodide in (None: Playwright's own). CACHE: a folder of archives compiled before, by the
+    archive's bytes and the Pyodide that compiled it (only Hearts Trainer's wheel changes from
+    one build to the next: the others are taken from there, and Pyodide starts only for what
+    is not)."""
     from playwright.sync_api import sync_playwright
 
     lockfiles = {path: json.loads(path.read_text()) for path in sorted((site / "lockfile").glob("*.json"))}
@@ -121,6 +171,13 @@ def compile_site_wheels(site: pathlib.Path, chromium: pathlib.Path | None) -> in
     if not _compiled_already(stdlib):
         todo.append(stdlib)  # Pyodide's standard library: sources only, as the npm package has it
     with_sources = {_canonical(DISTRIBUTION)}  # ours, for tracebacks; the rest sourceless
+
+    def sourceless(archive: pathlib.Path) -> bool:
+        return _canonical(archive.name.split("-")[0]) not in with_sources  # the stdlib too
+
+    keys = _from_cache(todo, site, cache, sourceless)
+    compiled = len(todo)
+    todo = list(keys)
     if todo:
         with tempfile.TemporaryDirectory(prefix="hearts-bytecode-") as folder:
             work = pathlib.Path(folder)
@@ -143,14 +200,14 @@ def compile_site_wheels(site: pathlib.Path, chromium: pathlib.Path | None) -> in
                     page.goto(f"{url}/index.html")
                     page.wait_for_function("window.ready === true", timeout=300_000)
                     for wheel in todo:
-                        sourceless = _canonical(wheel.name.split("-")[0]) not in with_sources
                         pycs = page.evaluate(
-                            "([n, s]) => window.compileWheel(n, s)", [wheel.name, sourceless]
+                            "([n, s]) => window.compileWheel(n, s)", [wheel.name, sourceless(wheel)]
                         )
                         if wheel == stdlib:
                             _stdlib_with_bytecode(wheel, json.loads(pycs))
                         else:
-                            _with_bytecode(wheel, json.loads(pycs), sourceless)
+                            _with_bytecode(wheel, json.loads(pycs), sourceless(wheel))
+                        _keep(wheel, cache, keys[wheel])
                 finally:
                     browser.close()
     for path, lockfile in lockfiles.items():
@@ -159,4 +216,4 @@ def compile_site_wheels(site: pathlib.Path, chromium: pathlib.Path | None) -> in
                 wheel = (site / "lockfile" / entry["file_name"]).resolve()
                 entry["sha256"] = hashlib.sha256(wheel.read_bytes()).hexdigest()
         path.write_text(json.dumps(lockfile, sort_keys=True), encoding="utf-8")
-    return len(todo)
+    return compiled

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from trainer.store import Store
 
-__all__ = ["NEEDS_INSTALLED", "record_markdown"]
+__all__ = ["NEEDS_INSTALLED", "practise_line", "record_markdown"]
 
 NEEDS_INSTALLED = (
     "**A game's review, decision by decision, needs the installed version of Hearts Trainer:** it "
@@ -26,3 +28,15 @@ def record_markdown(store: Store) -> str:
         f"Kept in this browser: **{decisions}** graded decisions, **{attempts}** puzzle attempts and "
         f"**{games}** finished games against the bots."
     )
+
+
+def practise_line(data) -> str:
+    """The review's "Practise this" line for today (``data``: ``trainer.review.page.open_review``'s),
+    as the installed version's review page says it. Here, so that the page imports only
+    ``trainer`` and is resolved with the other pages (``build._resolve_each_package_set_once``)."""
+    from trainer.progress.practice import load_items
+    from trainer.review.practice import practise_markdown
+    from trainer.site import PUZZLES
+
+    items, _unreadable = load_items(data.store)  # the puzzles page names a row that does not read back
+    return practise_markdown(data.decisions, data.games, items, dt.date.today(), f"{PUZZLES}?mode=practice")

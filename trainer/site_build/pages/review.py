@@ -10,13 +10,13 @@ def _():
 
     from trainer.review.page import open_review
     from trainer.site import HOME
-    from trainer.site_build.pages.record import record_markdown
+    from trainer.site_build.pages.record import practise_line, record_markdown
     from trainer.store import open_store
 
     store, notice = open_store()
     data = open_review(store)
     CHART_BOX = {"max-width": "44rem"}  # the charts fill a phone's width, not a wide screen's
-    return CHART_BOX, HOME, data, mo, notice, record_markdown, store
+    return CHART_BOX, HOME, data, mo, notice, practise_line, record_markdown, store
 
 
 @app.cell(hide_code=True)
@@ -38,6 +38,13 @@ def _(mo, notice):
 @app.cell(hide_code=True)
 def _(mo, record_markdown, store):
     mo.md(record_markdown(store))
+    return
+
+
+@app.cell(hide_code=True)
+def _(data, mo, practise_line):
+    _line = practise_line(data)  # "Practise this": the session the puzzles page builds
+    mo.md(_line) if _line else None
     return
 
 
