@@ -42,7 +42,7 @@ __all__ = ["SITE_PAGES", "build_site", "serve_folder"]
 SITE_PAGES = {
     pathlib.Path(SITE_FILES[address]).stem: LESSONS_DIR / notebook
     for address, notebook in PAGES.items()
-    if address in SITE_FILES  # the career is served only: the site's review cannot review a match
+    if address in SITE_FILES
 }
 """Page name (its file is NAME.html) → its notebook: lessons/, except the review, whose review of a
 game needs the coach's full depth (not in the browser): the site's review page shows the charts and
