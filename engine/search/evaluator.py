@@ -36,8 +36,9 @@ import bisect
 import itertools
 import math
 import random
+import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 
 from ..cards import Card, CardSet, iter_mask, to_card
@@ -63,6 +64,7 @@ __all__ = [
     "OptionValue",
     "Z",
     "evaluate_pass",
+    "evaluate_pass_steps",
     "evaluate_play",
 ]
 
@@ -72,6 +74,11 @@ DealsDone = Callable[[int, int], None]
 Z = 2.5
 """Standard errors either side of a loss: its interval (wide enough to stay true when the
 sampling stops at the first round that looks settled)."""
+
+STEP_PLAYOUTS = 1500 if sys.platform == "emscripten" else None
+"""Most play-outs in one part of ``evaluate_pass_steps`` in the browser (Pyodide plays them out in
+pure Python, a fifth of a millisecond or more each): a screening stage is cut into parts of so many
+passes. Installed (None) a stage is one part, as vectorised play-outs run best."""
 
 EXACT_CARDS = 5
 """Solve each imagined deal exactly once every seat holds at most this many cards."""
@@ -691,7 +698,35 @@ def evaluate_pass(
     progress: DealsDone | None = None,
     vectorized: bool | None = None,
 ) -> Evaluation:
-    """Value every possible pass, or ``only`` these (all on the same fresh deals, no screening;
+    """``evaluate_pass_steps``, every part at once."""
+    steps = evaluate_pass_steps(
+        view, budget, seed=seed, judge=judge, limits=limits, include=include, only=only,
+        blocking=blocking, progress=progress, vectorized=vectorized,
+    )  # fmt: skip
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def evaluate_pass_steps(
+    view: PlayerView,
+    budget: PassBudget = PASS_DEFAULTS,
+    *,
+    seed: int = 0,
+    judge: CardSet | str | Sequence | None = None,
+    limits: Sequence[float] = (),
+    include: Sequence[CardSet | str] = (),
+    only: Sequence[CardSet | str | Sequence] | None = None,
+    blocking: Blocking = BLOCKERS,
+    progress: DealsDone | None = None,
+    vectorized: bool | None = None,
+) -> Generator[None, None, Evaluation]:
+    """``evaluate_pass`` in parts: yields between the parts of its screening (``STEP_PLAYOUTS``)
+    and between its rounds of fresh deals, and returns the evaluation, the same as at once.
+
+    Value every possible pass, or ``only`` these (all on the same fresh deals, no screening;
     a ``judge``d or ``include``d pass must be one of them). ``budget.stages`` screens them in
     rounds of (deals, survivors); the survivors of the last stage (the finalists), the passes in
     ``include`` and the ``judge``d pass are then valued on up to ``budget.samples`` fresh deals.
@@ -729,11 +764,16 @@ def evaluate_pass(
     alive = list(range(len(candidates)))
     total = sum(deals for deals, _ in stages) + samples
     done = 0
-    for deals, keep in stages:
+    for stage, (deals, keep) in enumerate(stages):
         worlds = pass_deals(view, rng.getrandbits(64), deals, how)
-        screen.add_rows(
-            alive, deals, pass_outcomes(view, [candidates[i] for i in alive], worlds, how, blocking)
-        )
+        width = len(alive) if STEP_PLAYOUTS is None else max(1, STEP_PLAYOUTS // max(1, deals))
+        for start in range(0, len(alive), width):  # each option's rows alone: the same in parts
+            if stage or start:
+                yield
+            part = alive[start : start + width]
+            screen.add_rows(
+                part, deals, pass_outcomes(view, [candidates[i] for i in part], worlds, how, blocking)
+            )
         done += deals
         if progress:
             progress(done, total)
@@ -749,6 +789,8 @@ def evaluate_pass(
     played = 0
     clock_stopped = False
     while fresh < samples:
+        if stages or fresh:
+            yield
         chunk = _next_round(fresh, samples, min_samples)
         if playouts is not None:
             room = (playouts - played) // len(playing)
