@@ -214,3 +214,30 @@ def test_hards_pass_comes_in_parts_each_short_in_the_browser_with_the_same_answe
             parts.append(sum(playouts) - before)
         assert chosen == expected, key
         assert len(parts) >= 4 and max(parts) <= 1500, (key, parts)
+
+
+def test_hards_play_comes_in_parts_in_the_browser_with_the_same_card(monkeypatch) -> None:
+    """In the browser a look at a play yields between its rounds of deals too (``STEP_PLAYOUTS``);
+    installed each plan's look is one part, as before."""
+    from engine.search import evaluator
+
+    state = HandState.from_seed(100, Rules(), "hold")
+    bot = make_bot("normal", 0)
+    while not (state.tricks and len(state.view(state.to_move).legal_cards) >= 6):  # a lead, after trick 1
+        state.play(bot.choose_play(state.view(state.to_move)), state.to_move)
+    view = state.view(state.to_move)
+
+    def parts_and_card() -> tuple[int, object]:
+        steps, parts = make_bot("hard", 5).play_steps(view), 1
+        while True:
+            try:
+                next(steps)
+                parts += 1
+            except StopIteration as done:
+                return parts, done.value
+
+    installed = parts_and_card()
+    assert installed[0] <= 2  # a look a plan
+    monkeypatch.setattr(evaluator, "STEP_PLAYOUTS", 1500)
+    parts, card = parts_and_card()
+    assert card == installed[1] and parts > installed[0] + 2
