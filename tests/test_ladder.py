@@ -116,3 +116,18 @@ def test_level_2_scores_fewer_points_than_level_1():
 def test_a_blend_refuses_a_skill_that_is_no_probability():
     with pytest.raises(ValueError, match=r"skill 1\.5: a probability from 0 to 1"):
         BlendBot(0, skill=1.5, strong=lambda seed: make_bot("normal", seed))
+
+
+def test_the_ladder_on_the_sites_budget_seats_the_bots_pyodide_makes(monkeypatch):
+    """``benchmarks/ladder.py --site`` measures the bots the static site plays: each level's pass
+    budget as Pyodide makes it (``engine.bots.hard.IN_BROWSER``); only level 10 and the master
+    table differ from the installed ones."""
+    from benchmarks.ladder import site_bot
+    from engine.bots import hard
+
+    passes = lambda make, key: getattr(make(key, 1), "passes", None)  # noqa: E731
+    installed = {key: passes(make_bot, key) for key in level_keys()}
+    site = {key: passes(site_bot, key) for key in level_keys()}
+    monkeypatch.setattr(hard, "IN_BROWSER", True)
+    assert site == {key: passes(make_bot, key) for key in level_keys()}
+    assert [key for key in level_keys() if site[key] != installed[key]] == ["level-10", "master"]
