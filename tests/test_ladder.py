@@ -131,3 +131,27 @@ def test_the_ladder_on_the_sites_budget_seats_the_bots_pyodide_makes(monkeypatch
     monkeypatch.setattr(hard, "IN_BROWSER", True)
     assert site == {key: passes(make_bot, key) for key in level_keys()}
     assert [key for key in level_keys() if site[key] != installed[key]] == ["level-10", "master"]
+
+
+def test_in_the_static_site_a_level_says_its_margin_measured_there():
+    """Level 10 passes on the site's budget there (above): the career page in the site gives its
+    margin measured so (``ladder --site``), the others theirs as installed (the same bots)."""
+    import subprocess
+    import sys
+
+    from engine.bots.ladder import SITE_MARGINS
+
+    measured = json.loads(RESULTS.with_name("ladder_site.json").read_text())["levels"]
+    for number, margin in SITE_MARGINS.items():
+        step = measured[f"level-{number}"]["over_below"]
+        assert margin == (step["margin"], step["margin_ci"])
+        assert step["lineup"] == [f"level-{number}", *[f"level-{number - 1}"] * 3]
+    probe = (
+        "import sys; sys.platform = 'emscripten'\n"
+        "import json; from engine.bots.ladder import LADDER\n"
+        "print(json.dumps([(rung.margin, rung.margin_ci) for rung in LADDER]))"
+    )
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    site = {number: tuple(margin) for number, margin in enumerate(json.loads(shown), start=1)}
+    installed = {rung.number: (rung.margin, rung.margin_ci) for rung in LADDER}
+    assert site == {**installed, **SITE_MARGINS}
