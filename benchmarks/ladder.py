@@ -12,7 +12,8 @@ second or more a hand, so they get ``--search-deals``; the others ``--deals``.
 Writes ``benchmarks/results/ladder.json`` (``--json``); with ``--merge`` the levels run replace
 theirs in the file and the others are kept, so the ladder can be measured a few levels a run.
 ``engine.bots.ladder``'s ``Level.margin`` and ``margin_ci`` are this file's figures (a test
-checks).
+checks). ``--site``: the bots as the static site makes them (``site_bot``: Hard's pass on Pyodide's
+budget, ``BROWSER_PASS``), into ``benchmarks/results/ladder_site.json``.
 """
 
 from __future__ import annotations
@@ -23,16 +24,29 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
-from engine.bots.hard import HardBot
+from engine.bots import Bot, make_bot
+from engine.bots.hard import BROWSER_PASS, FULL_PASS, HardBot
 from engine.bots.ladder import LADDER, Level
 from engine.rules import PRESETS
 from engine.search.threads import set_playout_threads
 from engine.tournament import SeatResult, interval, run_tournament
 
 RESULTS = Path(__file__).parent / "results" / "ladder.json"
+SITE_RESULTS = RESULTS.with_name("ladder_site.json")
 SEED = 5300
+
+
+def site_bot(key: str, seed: int) -> Bot:
+    """The bot of ``key`` as the static site makes it: where it passes on the installed budget
+    (``FULL_PASS``, ``engine.bots.hard.pass_budget``), on Pyodide's (``BROWSER_PASS``) instead.
+    Nothing else differs there but the seconds a decision takes."""
+    bot = make_bot(key, seed)
+    if isinstance(bot, HardBot) and bot.passes == replace(FULL_PASS, measure=bot.measure):
+        bot.passes = replace(BROWSER_PASS, measure=bot.measure)
+    return bot
 
 
 def searches(rung: Level) -> bool:
@@ -70,11 +84,11 @@ def load() -> str:
         return "unknown"
 
 
-def match(high: str, low: str, deals: int, seed: int) -> dict:
+def match(high: str, low: str, deals: int, seed: int, factory=make_bot) -> dict:
     """One ``high`` against three ``low``, duplicate: ``low``'s points a hand minus ``high``'s."""
     rules = PRESETS["standard"]
     started, load_before = time.perf_counter(), load()
-    results = run_tournament([high, low, low, low], rules, deals, seed)
+    results = run_tournament([high, low, low, low], rules, deals, seed, factory=factory)
     margin, half, count = paired(results, low, high)
     high_points, high_half = points(results, high)
     return {
@@ -98,6 +112,7 @@ def measure(
     seed: int,
     normal_deals: int | None = None,
     log=print,
+    factory=make_bot,
 ) -> dict:
     """Each chosen level's margin over the level below and its play against Normal."""
     levels = {}
@@ -107,10 +122,10 @@ def measure(
         entry: dict = {"title": rung.title}
         if number > 1:
             below = LADDER[number - 2]
-            entry["over_below"] = match(rung.key, below.key, count, seed)
+            entry["over_below"] = match(rung.key, below.key, count, seed, factory)
             log(f"{rung.key} over {below.key}: {entry['over_below']}")
         against = count if normal_deals is None else normal_deals
-        entry["vs_normal"] = match(rung.key, "normal", against, seed)
+        entry["vs_normal"] = match(rung.key, "normal", against, seed, factory)
         log(f"{rung.key} against normal: {entry['vs_normal']}")
         levels[rung.key] = entry
     return levels
@@ -132,8 +147,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--threads", type=int, default=1, help="play-out threads (one core by default)")
     parser.add_argument("--merge", action="store_true", help="keep the other levels already in --json")
-    parser.add_argument("--json", type=Path, default=RESULTS)
+    parser.add_argument("--site", action="store_true", help="the bots on the static site's budgets")
+    parser.add_argument(
+        "--json", type=Path, help=f"the results (default {RESULTS.name}, with --site {SITE_RESULTS.name})"
+    )
     args = parser.parse_args(argv)
+    args.json = args.json or (SITE_RESULTS if args.site else RESULTS)
     numbers = args.levels or [rung.number for rung in LADDER]
     wrong = [n for n in numbers if not 1 <= n <= len(LADDER)]
     if wrong:
@@ -146,6 +165,7 @@ def main(argv: list[str] | None = None) -> None:
         args.seed,
         args.vs_normal_deals,
         log=lambda line: print(line, file=sys.stderr),
+        factory=site_bot if args.site else make_bot,
     )
     kept: dict = {}
     if args.merge and args.json.exists():

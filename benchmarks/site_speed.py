@@ -13,9 +13,10 @@ positions from seeded hands played by Normal bots: the Hard bot's ``choose_play`
 ``judge_play`` (at the browser depth, ``trainer.coach.depth.BROWSER``) for the seat to move, where it
 has two or more legal cards, from the second trick to the ninth; and Hard's ``choose_pass`` (on
 Pyodide's budget, ``engine.bots.hard.BROWSER_PASS``) for every seat of seeded deals that pass.
-A bot decides between turns of the page's event loop (``trainer.table.widget``), Hard in parts (one
-look a plan, a turn each: ``HardBot.pass_steps``), so the longest part is the longest a learner's
-click can wait for a bot: ``longest_wait_for_a_bot_ms`` (the parts' spread ``hard_decision_part_ms``).
+A bot decides between turns of the page's event loop (``trainer.table.widget``), Hard in parts (a
+turn each: ``HardBot.pass_steps``, ``engine.search.evaluator.STEP_PLAYOUTS``), so the longest part
+is the longest a learner's click can wait for a bot: ``longest_wait_for_a_bot_ms`` (the parts'
+spread ``hard_decision_part_ms``).
 """
 
 from __future__ import annotations

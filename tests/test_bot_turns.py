@@ -189,17 +189,55 @@ def test_a_decision_in_parts_takes_a_turn_each_and_a_click_between_them_is_answe
     table.close()
 
 
-def test_hards_pass_comes_in_two_looks_with_the_same_answer() -> None:
-    """One look a plan (its own and the moon's): the page answers between them."""
+def test_hards_pass_comes_in_parts_each_short_in_the_browser_with_the_same_answer(monkeypatch) -> None:
+    """One look a plan (its own and the moon's), each in parts: in the browser its screening is cut
+    at ``STEP_PLAYOUTS`` play-outs a part (Pyodide's take a fifth of a millisecond or more each),
+    then a part for each round of fresh deals. The page answers between them; the pass is the one
+    chosen at once, and the career's search levels pass in parts alike."""
+    from engine.search import evaluator
+
     view = HandState.from_seed(100, Rules(), "left").view(1)
-    steps = hard.HardBot(5, passes=BROWSER_PASS).pass_steps(view)
-    parts = 0
-    while True:
-        try:
-            next(steps)
-            parts += 1
-        except StopIteration as done:
-            chosen = done.value
-            break
-    assert parts == 1
-    assert chosen == hard.HardBot(5, passes=BROWSER_PASS).choose_pass(view)
+    at_once = {key: make_bot(key, 5).choose_pass(view) for key in ("level-8", "level-9", "hard")}
+    monkeypatch.setattr(evaluator, "STEP_PLAYOUTS", 1500)
+    for key, expected in at_once.items():
+        playouts = count_playouts(monkeypatch)
+        steps = make_bot(key, 5).pass_steps(view)
+        parts = []
+        while True:
+            before = sum(playouts)
+            try:
+                next(steps)
+            except StopIteration as done:
+                chosen = done.value
+                parts.append(sum(playouts) - before)
+                break
+            parts.append(sum(playouts) - before)
+        assert chosen == expected, key
+        assert len(parts) >= 4 and max(parts) <= 1500, (key, parts)
+
+
+def test_hards_play_comes_in_parts_in_the_browser_with_the_same_card(monkeypatch) -> None:
+    """In the browser a look at a play yields between its rounds of deals too (``STEP_PLAYOUTS``);
+    installed each plan's look is one part, as before."""
+    from engine.search import evaluator
+
+    state = HandState.from_seed(100, Rules(), "hold")
+    bot = make_bot("normal", 0)
+    while not (state.tricks and len(state.view(state.to_move).legal_cards) >= 6):  # a lead, after trick 1
+        state.play(bot.choose_play(state.view(state.to_move)), state.to_move)
+    view = state.view(state.to_move)
+
+    def parts_and_card() -> tuple[int, object]:
+        steps, parts = make_bot("hard", 5).play_steps(view), 1
+        while True:
+            try:
+                next(steps)
+                parts += 1
+            except StopIteration as done:
+                return parts, done.value
+
+    installed = parts_and_card()
+    assert installed[0] <= 2  # a look a plan
+    monkeypatch.setattr(evaluator, "STEP_PLAYOUTS", 1500)
+    parts, card = parts_and_card()
+    assert card == installed[1] and parts > installed[0] + 2

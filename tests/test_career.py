@@ -4,6 +4,8 @@ with its level's bots, bad rows named and left alone, and the career carried by 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -128,6 +130,7 @@ def test_a_played_match_is_kept_with_its_game_and_its_result_moves_the_level(sto
     again = CareerRunner(store, bot_delay=0)
     assert again.finished == match and not again.in_play
     assert len(again.matches()) == 1 and len(load_games(store)) == 1
+    assert again.widget.table["review_href"] == session.review_href  # the table's link, as before
 
 
 def test_a_match_in_play_resumes_with_the_same_cards_and_its_levels_bots(store) -> None:
@@ -306,3 +309,28 @@ def test_a_match_in_play_that_does_not_read_back_is_named_and_left_alone(store, 
     assert said in runner.notice and "\n" not in runner.notice and len(runner.notice) < 400
     assert not runner.in_play and runner.match_level is None
     assert store.query("SELECT * FROM table_games") == before
+
+
+def test_in_the_static_site_the_career_is_linked_and_offers_the_review_the_site_has() -> None:
+    """Under Pyodide the home page links the career's page, and a finished match offers the site's
+    review page (its charts), saying a review decision by decision needs the installed version."""
+    probe = (
+        "import sys; sys.platform = 'emscripten'\n"
+        "from trainer.lessons.home import career_markdown\n"
+        "from trainer.career.page import matches_markdown, review_markdown\n"
+        "from trainer.career.progress import Match\n"
+        "from trainer.table.snapshot import REVIEW_LABEL\n"
+        "match = Match(1, 'career/match/k', 1, 50, 'won', (0, 3), '2026-12-07T04:00:00')\n"
+        "print(career_markdown(2), review_markdown('career/match/k'), REVIEW_LABEL, sep='\\n')\n"
+        "print(matches_markdown([match]))\n"
+    )
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    home, review, label, *matches = shown.splitlines()
+    assert "**[The career](career.html)**" in home and home.endswith("; you are at Level 2")
+    assert review.startswith(
+        "[Your review](review.html) has this match in its chart of points a hand over time"
+    )
+    assert "a review of it decision by decision needs the installed version" in review
+    assert label == "Your review: this game in its charts →"
+    assert "review.html?game=" not in "\n".join(matches)  # the site's review page shows no one game
+    assert matches[-1].startswith("[Your review](review.html) has these matches")

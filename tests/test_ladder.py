@@ -116,3 +116,42 @@ def test_level_2_scores_fewer_points_than_level_1():
 def test_a_blend_refuses_a_skill_that_is_no_probability():
     with pytest.raises(ValueError, match=r"skill 1\.5: a probability from 0 to 1"):
         BlendBot(0, skill=1.5, strong=lambda seed: make_bot("normal", seed))
+
+
+def test_the_ladder_on_the_sites_budget_seats_the_bots_pyodide_makes(monkeypatch):
+    """``benchmarks/ladder.py --site`` measures the bots the static site plays: each level's pass
+    budget as Pyodide makes it (``engine.bots.hard.IN_BROWSER``); only level 10 and the master
+    table differ from the installed ones."""
+    from benchmarks.ladder import site_bot
+    from engine.bots import hard
+
+    passes = lambda make, key: getattr(make(key, 1), "passes", None)  # noqa: E731
+    installed = {key: passes(make_bot, key) for key in level_keys()}
+    site = {key: passes(site_bot, key) for key in level_keys()}
+    monkeypatch.setattr(hard, "IN_BROWSER", True)
+    assert site == {key: passes(make_bot, key) for key in level_keys()}
+    assert [key for key in level_keys() if site[key] != installed[key]] == ["level-10", "master"]
+
+
+def test_in_the_static_site_a_level_says_its_margin_measured_there():
+    """Level 10 passes on the site's budget there (above): the career page in the site gives its
+    margin measured so (``ladder --site``), the others theirs as installed (the same bots)."""
+    import subprocess
+    import sys
+
+    from engine.bots.ladder import SITE_MARGINS
+
+    measured = json.loads(RESULTS.with_name("ladder_site.json").read_text())["levels"]
+    for number, margin in SITE_MARGINS.items():
+        step = measured[f"level-{number}"]["over_below"]
+        assert margin == (step["margin"], step["margin_ci"])
+        assert step["lineup"] == [f"level-{number}", *[f"level-{number - 1}"] * 3]
+    probe = (
+        "import sys; sys.platform = 'emscripten'\n"
+        "import json; from engine.bots.ladder import LADDER\n"
+        "print(json.dumps([(rung.margin, rung.margin_ci) for rung in LADDER]))"
+    )
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    site = {number: tuple(margin) for number, margin in enumerate(json.loads(shown), start=1)}
+    installed = {rung.number: (rung.margin, rung.margin_ci) for rung in LADDER}
+    assert site == {**installed, **SITE_MARGINS}

@@ -18,7 +18,7 @@ REVIEW = "/review/"
 ANALYSIS = "/analysis/"
 """The analysis board (``trainer.analysis``): a position in its address, ``?p=...``."""
 CAREER = "/career/"
-"""The career (`trainer.career`): installed app only; the static site's review cannot review its matches."""
+"""The career (`trainer.career`); in the static site too, whose review page has a match in its charts only."""
 ROOMS = "/rooms/"
 """Play with friends (`trainer.rooms`): not a notebook, and not in the static site (it needs a server)."""
 
@@ -38,6 +38,7 @@ SITE_FILES: dict[str, str] = {
     PUZZLES: "puzzles.html",
     REVIEW: "review.html",
     ANALYSIS: "analysis.html",
+    CAREER: "career.html",
 }
 """Address on the server → the page's file in the static site (the pages it has)."""
 
@@ -49,3 +50,4 @@ if sys.platform == "emscripten":  # the static site: links relative to its one f
         SITE_FILES[REVIEW],
         SITE_FILES[ANALYSIS],
     )
+    CAREER = SITE_FILES[CAREER]

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import replace
 
 from ..cards import Card, CardSet
 from ..moon import BLOCKERS, NOBODY, Blocking, moon_candidate, moon_cards, moon_threat, taken_masks
 from ..scoring import MoonChoice
 from ..search.budget import PASS_STAGES, PassBudget, PlayBudget
-from ..search.evaluator import Evaluation, evaluate_pass, evaluate_play
+from ..search.evaluator import Evaluation, evaluate_pass_steps, evaluate_play_steps
 from ..search.policy import view_card
 from ..view import PlayerView
 from .base import Steps, finish
@@ -120,22 +120,26 @@ class HardBot:
         return finish(self.play_steps(view))
 
     def pass_steps(self, view: PlayerView) -> Steps:
-        """``choose_pass`` in parts: yields between its looks (one a plan) and returns the pass,
-        so a caller with one thread (the browser's page) can answer others between them."""
-        return self._best_look(evaluate_pass, view, self.passes)
+        """``choose_pass`` in parts: yields between its looks (one a plan), and in the browser
+        within a look (``evaluate_pass_steps``), and returns the pass, so a caller with one
+        thread (the browser's page) can answer others between them."""
+        return self._best_look(evaluate_pass_steps, view, self.passes)
 
     def play_steps(self, view: PlayerView) -> Steps:
-        """``choose_play`` in parts, as ``pass_steps``."""
+        """``choose_play`` in parts, as ``pass_steps`` (``evaluate_play_steps``)."""
         legal = view.legal_cards
         if len(legal) == 1:
             return legal[0]
         block = moon_block(view)
         if block is not None:
             return block
-        return (yield from self._best_look(evaluate_play, view, self.plays))
+        return (yield from self._best_look(evaluate_play_steps, view, self.plays))
 
     def _best_look(
-        self, evaluate: Callable[..., Evaluation], view: PlayerView, budget: PlayBudget | PassBudget
+        self,
+        evaluate: Callable[..., Generator[None, None, Evaluation]],
+        view: PlayerView,
+        budget: PlayBudget | PassBudget,
     ) -> Steps:
         """The best option over every plan (``_plans``), each plan's values on the same deals,
         yielding between the plans' looks. The plans share the budget (deals, screening stages,
@@ -148,7 +152,7 @@ class HardBot:
         for blocking in plans:
             if looks:
                 yield
-            looks.append(evaluate(view, share, seed=seed, blocking=blocking))
+            looks.append((yield from evaluate(view, share, seed=seed, blocking=blocking)))
             if looks[-1].method == "exact":
                 break  # solved with every seat playing perfectly: no plan changes the values
         return min((look.best for look in looks), key=lambda value: value.difference).option

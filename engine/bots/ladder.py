@@ -8,6 +8,7 @@ measured in duplicate, is ``benchmarks/ladder.py``'s table (README, Benchmarks).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -99,7 +100,8 @@ def _master(seed: int) -> Bot:
 
 
 def _rung(number: int, words: str, make: Callable[[int], Bot]) -> Level:
-    level_margin = MARGINS.get(number)
+    in_site = sys.platform == "emscripten"
+    level_margin = (SITE_MARGINS.get(number) if in_site else None) or MARGINS.get(number)
     return Level(
         number,
         f"level-{number}",
@@ -124,6 +126,11 @@ MARGINS: dict[int, tuple[float, float]] = {
 }
 """Level number: (margin, its 95% half-interval), points a hand over the level below, as
 ``benchmarks/results/ladder.json`` has them (``benchmarks/ladder.py``; a test checks)."""
+
+SITE_MARGINS: dict[int, tuple[float, float]] = {10: (0.21, 0.56)}
+"""Where the static site's bots differ from these (level 10 passes on Hard's ``BROWSER_PASS``
+there): their margin in the site, which its career page says, as
+``benchmarks/results/ladder_site.json`` has it (``benchmarks/ladder.py --site``; a test checks)."""
 
 LADDER: tuple[Level, ...] = (
     _rung(1, "Play any legal card and pass any three cards, at random.", _random),

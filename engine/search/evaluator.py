@@ -36,8 +36,9 @@ import bisect
 import itertools
 import math
 import random
+import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 
 from ..cards import Card, CardSet, iter_mask, to_card
@@ -63,7 +64,9 @@ __all__ = [
     "OptionValue",
     "Z",
     "evaluate_pass",
+    "evaluate_pass_steps",
     "evaluate_play",
+    "evaluate_play_steps",
 ]
 
 DealsDone = Callable[[int, int], None]
@@ -72,6 +75,28 @@ DealsDone = Callable[[int, int], None]
 Z = 2.5
 """Standard errors either side of a loss: its interval (wide enough to stay true when the
 sampling stops at the first round that looks settled)."""
+
+STEP_PLAYOUTS = 1500 if sys.platform == "emscripten" else None
+"""Most play-outs in one part of a look in parts (``evaluate_pass_steps``, ``evaluate_play_steps``)
+in the browser, where Pyodide plays them out in pure Python, a fifth of a millisecond or more each:
+a part ends before a round (or a slice of a pass's screening) would take it past so many. Installed
+(None) a look is one part, as before."""
+
+
+class _Parts:
+    """Where a look in parts yields: before play-outs that would take its part past
+    ``STEP_PLAYOUTS`` (never installed)."""
+
+    def __init__(self) -> None:
+        self.run = 0
+
+    def due(self, playouts: int) -> bool:
+        if STEP_PLAYOUTS is None:
+            return False
+        due = self.run > 0 and self.run + playouts > STEP_PLAYOUTS
+        self.run = playouts if due else self.run + playouts
+        return due
+
 
 EXACT_CARDS = 5
 """Solve each imagined deal exactly once every seat holds at most this many cards."""
@@ -582,7 +607,33 @@ def evaluate_play(
     progress: DealsDone | None = None,
     vectorized: bool | None = None,
 ) -> Evaluation:
-    """Value every legal card for the seat to move on up to ``budget.samples`` imagined deals.
+    """``evaluate_play_steps``, every part at once."""
+    steps = evaluate_play_steps(
+        view, budget, seed=seed, judge=judge, limits=limits, blocking=blocking, progress=progress,
+        vectorized=vectorized,
+    )  # fmt: skip
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def evaluate_play_steps(
+    view: PlayerView,
+    budget: PlayBudget = PLAY_DEFAULTS,
+    *,
+    seed: int = 0,
+    judge: Card | str | None = None,
+    limits: Sequence[float] = (),
+    blocking: Blocking = BLOCKERS,
+    progress: DealsDone | None = None,
+    vectorized: bool | None = None,
+) -> Generator[None, None, Evaluation]:
+    """``evaluate_play`` in parts: in the browser it yields between its rounds of deals
+    (``STEP_PLAYOUTS``), and returns the evaluation, the same as at once.
+
+    Value every legal card for the seat to move on up to ``budget.samples`` imagined deals.
 
     With ``judge`` (a card) and band ``limits``, stop as soon as that card's loss interval lies
     inside one band (after at least ``budget.min_samples`` deals). ``budget.seconds`` is a safety
@@ -625,8 +676,11 @@ def evaluate_play(
     # Racing, as for passes: a card that cannot change the judged card's loss stops being played
     # (an exact solve values every card at once, so there it would save nothing).
     playing = list(everyone)
+    parts = _Parts()
     while done < samples:
         chunk = _next_round(done, samples, min_samples)
+        if deck is None and parts.due(chunk * len(playing)):
+            yield
         if deck is not None:  # all of them, whatever the rounds: a part would be a sample
             chunk = samples - done
             worlds = deck[done:samples]
@@ -691,7 +745,35 @@ def evaluate_pass(
     progress: DealsDone | None = None,
     vectorized: bool | None = None,
 ) -> Evaluation:
-    """Value every possible pass, or ``only`` these (all on the same fresh deals, no screening;
+    """``evaluate_pass_steps``, every part at once."""
+    steps = evaluate_pass_steps(
+        view, budget, seed=seed, judge=judge, limits=limits, include=include, only=only,
+        blocking=blocking, progress=progress, vectorized=vectorized,
+    )  # fmt: skip
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def evaluate_pass_steps(
+    view: PlayerView,
+    budget: PassBudget = PASS_DEFAULTS,
+    *,
+    seed: int = 0,
+    judge: CardSet | str | Sequence | None = None,
+    limits: Sequence[float] = (),
+    include: Sequence[CardSet | str] = (),
+    only: Sequence[CardSet | str | Sequence] | None = None,
+    blocking: Blocking = BLOCKERS,
+    progress: DealsDone | None = None,
+    vectorized: bool | None = None,
+) -> Generator[None, None, Evaluation]:
+    """``evaluate_pass`` in parts: in the browser it yields between slices of its screening and
+    rounds of fresh deals (``STEP_PLAYOUTS``), and returns the evaluation, the same as at once.
+
+    Value every possible pass, or ``only`` these (all on the same fresh deals, no screening;
     a ``judge``d or ``include``d pass must be one of them). ``budget.stages`` screens them in
     rounds of (deals, survivors); the survivors of the last stage (the finalists), the passes in
     ``include`` and the ``judge``d pass are then valued on up to ``budget.samples`` fresh deals.
@@ -729,11 +811,17 @@ def evaluate_pass(
     alive = list(range(len(candidates)))
     total = sum(deals for deals, _ in stages) + samples
     done = 0
+    parts = _Parts()
     for deals, keep in stages:
         worlds = pass_deals(view, rng.getrandbits(64), deals, how)
-        screen.add_rows(
-            alive, deals, pass_outcomes(view, [candidates[i] for i in alive], worlds, how, blocking)
-        )
+        width = len(alive) if STEP_PLAYOUTS is None else max(1, STEP_PLAYOUTS // max(1, deals))
+        for start in range(0, len(alive), width):  # each option's rows alone: the same in slices
+            part = alive[start : start + width]
+            if parts.due(len(part) * deals):
+                yield
+            screen.add_rows(
+                part, deals, pass_outcomes(view, [candidates[i] for i in part], worlds, how, blocking)
+            )
         done += deals
         if progress:
             progress(done, total)
@@ -755,6 +843,8 @@ def evaluate_pass(
             if room <= 0:
                 break  # the budget in play-outs is spent, as a budget in deals would be
             chunk = min(chunk, room)
+        if parts.due(chunk * len(playing)):
+            yield
         worlds = pass_deals(view, rng.getrandbits(64), chunk, how)
         outcomes = pass_outcomes(view, [candidates[i] for i in playing], worlds, how, blocking)
         final.add_rows(playing, chunk, outcomes)

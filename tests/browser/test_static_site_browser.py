@@ -6,7 +6,8 @@ against Hard bots: the table says which bot is thinking and answers the learner 
 puzzle's heat map (in streak mode) and the review page's charts are drawn offline (Vega-Lite specs,
 no pandas), and the review's "Practise this" opens a practice session that keeps an answer. Only
 the puzzles page downloads the puzzle library's wheel.
-A shared link to the analysis board opens its position and ranks it in the browser."""
+A shared link to the analysis board opens its position and ranks it in the browser. The career:
+a short match won moves the learner up a level, which the home page (a new page) reads back."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from playwright.sync_api import Page, expect
 from engine import HandState, Rules
 from engine.bots import make_bot
 from tests.browser.conftest import ARTIFACTS, ROOT
+from tests.browser.test_career_browser import play_match, scripted_result
 from trainer.analysis import AnalysisPosition, from_view, to_address
 from trainer.progress.decisions import option_text
 from trainer.progress.transfer import import_progress
@@ -34,7 +36,7 @@ from trainer.store import Store
 
 LESSON = '[data-table="lesson"]'
 PUZZLE = '[data-table="puzzle"]'
-PAGES = "index,lesson,puzzles,review,analysis"  # the pages the tests visit (the CLI builds them all)
+PAGES = "index,lesson,puzzles,review,analysis,career"  # the pages the tests visit (the CLI builds them all)
 LOAD = 120_000  # ms: a cold start loads Pyodide and installs the wheels, slower on a busy machine
 MIRROR = ROOT / ".cache" / "site-build" / "mirror"  # the checkout's own, made by scripts/setup.sh
 
@@ -242,6 +244,8 @@ def test_the_site_works_offline_and_keeps_progress_across_pages(offline, site, b
     expect(rating).to_contain_text("1 attempt, 1 solved")
     snap(page, "puzzle-solved")
 
+    win_a_career_match(offline, site)
+
     # The way home is a relative link (the site works in any folder of any host). The home page is
     # a new page with a fresh Pyodide: it shows lesson 1 begun (saved in IndexedDB by the lesson's
     # page, now closed) and downloads the lesson's step and the puzzle's attempt (saved by the
@@ -253,6 +257,7 @@ def test_the_site_works_offline_and_keeps_progress_across_pages(offline, site, b
     assert page.url.rstrip("/") in (url, f"{url}/index.html"), page.url
     row = page.locator("tr", has_text="The game")
     expect(row).not_to_contain_text("not started")
+    expect(page.get_by_text("you are at Level 2")).to_be_visible()  # the career page's win, kept
     with page.expect_download() as download:
         page.get_by_text("Download my progress").click()
     saved = tmp_path / "progress.json"
@@ -265,13 +270,42 @@ def test_the_site_works_offline_and_keeps_progress_across_pages(offline, site, b
         1
     ]
     assert [row["solved"] for row in document["tables"]["puzzle_attempts"]] == [1]
+    assert [(row["level"], row["result"]) for row in document["tables"]["career_matches"]] == [(1, "won")]
     store = Store(tmp_path / "installed.sqlite3")
     changed = import_progress(store, saved)
     assert changed["puzzle_attempts"] == 1 and changed["lesson_progress"] == 1
+    assert changed["career_matches"] == 1
     assert store.query("SELECT attempts FROM puzzle_learner") == [(1,)]
 
     assert outside == [], f"the site asked for addresses outside localhost: {outside[:5]}"
     assert missing == [], f"the site asked for files it does not have: {sorted(set(missing))[:5]}"
+
+
+CAREER_HOOK = """(hook) => self.pyodide.runPython(`import os
+os.environ.update(HEARTS_CAREER_TEST="${hook}", HEARTS_BOT_DELAY="0.05")`)"""
+"""In the career page's Pyodide: its test hook (``trainer.career.runner``, read as a match is dealt)."""
+
+
+def win_a_career_match(offline, site) -> None:
+    """The career page, offline: a match to 1 point dealt where the scripted play wins at level 1
+    (``test_career_browser``'s script and seed search); the learner moves up, with the review
+    the site has (its charts) and no promise of the installed one's."""
+    seed = next(seed for seed in range(200) if scripted_result(seed) == "won")
+    page = open_page(offline, site, "career.html", "text=No match in play")
+    (runtime,) = [w for w in page.workers if w.evaluate("() => typeof self.pyodide === 'object'")]
+    runtime.evaluate(CAREER_HOOK, f"1:{seed}")
+    clicked = page.evaluate("Date.now()")
+    play_match(page)
+    expect(page.get_by_text("You won the match")).to_be_visible()
+    expect(page.get_by_role("heading", name="You are at Level 2")).to_be_visible()
+    expect(page.get_by_role("link", name="Your review").first).to_have_attribute("href", "review.html")
+    expect(
+        page.get_by_text("a review of it decision by decision needs the installed version")
+    ).to_be_visible()
+    expect(page.locator('[data-role="review-link"]')).to_have_text("Your review: this game in its charts →")
+    snap(page, "career-won")
+    wait_until_saved(page, clicked)
+    page.close()
 
 
 def test_hard_bots_think_in_turn_and_the_table_answers_meanwhile(offline, site):

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 
 from engine.bots.ladder import LADDER, Level
 
+from ..browser import IN_BROWSER
 from ..review.charts import BELOW, WIDTH
-from ..site import HOME
+from ..site import HOME, REVIEW
 from ..vega import VegaLite, plain
 from .progress import MASTER, Match, Strength, level_from, record, rung, rungs, strength, title
 from .runner import CareerRunner, review_address
@@ -54,6 +55,23 @@ def problems_markdown(notice: str, problems: list[str]) -> str:
             f"{which} could not be read and {verb} left out, untouched: {' '.join(problems[:3])}{more}"
         )
     return " ".join(parts)
+
+
+def site_review(what: str, one: str) -> str:
+    """Where the static site reviews finished matches: its review page has them in a chart (it
+    reviews no game decision by decision: that needs the coach's full depth, installed)."""
+    return (
+        f"[Your review]({REVIEW}) has {what} in its chart of points a hand over time; a review of "
+        f"{one} decision by decision needs the installed version (download your progress on the home "
+        "page and import it there)."
+    )
+
+
+def review_markdown(game_key: str) -> str:
+    """The way to a finished match's review."""
+    if IN_BROWSER:
+        return site_review("this match", "it")
+    return f"[Review this match]({review_address(game_key)})."
 
 
 def _measured(level: Level) -> str:
@@ -102,7 +120,7 @@ def status_markdown(runner: CareerRunner, matches: Sequence[Match]) -> str:
         "the length below and press **Start the match**."
     )
     total, others = finished.total, [t for s, t in enumerate(session.totals) if s != session.seat]
-    review = f"[Review this match]({review_address(finished.game_key)})"
+    review = review_markdown(finished.game_key)
     where = _at(finished.level)
     if finished.won:
         if finished.level == MASTER.number:
@@ -110,10 +128,10 @@ def status_markdown(runner: CareerRunner, matches: Sequence[Match]) -> str:
         else:
             moved = f"You are now at {_at(level_from(matches))}."
         scores = f"your total {total}, the others' {', '.join(map(str, others))}"
-        return f"**You won the match** at {where}: {scores}. {moved} {review}.{after}"
+        return f"**You won the match** at {where}: {scores}. {moved} {review}{after}"
     return (
         f"**You lost the match** at {where}: your total {total}, the others' "
-        f"{', '.join(map(str, others))}. You are at {_at(level_from(matches))}. {review}.{after}"
+        f"{', '.join(map(str, others))}. You are at {_at(level_from(matches))}. {review}{after}"
     )
 
 
@@ -131,16 +149,18 @@ def matches_markdown(matches: Sequence[Match], shown: int = 10) -> str:
     if not matches:
         return ""
     rows = [
-        "| finished | level | game to | result | your points | hands | |",
-        "|:---|:---|---:|:---|---:|---:|:---|",
+        "| finished | level | game to | result | your points | hands |" + " |" * (not IN_BROWSER),
+        "|:---|:---|---:|:---|---:|---:|" + ":---|" * (not IN_BROWSER),
     ]
     for match in list(reversed(matches))[:shown]:
+        review = "" if IN_BROWSER else f" [review]({review_address(match.game_key)}) |"
         rows.append(
             f"| {match.finished_at.replace('T', ' ')} | {title(match.level)} | {match.target} | "
-            f"{match.result} | {match.total} | {match.hands} | [review]({review_address(match.game_key)}) |"
+            f"{match.result} | {match.total} | {match.hands} |{review}"
         )
     more = f"\n\n*The latest {shown} of {len(matches)} matches.*" if len(matches) > shown else ""
-    return "### Your matches\n\n" + "\n".join(rows) + more
+    site = "\n\n" + site_review("these matches", "one") if IN_BROWSER else ""
+    return "### Your matches\n\n" + "\n".join(rows) + more + site
 
 
 def _interval(figure: Strength) -> str:

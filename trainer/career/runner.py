@@ -9,7 +9,9 @@ up or not and its points measure the learner's own play.
 Test hook: ``HEARTS_CAREER_TEST="TARGET:SEED,SEED,..."`` makes every match a game to TARGET
 points, the n-th match kept in the store (counted from 0) dealt from the n-th SEED (the last one
 once they run out), so a browser test plays a short match whose deal it knows. Unset, a match is
-to the learner's choice of 50 or 100, dealt from a fresh seed.
+to the learner's choice of 50 or 100, dealt from a fresh seed. It and ``HEARTS_BOT_DELAY`` are read
+as a match is dealt, not as the page opens: a static-site page has no environment of its own, so a
+test sets them in the page's Pyodide before it starts the match.
 """
 
 from __future__ import annotations
@@ -86,7 +88,7 @@ class CareerRunner:
         self.progress = CareerProgress(store)
         self.notice = notice
         self._deals = random.Random(deal_seed) if deal_seed is not None else random.SystemRandom()
-        self._hook = _test_hook()
+        self._delay = bot_delay
         delay = _bot_delay() if bot_delay is None else bot_delay
         self.widget = MatchTable(  # still until a match starts: no bot plays an unseen table
             autoplay=False,
@@ -142,12 +144,16 @@ class CareerRunner:
         """The learner's level seated and the match's first hand (the hook's target and seed in a test)."""
         matches = self.matches()
         level = rung(level_from(matches))
-        if self._hook is not None:
-            target, seeds = self._hook
+        hook = _test_hook()
+        if hook is not None:
+            target, seeds = hook
             seed = seeds[min(len(matches), len(seeds) - 1)]
         else:
             seed = self._deals.randrange(2**31)
         widget = self.widget
+        if self._delay is None:
+            widget.bot_delay = _bot_delay()
+            widget.trick_pause = min(1.2, 2 * widget.bot_delay)
         widget.autoplay = True
         widget.session.seed = seed  # the bots' seeds and the later hands follow from it
         widget.set_bots(dict.fromkeys(widget.session.bots, level.key))
@@ -192,6 +198,7 @@ class CareerRunner:
         session = self.widget.session
         if session.winners:
             self._keep_match(session)
+            self.widget._refresh()  # the table's review link: its game's key is known only now
 
     def _keep_table(self, event: dict) -> None:
         """After every card, pass and deal of a match: keep it (a reload or a restart resumes it)."""

@@ -100,10 +100,7 @@ def more_markdown(career_level: int | None = None) -> str:
 
 
 def career_markdown(level: int | None = None) -> str:
-    """The career and, given the learner's level, where they are in it. The career is in the
-    installed app (the static site's review cannot review its matches)."""
-    if sys.platform == "emscripten":
-        return "**The career** (levels of bots up to the master table) is in the installed app."
+    """The career and, given the learner's level, where they are in it."""
     from trainer.career.progress import MASTER, title
 
     where = ""

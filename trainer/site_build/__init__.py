@@ -10,7 +10,7 @@ import sys
 
 __all__ = ["main"]
 
-USAGE = """usage: hearts-trainer site build OUT [--mirror DIR] [--pages index,lesson,puzzles,review,analysis]
+USAGE = """usage: hearts-trainer site build OUT [--mirror DIR] [--pages index,lesson,puzzles,review,analysis,career]
        hearts-trainer site mirror [DIR]
 
   build   write the static site into OUT (every page; the mirror is made first if missing)

@@ -3,10 +3,10 @@ Pyodide with Hearts Trainer's own wheel, all in one folder that any static host 
 
     hearts-trainer site build OUT [--mirror DIR] [--pages index,lesson,...]
 
-Each page (home, lesson, puzzles, review, analysis) is exported with ``marimo export html-wasm --offline``
+Each page (``SITE_PAGES``) is exported with ``marimo export html-wasm --offline``
 into the same folder, so they share marimo's assets, the Pyodide runtime and the packages:
 ``OUT/index.html``, ``OUT/lesson.html?lesson=KEY``, ``OUT/puzzles.html``, ``OUT/review.html``,
-``OUT/analysis.html?p=ADDRESS``.
+``OUT/analysis.html?p=ADDRESS``, ``OUT/career.html``.
 The runtime and packages come from a local mirror (``trainer.site_build.mirror``, made on first
 use), served on localhost while the build runs: the build needs no internet, and the site asks
 nothing of any other host.
@@ -44,7 +44,7 @@ __all__ = ["SITE_PAGES", "build_site", "serve_folder"]
 SITE_PAGES = {
     pathlib.Path(SITE_FILES[address]).stem: LESSONS_DIR / notebook
     for address, notebook in PAGES.items()
-    if address in SITE_FILES  # the career is served only: the site's review cannot review a match
+    if address in SITE_FILES
 }
 """Page name (its file is NAME.html) → its notebook: lessons/, except the review, whose review of a
 game needs the coach's full depth (not in the browser): the site's review page shows the charts and

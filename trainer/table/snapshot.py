@@ -12,6 +12,7 @@ from collections.abc import Collection, Iterable, Sequence
 from engine import Phase, to_card
 from engine.bots.ladder import level_keys
 
+from ..browser import IN_BROWSER
 from ..seats import YOU, seat_names
 from .session import Event, TableSession
 
@@ -19,7 +20,13 @@ CONCEALABLE = frozenset({"points", "pass"})
 """What a table can keep back while a lesson question asks for it: the seats' points and the pass
 direction (its badge and its Pass button)."""
 
-__all__ = ["announce", "snapshot"]
+__all__ = ["REVIEW_LABEL", "announce", "snapshot"]
+
+REVIEW_LABEL = (
+    "Your review: this game in its charts →" if IN_BROWSER else "Review this game, decision by decision →"
+)
+"""The game-over box's link (``review_href``): the static site's review page has a game in its
+charts only (a review decision by decision needs the coach's full depth, installed)."""
 
 
 def _card(code: str) -> dict[str, str]:
@@ -145,6 +152,7 @@ def snapshot(
         "winners": list(session.winners),
         "hand_in_progress": session.hand_in_progress,
         "review_href": session.review_href if session.winners and session.game_hands else None,
+        "review_label": REVIEW_LABEL,
         "selected": list(session.selected),
         "hint": list(session.hint),
         "hint_text": session.hint_text,

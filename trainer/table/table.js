@@ -340,7 +340,7 @@ function render({ model, el }) {
       h("strong", { text: t.status }),
       ` Final totals: ${t.seats.map((s) => `${s.name} ${t.totals[s.seat]}`).join(", ")}. `,
       t.review_href ? h("a", { href: t.review_href, target: "_top", "data-role": "review-link",
-        text: "Review this game, decision by decision →" }) : null,
+        text: t.review_label }) : null,
     );
   }
 

@@ -357,8 +357,9 @@ class TableWidget(anywidget.AnyWidget):
         self._timer = call_later(pause, self._bot_tick, self._generation)
 
     def _bot_tick(self, generation: int) -> None:
-        """One part of the next bot's decision (a Hard bot decides in two looks): the rest of it
-        waits for another turn, so a click is answered between the parts too."""
+        """One part of the next bot's decision (a searching bot's comes in parts,
+        ``HardBot.pass_steps``): the rest of it waits for another turn, so a click is answered
+        between the parts too."""
         with self._lock:
             if generation != self._generation:
                 return
