@@ -10,10 +10,11 @@ import sys
 
 __all__ = ["main"]
 
-USAGE = """usage: hearts-trainer site build OUT [--mirror DIR] [--pages index,lesson,puzzles,review,analysis,career]
+USAGE = """usage: hearts-trainer site build OUT [--mirror DIR] [--pages PAGE,...]
        hearts-trainer site mirror [DIR]
 
-  build   write the static site into OUT (every page; the mirror is made first if missing)
+  build   write the static site into OUT (every page, or those named: index, lesson, puzzles,
+          review, analysis, career; the mirror is made first if missing)
   mirror  make the local mirror of Pyodide and the wheels the site is built from
 
 The mirror is kept in $HEARTS_TRAINER_SITE_MIRROR if set, else in the user's cache
