@@ -178,16 +178,12 @@ def new_page(shared_context):
 
 
 @pytest.fixture
-def page(browser, demo_url, request):
+def page(new_page, demo_url, request):
     """A fresh page (so a fresh kernel session and a fresh table) showing the demo."""
-    viewport = getattr(request, "param", {"width": 1100, "height": 1300})
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
+    page = new_page(getattr(request, "param", {"width": 1100, "height": 1300}), 15_000)
     page.goto(demo_url)
     page.locator('[data-table="play"] .ht-hand .card').first.wait_for()
-    yield page
-    context.close()
+    return page
 
 
 @pytest.fixture
