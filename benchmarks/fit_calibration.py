@@ -206,7 +206,13 @@ def _moon_features(pair: dict, shares: Sequence[float]) -> tuple[int, list[float
     return group, [1.0, _logit(chance), where.trick / 13, 1.0 if chance <= FLOOR else 0.0, _logit(share)]
 
 
-def fit_moon(pairs: list[dict]) -> dict[str, tuple[float, float, float, float, float]]:
+def fit_map(pairs: list[dict]) -> tuple[dict, dict]:
+    """``fit_moon`` and ``fit_quiet`` of the same pairs, their columns read once."""
+    table = _Pairs(pairs)
+    return fit_moon(table), fit_quiet(table)
+
+
+def fit_moon(pairs: list[dict] | _Pairs) -> dict[str, tuple[float, float, float, float, float]]:
     """Per group (intercept, slope on the log-odds, slope on trick / 13, what is added when no
     imagined deal made the moon, and slope on the log-odds of the seat's share of the points in
     the hands without a moon). The level of a 0: the log-odds of a 0 cannot say how far below
@@ -215,7 +221,7 @@ def fit_moon(pairs: list[dict]) -> dict[str, tuple[float, float, float, float, f
     seat that would take most of the points when nobody shoots shoots more often than its
     predicted chance says (other seats' moons against a seat forecast 3-6 points were 2.37%
     forecast, 3.26% made without it, ``benchmarks/DECISIONS.md``)."""
-    table = _Pairs(pairs)
+    table = pairs if isinstance(pairs, _Pairs) else _Pairs(pairs)
     keep = (table.runner == NOBODY) | (table.runner == table.seat)  # else no moon: the map keeps 0
     group = table.groups(keep, MOON_GROUPS, _moon_group, lambda runner, seat: runner == seat)
     chance, share = table.chance[keep], table.share[keep]
@@ -373,7 +379,7 @@ def _by_points_out(where: Situation) -> float:
 
 
 def fit_quiet(
-    pairs: list[dict],
+    pairs: list[dict] | _Pairs,
     terms: Callable[[Situation, int, float], list[float]] = quiet_terms,
     weight: Callable[[Situation], float] = _by_points_out,
     groups: Sequence[str] = QUIET_GROUPS,
@@ -387,8 +393,9 @@ def fit_quiet(
     outcomes had no moon). ``terms``, ``weight`` and the groups try other forms
     (``benchmarks/DECISIONS.md``): those are read a pair at a time, the engine's in columns."""
     if terms is not quiet_terms or group_of is not _quiet_group:
-        return _fit_quiet_by_pair(pairs, terms, weight, groups, group_of)
-    table = _Pairs(pairs)
+        listed = pairs.pairs if isinstance(pairs, _Pairs) else pairs
+        return _fit_quiet_by_pair(listed, terms, weight, groups, group_of)
+    table = pairs if isinstance(pairs, _Pairs) else _Pairs(pairs)
     keep = (table.quiet_outcomes > 0) & (table.outstanding > 0)
     group = table.groups(keep, groups, group_of, lambda runner, seat: runner == IMPOSSIBLE)
     outstanding, taken = table.outstanding[keep], table.taken[keep]
@@ -667,8 +674,8 @@ def main() -> None:
         raw += predicted_rows(pairs, None, None)
         if not args.no_hold_out:
             rest = [pair for other, more in by_run.items() if other != run for pair in more]
-            held_out += predicted_rows(pairs, fit_moon(rest), fit_quiet(rest))
-    moon, quiet = fit_moon(everything), fit_quiet(everything)
+            held_out += predicted_rows(pairs, *fit_map(rest))
+    moon, quiet = fit_map(everything)
     results = {
         "runs": sorted(Path(run.split(":")[-1]).name for run in by_run),
         "hands": hands,
