@@ -138,29 +138,37 @@ def decode(packed: bytes, name: str = "archive") -> list[tuple[str, dict, dict]]
     points[written, -1] = (columns["last_points"] + _last_points(moon[written], points[written])) // PER_POINT
     moon_figures, point_figures = (moon / MOON_SCALE).tolist(), (points / POINTS_SCALE).tolist()
     ends = np.cumsum(columns["outcomes"]).tolist()
-    scores, shooters = columns["outcome_points"].T.tolist(), columns["outcome_shooter"].tolist()
+    outcomes = list(
+        zip(columns["outcome_points"].T.tolist(), columns["outcome_shooter"].tolist(), strict=True)
+    )
     taken_so_far = columns["taken"].T.tolist()
+    outstanding = (HAND_POINTS - columns["taken"].sum(axis=0)).tolist()
+    runs, kinds = head["runs"], head["kinds"]
     rows = []
-    for number in range(head["rows"]):
-        first = ends[number - 1] if number else 0
-        kind, seat = head["kinds"][columns["kind"][number]], int(columns["seat"][number])
+    for number, (run, hand, kind, seat, trick, runner) in enumerate(
+        zip(
+            *(columns[name].tolist() for name in ("run", "hand", "kind", "seat", "trick", "runner")),
+            strict=True,
+        )
+    ):
+        kind = kinds[kind]
         row = {
-            "hand": int(columns["hand"][number]),
+            "hand": hand,
             "kind": kind,
             "seat": seat,
             "moon": moon_figures[number],
             "points": point_figures[number],
-            "outcomes": [(scores[at], shooters[at]) for at in range(first, ends[number])],
+            "outcomes": outcomes[ends[number - 1] if number else 0 : ends[number]],
         }
         where = {
             "kind": kind,
             "seat": seat,
-            "trick": int(columns["trick"][number]),
-            "runner": int(columns["runner"][number]),
+            "trick": trick,
+            "runner": runner,
             "taken": taken_so_far[number],
-            "outstanding": HAND_POINTS - sum(taken_so_far[number]),
+            "outstanding": outstanding[number],
         }
-        rows.append((head["runs"][columns["run"][number]], row, where))
+        rows.append((runs[run], row, where))
     return rows
 
 

@@ -59,10 +59,12 @@ import numpy as np
 
 from benchmarks import coach_calibration as calibration
 from benchmarks import fit_archive
+from engine.moon import IMPOSSIBLE, NOBODY
 from engine.search import calibration_map
 from engine.search.calibration import (
     FLOOR,
     MOON_VALUE,
+    QUIET_UNKNOWN,
     Calibration,
     Situation,
     _logit,
@@ -160,11 +162,11 @@ def pairs_of(path: str) -> list[dict]:
                 "outcomes": [(list(scores), shooter) for scores, shooter in row["outcomes"]],
             }
             decisions.append((path, compact, situation(row["state"].view(row["seat"]), row["kind"])))
-    pairs = []
-    for number, (run, row, where) in enumerate(decisions):
-        for seat in range(len(row["moon"])):
-            pairs.append({"run": run, "decision": number, "row": row, "where": where, "seat": seat})
-    return pairs
+    return [
+        {"run": run, "decision": number, "row": row, "where": where, "seat": seat}
+        for number, (run, row, where) in enumerate(decisions)
+        for seat in range(len(row["moon"]))
+    ]
 
 
 def save_data(pairs: list[dict], target: str) -> None:
@@ -204,7 +206,13 @@ def _moon_features(pair: dict, shares: Sequence[float]) -> tuple[int, list[float
     return group, [1.0, _logit(chance), where.trick / 13, 1.0 if chance <= FLOOR else 0.0, _logit(share)]
 
 
-def fit_moon(pairs: list[dict]) -> dict[str, tuple[float, float, float, float, float]]:
+def fit_map(pairs: list[dict]) -> tuple[dict, dict]:
+    """``fit_moon`` and ``fit_quiet`` of the same pairs, their columns read once."""
+    table = _Pairs(pairs)
+    return fit_moon(table), fit_quiet(table)
+
+
+def fit_moon(pairs: list[dict] | _Pairs) -> dict[str, tuple[float, float, float, float, float]]:
     """Per group (intercept, slope on the log-odds, slope on trick / 13, what is added when no
     imagined deal made the moon, and slope on the log-odds of the seat's share of the points in
     the hands without a moon). The level of a 0: the log-odds of a 0 cannot say how far below
@@ -213,48 +221,143 @@ def fit_moon(pairs: list[dict]) -> dict[str, tuple[float, float, float, float, f
     seat that would take most of the points when nobody shoots shoots more often than its
     predicted chance says (other seats' moons against a seat forecast 3-6 points were 2.37%
     forecast, 3.26% made without it, ``benchmarks/DECISIONS.md``)."""
-    width = 5
-    design, trials, hits = [], [], []
-    shares: dict[int, tuple[float, ...]] = {}  # a decision's four seats share one reading
-    for pair in pairs:
-        row = pair["row"]
-        if id(row) not in shares:
-            shares[id(row)] = Calibration(pair["where"]).quiet_shares(row["moon"], row["points"])
-        features = _moon_features(pair, shares[id(row)])
-        if features is None:
-            continue
-        group, values = features
-        line = [0.0] * (width * len(MOON_GROUPS))
-        line[width * group : width * group + width] = values
-        outcomes = pair["row"]["outcomes"]
-        design.append(line)
-        trials.append(1.0)  # each (decision, seat) once: its share of moons
-        hits.append(sum(1 for _, shooter in outcomes if shooter == pair["seat"]) / len(outcomes))
-    w = _logistic(np.array(design), np.array(trials, float), np.array(hits, float), width)
-    return {
-        name: tuple(round(float(v), 4) for v in w[width * g : width * (g + 1)])
-        for g, name in enumerate(MOON_GROUPS)
-    }
+    table = pairs if isinstance(pairs, _Pairs) else _Pairs(pairs)
+    keep = (table.runner == NOBODY) | (table.runner == table.seat)  # else no moon: the map keeps 0
+    group = table.groups(keep, MOON_GROUPS, _moon_group, lambda runner, seat: runner == seat)
+    chance, share = table.chance[keep], table.share[keep]
+    design = np.column_stack(
+        [
+            np.ones(len(chance)),
+            _logits(chance),
+            table.trick[keep] / 13,
+            (chance <= FLOOR).astype(float),
+            _logits(share),
+        ]
+    )
+    table.check(keep, group, design, MOON_GROUPS, _moon_features)
+    hits = table.shot[keep] / table.outcomes[keep]  # each (decision, seat) once: its share of moons
+    w = _logistic(design, group, np.ones(len(design)), hits, len(MOON_GROUPS))
+    return {name: tuple(round(float(v), 4) for v in w[g]) for g, name in enumerate(MOON_GROUPS)}
 
 
-def _logistic(x: np.ndarray, n: np.ndarray, y: np.ndarray, width: int) -> np.ndarray:
-    """Weights of a logistic regression of ``y`` successes in ``n`` trials (``y`` may be a
-    fraction of ``n``: a share), by Newton's method with a light ridge towards the identity (the
-    second feature of each block of ``width`` is the log-odds of the prediction)."""
-    prior = np.zeros(x.shape[1])
-    prior[1::width] = 1.0  # the identity: log-odds in, log-odds out
+def _logits(chances: np.ndarray) -> np.ndarray:
+    """``_logit`` of every chance."""
+    chances = np.minimum(np.maximum(chances, FLOOR), 1.0 - FLOOR)
+    return np.log(chances / (1.0 - chances))
+
+
+class _Pairs:
+    """The pairs as columns, one entry a pair, each decision's figures read once: a fit reads
+    the million pairs of the shipped map's data in seconds (a pair at a time, in a minute)."""
+
+    def __init__(self, pairs: list[dict]) -> None:
+        index: dict[int, int] = {}  # a decision's number: its row's first pair's place
+        decision = [index.setdefault(id(pair["row"]), len(index)) for pair in pairs]
+        seat = [pair["seat"] for pair in pairs]
+        firsts = [pairs[at] for at in np.unique(decision, return_index=True)[1]]
+        rows, wheres = [pair["row"] for pair in firsts], [pair["where"] for pair in firsts]
+        self.pairs, self.wheres = pairs, wheres
+        self.decision, self.seat = np.array(decision, np.intp), np.array(seat, np.intp)
+        moon = np.array([row["moon"] for row in rows], float).reshape(len(rows), -1)
+        points = np.array([row["points"] for row in rows], float).reshape(moon.shape)
+        taken = np.array([where.taken for where in wheres], float).reshape(moon.shape)
+        outstanding = np.array([where.outstanding for where in wheres], float)
+        total = np.zeros(len(rows))
+        for column in moon.T:  # left to right, as ``sum`` adds them
+            total = total + column
+        with np.errstate(divide="ignore", invalid="ignore"):  # quiet_points, every seat at once
+            quiet = (points - MOON_VALUE * (total[:, None] - moon)) / (1.0 - total[:, None])
+            quiet[total > 1.0 - 1e-3] = QUIET_UNKNOWN
+            shares = np.where(outstanding[:, None] > 0, (quiet - taken) / outstanding[:, None], 0.0)
+        counts = np.array([len(row["outcomes"]) for row in rows], np.intp)
+        owner = np.repeat(np.arange(len(rows)), counts)
+        shooter = np.array([shooter for row in rows for _, shooter in row["outcomes"]], np.intp)
+        scores = np.array([scores for row in rows for scores, _ in row["outcomes"]], float)
+        scores = scores.reshape(len(shooter), moon.shape[1])
+        shot = np.zeros(moon.shape)
+        np.add.at(shot, (owner[shooter >= 0], shooter[shooter >= 0]), 1.0)
+        calm = shooter == -1  # the hands without a moon: their points
+        self.quiet_outcomes = np.bincount(owner[calm], minlength=len(rows))[self.decision]
+        calm_points = np.column_stack(
+            [np.bincount(owner[calm], scores[calm, s], minlength=len(rows)) for s in range(moon.shape[1])]
+        ).reshape(moon.shape)
+        at = self.decision, self.seat
+        self.chance, self.share = moon[at], shares[at]
+        self.shot, self.outcomes = shot[at], counts[self.decision]
+        self.calm_points, self.taken = calm_points[at], taken[at]
+        self.outstanding = outstanding[self.decision]
+        self.kind = np.array([where.kind for where in wheres])[self.decision]
+        self.decider = np.array([where.seat for where in wheres], np.intp)[self.decision]
+        self.trick = np.array([where.trick for where in wheres], float)[self.decision]
+        self.runner = np.array([where.runner for where in wheres], np.intp)[self.decision]
+
+    def groups(
+        self, keep: np.ndarray, names: Sequence[str], group_of: Callable, also: Callable
+    ) -> np.ndarray:
+        """Each kept pair's group: ``group_of`` read on one pair of each kind of position (kind,
+        whose, and ``also(runner, seat)``), as it reads every pair."""
+        key = (self.kind == "play") * 4 + (self.seat == self.decider) * 2 + also(self.runner, self.seat)
+        key = key[keep]
+        group = np.empty(len(key), np.intp)
+        kept = np.flatnonzero(keep)
+        for value in np.unique(key):
+            first = kept[np.argmax(key == value)]
+            pair = self.pairs[first]
+            group[key == value] = names.index(group_of(pair["where"], pair["seat"]))
+        return group
+
+    def check(self, keep, group, design, names, features: Callable, samples: int = 200) -> None:
+        """The columns agree with the fit's terms read a pair at a time (``features(pair,
+        shares)``: (group name or index, terms)) on pairs spread through the data: the fit fits
+        the engine's form, not a copy of it that drifted."""
+        kept = np.flatnonzero(keep)
+        for at in np.unique(np.linspace(0, len(kept) - 1, min(samples, len(kept))).astype(int)):
+            pair = self.pairs[kept[at]]
+            row = pair["row"]
+            shares = Calibration(pair["where"]).quiet_shares(row["moon"], row["points"])
+            want_group, want = features(pair, shares)
+            want_group = names.index(want_group) if isinstance(want_group, str) else want_group
+            if want_group != group[at] or not np.allclose(design[at], want, rtol=1e-9, atol=1e-12):
+                raise RuntimeError(
+                    f"{pair['run']} decision {pair['decision']} seat {pair['seat']}: the fit's columns "
+                    f"({names[group[at]]}, {list(design[at])}) are not its terms ({want_group}, {want})"
+                )
+
+
+def _logistic(x: np.ndarray, group: np.ndarray, n: np.ndarray, y: np.ndarray, groups: int) -> np.ndarray:
+    """Weights (a row a group) of a logistic regression of ``y`` successes in ``n`` trials
+    (``y`` may be a fraction of ``n``: a share) where each row of ``x`` is read by its group's
+    weights, by Newton's method (each group's weights a step of one length) with a light ridge
+    towards the identity (the second term of a row is the log-odds of the prediction)."""
+    order = np.argsort(group, kind="stable")
+    x, n, y = x[order], n[order], y[order]
+    bounds = np.searchsorted(group[order], np.arange(groups + 1))
+    blocks = [slice(bounds[g], bounds[g + 1]) for g in range(groups)]
+    prior = np.zeros((groups, x.shape[1]))
+    prior[:, 1] = 1.0  # the identity: log-odds in, log-odds out
     w = prior.copy()
 
+    def linear(w: np.ndarray) -> np.ndarray:
+        eta = np.empty(len(x))
+        for g, block in enumerate(blocks):
+            eta[block] = x[block] @ w[g]
+        return eta
+
     def loss(w: np.ndarray) -> float:
-        eta = x @ w
+        eta = linear(w)
         return float(np.sum(n * np.logaddexp(0, eta) - y * eta) + 0.5 * RIDGE * np.sum((w - prior) ** 2))
 
     current = loss(w)
+    ridge = RIDGE * np.eye(x.shape[1])
     for _ in range(200):
-        mu = 1 / (1 + np.exp(-np.clip(x @ w, -30, 30)))
-        gradient = x.T @ (y - n * mu) - RIDGE * (w - prior)
-        hessian = (x * (n * mu * (1 - mu))[:, None]).T @ x + RIDGE * np.eye(len(w))
-        step, size = np.linalg.solve(hessian, gradient), 1.0
+        mu = 1 / (1 + np.exp(-np.clip(linear(w), -30, 30)))
+        residual, curvature = y - n * mu, n * mu * (1 - mu)
+        step = np.empty_like(w)
+        for g, block in enumerate(blocks):
+            gradient = x[block].T @ residual[block] - RIDGE * (w[g] - prior[g])
+            hessian = (x[block] * curvature[block, None]).T @ x[block] + ridge
+            step[g] = np.linalg.solve(hessian, gradient)
+        size = 1.0
         while loss(w + size * step) > current and size > 1e-6:
             size /= 2
         w = w + size * step
@@ -276,7 +379,7 @@ def _by_points_out(where: Situation) -> float:
 
 
 def fit_quiet(
-    pairs: list[dict],
+    pairs: list[dict] | _Pairs,
     terms: Callable[[Situation, int, float], list[float]] = quiet_terms,
     weight: Callable[[Situation], float] = _by_points_out,
     groups: Sequence[str] = QUIET_GROUPS,
@@ -288,27 +391,47 @@ def fit_quiet(
     of the points still out that a seat takes, realised against predicted (a logistic
     regression on shares, each position weighted by the points still out, however many of its
     outcomes had no moon). ``terms``, ``weight`` and the groups try other forms
-    (``benchmarks/DECISIONS.md``)."""
-    width = len(terms(pairs[0]["where"], 0, 0.5))
-    design, trials, shares = [], [], []
+    (``benchmarks/DECISIONS.md``): those are read a pair at a time, the engine's in columns."""
+    if terms is not quiet_terms or group_of is not _quiet_group:
+        listed = pairs.pairs if isinstance(pairs, _Pairs) else pairs
+        return _fit_quiet_by_pair(listed, terms, weight, groups, group_of)
+    table = pairs if isinstance(pairs, _Pairs) else _Pairs(pairs)
+    keep = (table.quiet_outcomes > 0) & (table.outstanding > 0)
+    group = table.groups(keep, groups, group_of, lambda runner, seat: runner == IMPOSSIBLE)
+    outstanding, taken = table.outstanding[keep], table.taken[keep]
+    predicted = table.share[keep]
+    realised = (table.calm_points[keep] / table.quiet_outcomes[keep] - taken) / outstanding
+    gone, log_odds = 1.0 - outstanding / MOON_VALUE, _logits(predicted)
+    clean = ((table.kind[keep] == "play") & (taken == 0)).astype(float)
+    design = np.column_stack([np.ones(len(gone)), log_odds, gone, gone * log_odds, clean])
+    table.check(keep, group, design, groups, lambda pair, _: _quiet_terms_of(pair, terms, group_of))
+    weights = np.array([weight(where) for where in table.wheres], float)[table.decision[keep]]
+    w = _logistic(design, group, weights, weights * np.clip(realised, 0.0, 1.0), len(groups))
+    return {name: tuple(round(float(v), 4) for v in w[g]) for g, name in enumerate(groups)}
+
+
+def _quiet_terms_of(pair: dict, terms: Callable, group_of: Callable) -> tuple[str, list[float]]:
+    """A pair's group and terms in the points part of the map, read alone."""
+    where, seat = pair["where"], pair["seat"]
+    return group_of(where, seat), terms(where, seat, (_quiet(pair) - where.taken[seat]) / where.outstanding)
+
+
+def _fit_quiet_by_pair(pairs, terms, weight, groups, group_of) -> dict[str, tuple[float, ...]]:
+    """``fit_quiet`` of other forms, a pair at a time."""
+    design, group, trials, shares = [], [], [], []
     for pair in pairs:
         where, seat = pair["where"], pair["seat"]
         quiet = [scores[seat] for scores, shooter in pair["row"]["outcomes"] if shooter == -1]
         if not quiet or where.outstanding == 0:
             continue
-        group = groups.index(group_of(where, seat))
-        predicted = (_quiet(pair) - where.taken[seat]) / where.outstanding
+        name, values = _quiet_terms_of(pair, terms, group_of)
         realised = (sum(quiet) / len(quiet) - where.taken[seat]) / where.outstanding
-        line = [0.0] * (width * len(groups))
-        line[width * group : width * (group + 1)] = terms(where, seat, predicted)
-        design.append(line)
+        design.append(values)
+        group.append(groups.index(name))
         trials.append(weight(where))
         shares.append(trials[-1] * min(max(realised, 0.0), 1.0))
-    w = _logistic(np.array(design), np.array(trials), np.array(shares), width)
-    return {
-        name: tuple(round(float(v), 4) for v in w[width * g : width * (g + 1)])
-        for g, name in enumerate(groups)
-    }
+    w = _logistic(np.array(design), np.array(group), np.array(trials), np.array(shares), len(groups))
+    return {name: tuple(round(float(v), 4) for v in w[g]) for g, name in enumerate(groups)}
 
 
 def predicted_rows(
@@ -551,8 +674,8 @@ def main() -> None:
         raw += predicted_rows(pairs, None, None)
         if not args.no_hold_out:
             rest = [pair for other, more in by_run.items() if other != run for pair in more]
-            held_out += predicted_rows(pairs, fit_moon(rest), fit_quiet(rest))
-    moon, quiet = fit_moon(everything), fit_quiet(everything)
+            held_out += predicted_rows(pairs, *fit_map(rest))
+    moon, quiet = fit_map(everything)
     results = {
         "runs": sorted(Path(run.split(":")[-1]).name for run in by_run),
         "hands": hands,

@@ -84,6 +84,7 @@ HEAVY_FIRST = (
     "tests/browser/test_rooms_browser.py",  # about a minute: whole hands in two or three browsers
     "tests/browser/test_analysis_browser.py",  # positions set up, ranked, reopened, played out
     "tests/browser/test_practice_browser.py",  # a reviewed game's mistakes practised
+    "tests/browser/test_puzzles_browser.py",  # six puzzles solved, the coach asked
     "tests/test_calibration.py",  # the map refitted from the kept archive
     "tests/test_calibration_pool.py",  # over a minute: runs probed and fingerprinted
     "tests/test_mining.py",  # a two-process Dask cluster, puzzles mined and resumed
@@ -100,6 +101,19 @@ HEAVY_FIRST = (
     "tests/test_puzzle_reverify.py",
     "tests/test_puzzle_files.py",
     "tests/test_analysis_position.py",
+    # Half a minute or less, but the rest go in path order, and these came last or nearly
+    # (tests/test_wheel.py was the very last file: pip builds the wheel in a fresh environment).
+    "tests/lessons/test_checks.py",  # the coach judges the lessons' passes
+    "tests/review/test_review_notebook.py",
+    "tests/test_wheel.py",
+    "tests/review/test_review.py",
+    "tests/test_solver.py",
+    "tests/test_inference.py",
+    "tests/test_cluster.py",
+    "tests/test_practice.py",
+    "tests/lessons/test_notebooks.py",
+    "tests/test_sampling.py",
+    "tests/test_puzzle_check.py",
 )
 """Test files that take longest, run first: the suite runs a file at a time on each of two
 workers (``scripts/test.sh``), and a long file started last keeps one worker busy while the

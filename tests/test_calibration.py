@@ -30,6 +30,7 @@ from engine.search.calibration import (
     applies,
     calibration_for,
     quiet_points,
+    quiet_terms,
     situation,
 )
 from engine.search.calibration_map import DATA, FITTED_HANDS, MOON, PROVENANCE, QUIET, read_map
@@ -291,11 +292,38 @@ def test_the_fit_counts_each_decision_once_however_often_it_was_continued():
     assert fit_calibration.fit_quiet(calm) == fit_calibration.fit_quiet(pairs)
 
 
+def test_the_fit_refuses_columns_that_are_not_the_engine_s_terms(monkeypatch):
+    """The fit reads its million pairs in columns; should those drift from the terms the engine's
+    forecast weighs (read a pair at a time), it says where rather than fit another form."""
+    truth = {group: (-1.5, 0.5, 1.0, -1.0, 0.6) for group in fit_calibration.MOON_GROUPS}
+    pairs = synthetic_pairs(truth, 300, 3)
+    moon_terms, quiet_read = fit_calibration._moon_features, fit_calibration._quiet_terms_of
+
+    def moon_drifted(pair, shares):
+        group, terms = moon_terms(pair, shares)
+        return group, [*terms[:2], terms[2] / 2, *terms[3:]]  # the trick read in halves
+
+    monkeypatch.setattr(fit_calibration, "_moon_features", moon_drifted)
+    with pytest.raises(
+        RuntimeError, match=r"x decision \d+ seat \d: the fit's columns \(.*\) are not its terms"
+    ):
+        fit_calibration.fit_moon(pairs)
+    monkeypatch.setattr(fit_calibration, "_moon_features", moon_terms)
+
+    def quiet_drifted(*args):
+        group, terms = quiet_read(*args)
+        return group, [*terms[:4], 1.0 - terms[4]]  # the level of a seat with no point, the wrong way
+
+    monkeypatch.setattr(fit_calibration, "_quiet_terms_of", quiet_drifted)
+    with pytest.raises(RuntimeError, match="are not its terms"):
+        fit_calibration.fit_quiet(pairs)
+
+
 def test_the_engine_s_map_is_the_one_fitted_on_the_kept_decisions():
     """Refitted from the tracked archive alone, the map file comes out byte for byte as shipped."""
     root = Path(__file__).resolve().parents[1]
     pairs = [pair for name in DATA for pair in fit_calibration.pairs_of(str(root / name))]
-    moon, quiet = fit_calibration.fit_moon(pairs), fit_calibration.fit_quiet(pairs)
+    moon, quiet = fit_calibration.fit_map(pairs)
     assert moon == MOON
     assert quiet == QUIET
     # the hands it names as fitted on are those hands: the calibration benchmark leaves them out
@@ -371,8 +399,11 @@ def test_the_fit_finds_a_known_points_map_whose_line_moves_with_the_points_taken
         "play other moon open": (-0.3, 0.7, -1.0, 0.5, 0.5),
         "play other no moon": (-0.1, 0.8, 0.4, 0.6, -0.4),
     }
-    fitted = fit_calibration.fit_quiet(quiet_pairs(truth, 12000, 5))
+    pairs = quiet_pairs(truth, 12000, 5)
+    fitted = fit_calibration.fit_quiet(pairs)
     assert list(fitted) == list(truth)
+    # another form (here the engine's own, wrapped) is read a pair at a time: the same fit
+    assert fit_calibration.fit_quiet(pairs, terms=lambda *form: quiet_terms(*form)) == fitted
     for group, (a, b, c, d, e) in truth.items():
         got = fitted[group]
         assert abs(got[0] - a) < 0.2 and abs(got[1] - b) < 0.1, (group, got)

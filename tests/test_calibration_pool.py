@@ -52,36 +52,56 @@ def test_kept_runs_pool_every_hand_once_and_leave_other_models_out(tmp_path):
     assert kept["model"] == model and kept["rows"] == ROWS
 
 
-def test_the_fingerprint_names_the_blockers_and_what_the_engine_does():
+@pytest.fixture
+def play_once():
+    """``calibration.play_hand`` playing each probe hand once, for a test's probes whose hands
+    are Hard's own (the play-outs' blockers and predictions do not change how Hard plays)."""
+    play_hand, played = calibration.play_hand, {}
+
+    def play(job):
+        if job not in played:
+            played[job] = play_hand(job)
+        return played[job]
+
+    return play
+
+
+def test_the_fingerprint_names_the_blockers_and_what_the_engine_does(monkeypatch, play_once):
     """The probe is seeded and Hard's budgets are in deals: the same engine gives the same
     fingerprint on every call (and machine); other blockers play and predict otherwise."""
-    model = calibration.model_fingerprint(BLOCKERS)
+    calibration.model_fingerprint.cache_clear()
+    with monkeypatch.context() as patch:
+        patch.setattr(calibration, "play_hand", play_once)
+        model = calibration.model_fingerprint(BLOCKERS)
     assert model.startswith("r") and len(model) == 16
     calibration.model_fingerprint.cache_clear()
     assert calibration.model_fingerprint(Blocking()) == model  # worked out again, not remembered
-    assert calibration.model_fingerprint(Blocking(guard=1)) != model
+    with monkeypatch.context() as patch:
+        patch.setattr(calibration, "play_hand", play_once)  # the same hands, other play-outs
+        assert calibration.model_fingerprint(Blocking(guard=1)) != model
 
 
-def test_the_fingerprint_follows_what_hard_plays_and_the_evaluator_predicts(monkeypatch):
+def test_the_fingerprint_follows_what_hard_plays_and_the_evaluator_predicts(monkeypatch, play_once):
     """Not the code: the numbers. A prediction a hundredth of a point off, or one card Hard
     plays otherwise, is another model; another map is not (kept rows are forecast again)."""
     model = calibration.model_fingerprint(BLOCKERS)
     map_in_use = calibration.map_fingerprint()
-    predict, play_hand = calibration.predict, calibration.play_hand
+    predict = calibration.predict
 
     def nudged(job):
         found = predict(job)
         return {**found, "raw_points": [points + 0.01 for points in found["raw_points"]]}
 
     def one_card_otherwise(job):
-        decisions = play_hand(job)
+        decisions = play_once(job)
         return [decisions[0], {**decisions[1], "choice": "another card"}, *decisions[2:]]  # not predicted
 
-    for name, replacement in (("predict", nudged), ("play_hand", one_card_otherwise)):
+    for patched in ({"predict": nudged, "play_hand": play_once}, {"play_hand": one_card_otherwise}):
         calibration.model_fingerprint.cache_clear()
         with monkeypatch.context() as patch:
-            patch.setattr(calibration, name, replacement)
-            assert calibration.model_fingerprint(BLOCKERS) != model, name
+            for name, replacement in patched.items():
+                patch.setattr(calibration, name, replacement)
+            assert calibration.model_fingerprint(BLOCKERS) != model, patched
     calibration.model_fingerprint.cache_clear()
     with monkeypatch.context() as patch:
         patch.setitem(MOON, "pass own", (0.0, 1.0, 0.0, 0.0, 0.0))  # another map: other forecasts

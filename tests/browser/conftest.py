@@ -147,17 +147,43 @@ def browser():
         launched.close()
 
 
+@pytest.fixture(scope="module")
+def shared_context(browser):
+    """One browser context for a test file's pages (``new_page``): as a learner's browser does from
+    one page to the next, it keeps the scripts, styles and fonts marimo's pages load (a fresh
+    context fetched and compiled them again for every test: 1-2 s a page). Each test still gets
+    its own page, so its own marimo session and table; for pages that keep nothing in the
+    browser that a test reads (the lessons, puzzles and review keep the learner's data on the
+    server)."""
+    context = browser.new_context()
+    yield context
+    context.close()
+
+
 @pytest.fixture
-def page(browser, demo_url, request):
+def new_page(shared_context):
+    """``new_page(viewport)``: a page of the file's ``shared_context`` at that size, closed after the test."""
+    opened = []
+
+    def make(viewport: dict, timeout: float = 20_000):
+        page = shared_context.new_page()
+        page.set_viewport_size(viewport)
+        page.set_default_timeout(timeout)
+        opened.append(page)
+        return page
+
+    yield make
+    for page in opened:
+        page.close()
+
+
+@pytest.fixture
+def page(new_page, demo_url, request):
     """A fresh page (so a fresh kernel session and a fresh table) showing the demo."""
-    viewport = getattr(request, "param", {"width": 1100, "height": 1300})
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
+    page = new_page(getattr(request, "param", {"width": 1100, "height": 1300}), 15_000)
     page.goto(demo_url)
     page.locator('[data-table="play"] .ht-hand .card').first.wait_for()
-    yield page
-    context.close()
+    return page
 
 
 @pytest.fixture

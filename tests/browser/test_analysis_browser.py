@@ -71,9 +71,8 @@ def server(kept_home):
     )
 
 
-def open_page(browser, url: str, width: int = 1100) -> Page:
-    page = browser.new_context(viewport={"width": width, "height": 1400}).new_page()
-    page.set_default_timeout(30_000)
+def open_page(new_page, url: str, width: int = 1100) -> Page:
+    page = new_page({"width": width, "height": 1400}, 30_000)
     page.goto(signed_in(url))
     return page
 
@@ -128,9 +127,9 @@ def put(page: Page, place: str, text: str) -> None:
 
 
 def test_a_pass_set_up_by_clicks_is_ranked_as_the_coach_ranks_it_and_the_link_reopens_it(
-    browser, server, depth_hook
+    new_page, server, depth_hook
 ) -> None:
-    page = open_page(browser, server + "/")
+    page = open_page(new_page, server + "/")
     page.get_by_role("link", name="Analysis board").click()  # from the home page
     for code in PASS_HAND.split():
         card = page.locator(f'{PICKER} .an-card[data-card="{code}"]')
@@ -166,14 +165,13 @@ def test_a_pass_set_up_by_clicks_is_ranked_as_the_coach_ranks_it_and_the_link_re
     table = page.locator('[data-table="analysis"] .ht-hand .card')
     expect(table).to_have_count(13)
     assert sorted(table.evaluate_all("cards => cards.map(c => c.dataset.card)")) == sorted(PASS_HAND.split())
-    page.context.close()
 
 
 def test_a_mid_hand_position_by_pasted_text_is_ranked_and_a_bad_paste_changes_nothing(
-    browser, server, depth_hook
+    new_page, server, depth_hook
 ) -> None:
     # A link whose position does not read: the page says why in one line and starts empty.
-    page = open_page(browser, server + "/analysis/?p=9.nothing", width=360)
+    page = open_page(new_page, server + "/analysis/?p=9.nothing", width=360)
     expect(page.get_by_text("This link's position could not be opened. address:")).to_be_visible()
     page.get_by_label("Mid-hand: a play").check()
     page.get_by_label("Pass this hand").select_option(label="Hold (no pass)")
@@ -221,12 +219,11 @@ def test_a_mid_hand_position_by_pasted_text_is_ranked_and_a_bad_paste_changes_no
     expect(page.get_by_text("is not a position yet")).to_be_visible()
     assert location(page) == link
     assert shown_ranking(page, "play") == shown
-    page.context.close()
 
 
-def test_a_reviews_key_moment_opens_on_the_board(browser, server, kept_home, depth_hook) -> None:
+def test_a_reviews_key_moment_opens_on_the_board(new_page, server, kept_home, depth_hook) -> None:
     _home, moments = kept_home
-    page = open_page(browser, server + "/review/")
+    page = open_page(new_page, server + "/review/")
     expect(page.get_by_role("heading", name="Key moments")).to_be_visible()
     page.get_by_role("link", name="Analyse this").first.click()
     expect(page).to_have_url(re.compile(r"/analysis/\?p="))  # a link: a real navigation
@@ -239,4 +236,3 @@ def test_a_reviews_key_moment_opens_on_the_board(browser, server, kept_home, dep
         " ".join(str(card) for card in position.hand)
     )
     snap(page, "62-analysis-from-review")
-    page.context.close()

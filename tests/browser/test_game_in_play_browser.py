@@ -55,12 +55,8 @@ def fresh_url(tmp_path_factory):
 
 
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1100, "height": 1600})
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    yield page
-    context.close()
+def page(new_page):
+    return new_page({"width": 1100, "height": 1600})
 
 
 def hand_codes(page: Page) -> list[str]:

@@ -17,18 +17,15 @@ T = '[data-table="lesson"]'
 
 
 @pytest.fixture
-def lesson_page(browser, lessons_url):
-    context = browser.new_context(viewport={"width": 1100, "height": 1600})
-    page = context.new_page()
-    page.set_default_timeout(20_000)
+def lesson_page(new_page, lessons_url):
+    page = new_page({"width": 1100, "height": 1600})
 
     def open_(key: str) -> Page:
         """A lesson by its key, or the home page for "index"."""
         page.goto(signed_in(lessons_url + (HOME if key == "index" else lesson_address(key))))
         return page
 
-    yield open_
-    context.close()
+    return open_
 
 
 def snap(page: Page, name: str) -> None:
@@ -235,33 +232,28 @@ def test_lesson_5_from_start_to_finish(lesson_page, lessons_home) -> None:
     expect(page.get_by_role("heading", name=re.compile("Step 3 of 3"))).to_be_visible()
 
 
-def test_the_lesson_6_calculator_is_a_form_of_four_labelled_fields(browser, lessons_url) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    try:
-        page.goto(signed_in(lessons_url + lesson_address("l06_scoring")))
-        heading = page.get_by_role("heading", name=re.compile(r"^Step \d of 5"))
-        if heading.inner_text().startswith("Step 1"):
-            next_step(page)
-        expect(page.get_by_role("heading", name=re.compile("Step 2 of 5"))).to_be_visible()
-        seats = ("You", "Left", "Across", "Right")
-        fields = [page.get_by_role("textbox", name=f"{who} took") for who in seats]
-        for field in fields:
-            expect(field).to_be_visible()
-        # Shown as itself, the array was a list: a "4 Items" tree with its label's raw markdown.
-        expect(page.get_by_text("4 Items")).to_have_count(0)
-        expect(page.get_by_text("**Left**")).to_have_count(0)
-        tops = {round(field.bounding_box()["y"]) for field in fields}
-        assert len(tops) == 1, f"the four fields should sit in one row, not {tops}"
-        fields[1].scroll_into_view_if_needed()
-        page.screenshot(path=str(ARTIFACTS / "lesson-6-calculator.png"))
-        fields[1].fill("QS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH")
-        fields[1].press("Enter")
-        feedback(page, "That is a moon for Left").to_be_visible()
-        page.screenshot(path=str(ARTIFACTS / "lesson-6-calculator-answered.png"))
-    finally:
-        context.close()
+def test_the_lesson_6_calculator_is_a_form_of_four_labelled_fields(new_page, lessons_url) -> None:
+    page = new_page({"width": 1280, "height": 900})
+    page.goto(signed_in(lessons_url + lesson_address("l06_scoring")))
+    heading = page.get_by_role("heading", name=re.compile(r"^Step \d of 5"))
+    if heading.inner_text().startswith("Step 1"):
+        next_step(page)
+    expect(page.get_by_role("heading", name=re.compile("Step 2 of 5"))).to_be_visible()
+    seats = ("You", "Left", "Across", "Right")
+    fields = [page.get_by_role("textbox", name=f"{who} took") for who in seats]
+    for field in fields:
+        expect(field).to_be_visible()
+    # Shown as itself, the array was a list: a "4 Items" tree with its label's raw markdown.
+    expect(page.get_by_text("4 Items")).to_have_count(0)
+    expect(page.get_by_text("**Left**")).to_have_count(0)
+    tops = {round(field.bounding_box()["y"]) for field in fields}
+    assert len(tops) == 1, f"the four fields should sit in one row, not {tops}"
+    fields[1].scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "lesson-6-calculator.png"))
+    fields[1].fill("QS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH")
+    fields[1].press("Enter")
+    feedback(page, "That is a moon for Left").to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "lesson-6-calculator-answered.png"))
 
 
 def test_a_lesson_leads_home_to_the_hearts_home_page(lesson_page, lessons_url) -> None:
@@ -290,17 +282,12 @@ def test_an_unknown_lesson_says_so_and_links_home(lesson_page, lessons_url) -> N
 
 
 @pytest.mark.parametrize("address", [PUZZLES, REVIEW], ids=["puzzles", "review"])
-def test_the_pages_beside_the_lessons_lead_home_too(browser, lessons_url, address) -> None:
-    context = browser.new_context(viewport={"width": 1100, "height": 1300})
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    try:
-        page.goto(signed_in(lessons_url + address))
-        page.get_by_role("link", name="← All lessons").click()
-        expect(page.get_by_role("heading", name="Hearts Trainer", exact=True)).to_be_visible()
-        assert page.url == lessons_url + HOME
-    finally:
-        context.close()
+def test_the_pages_beside_the_lessons_lead_home_too(new_page, lessons_url, address) -> None:
+    page = new_page({"width": 1100, "height": 1300})
+    page.goto(signed_in(lessons_url + address))
+    page.get_by_role("link", name="← All lessons").click()
+    expect(page.get_by_role("heading", name="Hearts Trainer", exact=True)).to_be_visible()
+    assert page.url == lessons_url + HOME
 
 
 def go_to_step(page: Page, number: int) -> None:

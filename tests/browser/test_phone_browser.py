@@ -177,23 +177,18 @@ def save_whole_page(page: Page, viewport: dict, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_the_page_fits_the_screen_and_no_card_covers_a_seat(browser, pages_url, name):
+def test_the_page_fits_the_screen_and_no_card_covers_a_seat(new_page, pages_url, name):
     # One load a page: drawn on the phone, then the same page turned into a laptop's window (the
     # layout follows the window's size, as when a phone is turned or a window widened).
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(WAIT)
-    try:
-        page.goto(signed_in(f"{pages_url}{address_of(name)}"))
+    page = new_page(PHONE, WAIT)
+    page.goto(signed_in(f"{pages_url}{address_of(name)}"))
+    wait_until_drawn(page, name)
+    page.wait_for_load_state("networkidle")
+    for viewport, size in ((PHONE, "phone"), (LAPTOP, "laptop")):
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(300)  # the charts redraw at the new size
         wait_until_drawn(page, name)
-        page.wait_for_load_state("networkidle")
-        for viewport, size in ((PHONE, "phone"), (LAPTOP, "laptop")):
-            page.set_viewport_size(viewport)
-            page.wait_for_timeout(300)  # the charts redraw at the new size
-            wait_until_drawn(page, name)
-            assert_fits(page, name, viewport, size)
-    finally:
-        context.close()
+        assert_fits(page, name, viewport, size)
 
 
 def assert_fits(page: Page, name: str, viewport: dict, size: str) -> None:
@@ -215,33 +210,28 @@ def assert_fits(page: Page, name: str, viewport: dict, size: str) -> None:
             assert found["played"] == 3, found
 
 
-def test_a_pass_puzzles_verdict_and_heat_map_fit_a_phone(browser, pages_url):
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(WAIT)
-    try:
-        page.goto(signed_in(f"{pages_url}{PUZZLES}"))
-        page.locator("[data-table] .ht-hand .card").first.wait_for()
-        first = page.get_by_text(re.compile(r"Puzzle (pass|play)-[a-z0-9-]*[0-9]"))
-        shown = re.search(r"Puzzle (\S+-\d+)", first.inner_text()).group(1)
-        page.locator("select").first.select_option(label="What would you pass?")
-        prompt = page.get_by_text(re.compile(r"Puzzle pass-[a-z0-9-]*[0-9]"))
-        expect(prompt).not_to_contain_text(shown, timeout=WAIT)  # the pass puzzle chosen now
-        puzzle_id = re.search(r"(pass-[a-z0-9-]*[0-9])", prompt.inner_text()).group(1)
-        puzzle = load_puzzle(ROOT / "puzzles" / f"{puzzle_id}.toml")
-        for code in puzzle.answer.best.split():
-            card = page.locator(f'[data-table] .ht-hand .card[data-card="{code}"]')
-            card.click()
-            expect(card).to_have_class(re.compile(r"\bselected\b"))
-        page.locator('[data-table] [data-action="pass"]').click()
-        expect(page.get_by_text(re.compile(r"Your pass ranks 1 of \d+"))).to_be_visible(timeout=WAIT)
-        heat_map = page.locator(".vega-embed canvas, .vega-embed svg.marks")
-        expect(heat_map).to_have_count(1, timeout=WAIT)
-        page.wait_for_load_state("networkidle")
-        box = heat_map.bounding_box()
-        overflowing = page.evaluate(OVERFLOW_SCRIPT)
-        save_whole_page(page, PHONE, "phone-puzzles-pass-verdict")
-        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 1, box
-        assert overflowing == []
-    finally:
-        context.close()
+def test_a_pass_puzzles_verdict_and_heat_map_fit_a_phone(new_page, pages_url):
+    page = new_page(PHONE, WAIT)
+    page.goto(signed_in(f"{pages_url}{PUZZLES}"))
+    page.locator("[data-table] .ht-hand .card").first.wait_for()
+    first = page.get_by_text(re.compile(r"Puzzle (pass|play)-[a-z0-9-]*[0-9]"))
+    shown = re.search(r"Puzzle (\S+-\d+)", first.inner_text()).group(1)
+    page.locator("select").first.select_option(label="What would you pass?")
+    prompt = page.get_by_text(re.compile(r"Puzzle pass-[a-z0-9-]*[0-9]"))
+    expect(prompt).not_to_contain_text(shown, timeout=WAIT)  # the pass puzzle chosen now
+    puzzle_id = re.search(r"(pass-[a-z0-9-]*[0-9])", prompt.inner_text()).group(1)
+    puzzle = load_puzzle(ROOT / "puzzles" / f"{puzzle_id}.toml")
+    for code in puzzle.answer.best.split():
+        card = page.locator(f'[data-table] .ht-hand .card[data-card="{code}"]')
+        card.click()
+        expect(card).to_have_class(re.compile(r"\bselected\b"))
+    page.locator('[data-table] [data-action="pass"]').click()
+    expect(page.get_by_text(re.compile(r"Your pass ranks 1 of \d+"))).to_be_visible(timeout=WAIT)
+    heat_map = page.locator(".vega-embed canvas, .vega-embed svg.marks")
+    expect(heat_map).to_have_count(1, timeout=WAIT)
+    page.wait_for_load_state("networkidle")
+    box = heat_map.bounding_box()
+    overflowing = page.evaluate(OVERFLOW_SCRIPT)
+    save_whole_page(page, PHONE, "phone-puzzles-pass-verdict")
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 1, box
+    assert overflowing == []

@@ -20,9 +20,8 @@ def puzzles_url(tmp_path_factory):
     yield from _serve("lessons/puzzles.py", "marimo-run-puzzles.log", {"HEARTS_TRAINER_HOME": str(home)})
 
 
-def open_kind(browser, url: str, label: str) -> tuple[Page, object]:
-    page = browser.new_context(viewport={"width": 1100, "height": 1500}).new_page()
-    page.set_default_timeout(20_000)
+def open_kind(new_page, url: str, label: str) -> tuple[Page, object]:
+    page = new_page({"width": 1100, "height": 1500})
     page.goto(url)
     page.locator(f"{T} .ht-hand .card").first.wait_for()
     first = page.get_by_text(re.compile(r"Puzzle (pass|play)-[a-z0-9-]*[0-9]"))
@@ -42,8 +41,8 @@ def click_card(page: Page, code: str) -> None:
     expect(card).to_have_class(re.compile(r"\bselected\b"))
 
 
-def test_a_play_puzzle_is_solved_and_the_coach_answers(browser, puzzles_url):
-    page, puzzle = open_kind(browser, puzzles_url, "What would you play?")
+def test_a_play_puzzle_is_solved_and_the_coach_answers(new_page, puzzles_url):
+    page, puzzle = open_kind(new_page, puzzles_url, "What would you play?")
     best = puzzle.answer.best
     click_card(page, best)
     page.locator(f'{T} .ht-hand .card[data-card="{best}"]').click()
@@ -64,11 +63,10 @@ def test_a_play_puzzle_is_solved_and_the_coach_answers(browser, puzzles_url):
     expect(page.get_by_text(re.compile(r"Your puzzle rating: \d+"))).to_contain_text("1 attempt, 1 solved")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "20-play-puzzle-solved.png"), full_page=True)
-    page.context.close()
 
 
-def test_a_pass_puzzle_is_solved_and_a_wrong_pass_gets_the_verdict(browser, puzzles_url):
-    page, puzzle = open_kind(browser, puzzles_url, "What would you pass?")
+def test_a_pass_puzzle_is_solved_and_a_wrong_pass_gets_the_verdict(new_page, puzzles_url):
+    page, puzzle = open_kind(new_page, puzzles_url, "What would you pass?")
     for code in puzzle.answer.best.split():
         click_card(page, code)
     page.locator(f'{T} [data-action="pass"]').click()
@@ -93,11 +91,10 @@ def test_a_pass_puzzle_is_solved_and_a_wrong_pass_gets_the_verdict(browser, puzz
     ).to_be_visible()
     expect(page.get_by_text("Points lost count your points minus the others' average")).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / "22-pass-puzzle-missed.png"), full_page=True)
-    page.context.close()
 
 
-def test_a_hint_names_the_answer_with_a_reason_and_the_puzzle_is_then_not_solved(browser, puzzles_url):
-    page, puzzle = open_kind(browser, puzzles_url, "What would you play?")
+def test_a_hint_names_the_answer_with_a_reason_and_the_puzzle_is_then_not_solved(new_page, puzzles_url):
+    page, puzzle = open_kind(new_page, puzzles_url, "What would you play?")
     status = page.get_by_text(re.compile(r"Your puzzle rating: \d+"))
     attempts, solved = map(int, re.search(r"(\d+) attempts?, (\d+) solved", status.inner_text()).groups())
     page.locator(f'{T} [data-action="hint"]').click()
@@ -114,11 +111,10 @@ def test_a_hint_names_the_answer_with_a_reason_and_the_puzzle_is_then_not_solved
     done = attempts + 1
     expect(status).to_contain_text(f"{done} attempt{'' if done == 1 else 's'}, {solved} solved")
     page.screenshot(path=str(ARTIFACTS / "23-play-puzzle-hinted.png"), full_page=True)
-    page.context.close()
 
 
-def test_the_next_puzzle_clears_the_old_verdict_and_hint_before_any_answer(browser, puzzles_url):
-    page, puzzle = open_kind(browser, puzzles_url, "What would you play?")
+def test_the_next_puzzle_clears_the_old_verdict_and_hint_before_any_answer(new_page, puzzles_url):
+    page, puzzle = open_kind(new_page, puzzles_url, "What would you play?")
     page.locator(f'{T} [data-action="hint"]').click()
     hint = page.locator(f'{T} [data-role="hint"]')
     expect(hint).to_contain_text("Hint: play the")
@@ -142,13 +138,11 @@ def test_the_next_puzzle_clears_the_old_verdict_and_hint_before_any_answer(brows
         assert page.locator(f"{T} .ht-trick .played.gathering").count() == 0
         page.wait_for_timeout(100)
     page.screenshot(path=str(ARTIFACTS / "24-next-puzzle-cleared.png"), full_page=True)
-    page.context.close()
 
 
-def test_choosing_a_theme_by_its_title_shows_a_puzzle_of_that_theme(browser, puzzles_url):
+def test_choosing_a_theme_by_its_title_shows_a_puzzle_of_that_theme(new_page, puzzles_url):
     """The themes filter lists titles a learner reads, and a choice filters by it."""
-    page = browser.new_context(viewport={"width": 1100, "height": 1500}).new_page()
-    page.set_default_timeout(20_000)
+    page = new_page({"width": 1100, "height": 1500})
     page.goto(puzzles_url)
     page.locator(f"{T} .ht-hand .card").first.wait_for()
     page.get_by_text("Select...").first.click()
@@ -160,14 +154,12 @@ def test_choosing_a_theme_by_its_title_shows_a_puzzle_of_that_theme(browser, puz
     puzzle_id = re.search(r"Puzzle (play-[a-z0-9-]*[0-9])", prompt.inner_text()).group(1)
     assert "cannot_duck" in load_puzzle(ROOT / "puzzles" / f"{puzzle_id}.toml").themes
     page.screenshot(path=str(ARTIFACTS / "25-puzzle-theme-chosen.png"), full_page=True)
-    page.context.close()
 
 
 def test_next_without_answering_never_shows_a_puzzle_twice_and_the_rating_fields_are_labelled(
-    browser, puzzles_url
+    new_page, puzzles_url
 ):
-    page = browser.new_context(viewport={"width": 1100, "height": 1500}).new_page()
-    page.set_default_timeout(20_000)
+    page = new_page({"width": 1100, "height": 1500})
     page.goto(puzzles_url)
     page.locator(f"{T} .ht-hand .card").first.wait_for()
     for name in ("Lowest puzzle rating", "Highest puzzle rating"):
@@ -179,4 +171,3 @@ def test_next_without_answering_never_shows_a_puzzle_twice_and_the_rating_fields
         expect(prompt).not_to_contain_text(f"Puzzle {shown[-1]},")
         shown.append(re.search(r"Puzzle (\S+-\d+)", prompt.inner_text()).group(1))
     assert len(set(shown)) == len(shown), shown
-    page.context.close()

@@ -40,13 +40,10 @@ def review_url(review_home):
 
 
 @pytest.fixture
-def review_page(browser, review_url):
-    context = browser.new_context(viewport={"width": 1100, "height": 1400})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
+def review_page(new_page, review_url):
+    page = new_page({"width": 1100, "height": 1400}, 30_000)
     page.goto(review_url)
-    yield page
-    context.close()
+    return page
 
 
 def snap(page: Page, name: str) -> None:
