@@ -17,7 +17,9 @@ A tournament seats fresh bots for every deal, so the master reads only the hand 
 ``--game-hands N`` also plays ``--games`` games of N hands against each of ``--game-lineups``,
 each game once with the subject in every seat and the same bot objects all game (as at a table,
 where the master's reader keeps what it saw); the master, then Hard, in the same seats of the
-same games: the master less Hard paired by game and seat.
+same games: the master less Hard paired by game and seat. ``--before`` also seats, in the same
+seats of the same games, the master reading blocking alone (``MasterBot(reads=("blocks",))``, the
+master before it played its deals by the ducks and Q♠ read): the master less it, paired.
 
     PYTHONPATH=. nice -n 5 .venv/bin/python benchmarks/master_strength.py [--deals 40]
         [--seed 53053] [--lineups normal open hard] [--json benchmarks/results/master_strength.json]
@@ -49,6 +51,8 @@ def make(name: str, seed: int):
     """The bots these line-ups seat, by name (a module function: a process pool pickles it)."""
     if name == "master":
         return MasterBot(seed)
+    if name == "master_blocks":
+        return MasterBot(seed, reads=("blocks",))
     if name == "hard":
         return HardBot(seed)
     if name == "normal":
@@ -141,25 +145,47 @@ def play_games(
     return out
 
 
-def game_row(opponents: str, games: int, hands: int, seed: int) -> dict:
+def game_pairs(first: list[list[float]], second: list[list[float]]) -> dict:
+    """``first`` less ``second`` paired by game and seat (a game's hands averaged), over all hands
+    and over the hands after the first (the master has read one)."""
+    every = [statistics.fmean(m) - statistics.fmean(h) for m, h in zip(first, second, strict=True)]
+    later = [statistics.fmean(m[1:]) - statistics.fmean(h[1:]) for m, h in zip(first, second, strict=True)]
+    mean, half = interval(every)
+    late, late_half = interval(later)
+    return {
+        "all_hands": {"points_per_hand": round(mean, 3), "interval_95": round(half, 3)},
+        "after_first_hand": {"points_per_hand": round(late, 3), "interval_95": round(late_half, 3)},
+    }
+
+
+def game_row(opponents: str, games: int, hands: int, seed: int, before: bool = False) -> dict:
     """The master less Hard in the same seat of the same games, paired by game (a game's hands
-    averaged), over all hands and over the hands after the first (the master has read one)."""
+    averaged), over all hands and over the hands after the first (the master has read one);
+    with ``before``, the master reading blocking alone too."""
     started = time.perf_counter()
     master_moons: list[int] = []
     hard_moons: list[int] = []
     master = play_games("master", opponents, games, hands, seed, master_moons)
     hard = play_games("hard", opponents, games, hands, seed, hard_moons)
-    every = [statistics.fmean(m) - statistics.fmean(h) for m, h in zip(master, hard, strict=True)]
-    later = [statistics.fmean(m[1:]) - statistics.fmean(h[1:]) for m, h in zip(master, hard, strict=True)]
-    mean, half = interval(every)
-    late, late_half = interval(later)
+    pairs = game_pairs(master, hard)
+    extra: dict = {}
+    if before:
+        before_moons: list[int] = []
+        blocks = play_games("master_blocks", opponents, games, hands, seed, before_moons)
+        extra = {
+            "master_blocks_less_hard": game_pairs(blocks, hard),
+            "master_less_master_blocks": game_pairs(master, blocks),
+            "master_blocks_margin_over_others": round(statistics.fmean(x for g in blocks for x in g), 3),
+            "master_blocks_moons": len(before_moons),
+        }
     return {
         "games": games,
         "seats_per_game": PRESETS["standard"].players,
         "hands_per_game": hands,
         "seed": seed,
-        "master_less_hard": {"points_per_hand": round(mean, 3), "interval_95": round(half, 3)},
-        "after_first_hand": {"points_per_hand": round(late, 3), "interval_95": round(late_half, 3)},
+        "master_less_hard": pairs["all_hands"],
+        "after_first_hand": pairs["after_first_hand"],
+        **extra,
         "master_margin_over_others": round(statistics.fmean(x for g in master for x in g), 3),
         "hard_margin_over_others": round(statistics.fmean(x for g in hard for x in g), 3),
         "master_moons": len(master_moons),
@@ -183,6 +209,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game-hands", type=int, default=0, help="also play games of N hands a table")
     parser.add_argument("--games", type=int, default=4, help="games for --game-hands (each once a seat)")
     parser.add_argument("--game-lineups", nargs="+", choices=LINEUPS, default=["open"])
+    parser.add_argument(
+        "--before", action="store_true", help="games: also the master reading blocking alone, paired"
+    )
     parser.add_argument("--json", metavar="PATH", help="write the figures as JSON (merged by line-up)")
     args = parser.parse_args(argv)
     figures: dict = {}
@@ -203,7 +232,7 @@ def main(argv: list[str] | None = None) -> None:
         print(lineup, json.dumps(row), flush=True)
         write(args.json, figures)
     for opponents in args.game_lineups if args.game_hands else ():
-        row = game_row(opponents, args.games, args.game_hands, args.seed)
+        row = game_row(opponents, args.games, args.game_hands, args.seed, args.before)
         figures[f"{opponents}_games"] = row
         print(f"{opponents}_games", json.dumps(row), flush=True)
         write(args.json, figures)

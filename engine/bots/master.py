@@ -31,9 +31,16 @@ class MasterBot(HardBot):
 
     name = "master"
 
-    def __init__(self, seed: int = 0, **budget: object) -> None:
+    READS = ("blocks", "ducks", "queen")
+    """The habits it plays its imagined deals by (``engine.bots.reader``)."""
+
+    def __init__(self, seed: int = 0, reads: tuple[str, ...] = READS, **budget: object) -> None:
         super().__init__(seed, **budget)  # type: ignore[arg-type]
         self.reader = OpponentReader()
+        unknown = set(reads) - set(self.READS)
+        if unknown:
+            raise ValueError(f"MasterBot reads: unknown habit {sorted(unknown)[0]!r} (known: {self.READS})")
+        self.reads = tuple(reads)
 
     def observe(self, view: PlayerView) -> None:
         """Take in a view of this seat without deciding: a resumed table's hands so far
@@ -49,5 +56,11 @@ class MasterBot(HardBot):
         return super().play_steps(view)
 
     def _plans(self, view: PlayerView) -> list[Blocking]:
-        blockers = self.reader.blockers(view)
-        return [replace(plan, blockers=blockers) for plan in super()._plans(view)]
+        read = {}
+        if "blocks" in self.reads:
+            read["blockers"] = self.reader.blockers(view)
+        if "ducks" in self.reads:
+            read["duckers"] = self.reader.duckers(view)
+        if "queen" in self.reads:
+            read["queen_droppers"] = self.reader.queen_droppers(view)
+        return [replace(plan, **read) for plan in super()._plans(view)]
