@@ -40,7 +40,7 @@ from engine.bots.master import MasterBot
 from engine.bots.normal import NormalBot
 from engine.bots.table import bot_action
 from engine.deal import deal_from_seed, hand_seed
-from engine.hand import HandState
+from engine.hand import HandState, Phase
 from engine.rules import PRESETS
 from engine.tournament import SeatResult, interval, percentile, run_tournament
 
@@ -116,40 +116,61 @@ def run_lineup(lineup: str, deals: int, seed: int, workers: int) -> dict:
 
 
 def play_games(
-    subject: str, opponents: str, games: int, hands: int, seed: int, moons: list[int] | None = None
-) -> list[list[float]]:
+    subject: str,
+    opponents: str,
+    games: int,
+    hands: int,
+    seed: int,
+    only: set[tuple[int, int]] | None = None,
+    record: dict | None = None,
+) -> dict[tuple[int, int], list[float]]:
     """Games of ``hands`` hands, each played once with the subject in every seat (the same bot
-    objects all game, as at a table: the master's reader keeps what it saw); per game and seat,
-    the subject's score less the others' average, a hand at a time; ``moons`` gets one entry
-    a moon the subject shot."""
+    objects all game, as at a table: the master's reader keeps what it saw); per (game, seat),
+    the subject's score less the others' average, a hand at a time. ``only``: the (game, seat)
+    pairs to play (all by default); ``record`` gets, per pair, the moons the subject shot
+    (``moons``) and the habits whose read changed the master's plans (``used``), and the
+    subject's decision times (``play``, ``pass``; ``play_cpu``, ``pass_cpu``: the process's
+    processor time, what a decision costs one core on a machine shared with others)."""
     rules = PRESETS["standard"]
-    out = []
+    record = {} if record is None else record
+    out = {}
     for game in range(games):
         for me in range(rules.players):
+            if only is not None and (game, me) not in only:
+                continue
             bots = [
                 make(subject if seat == me else opponents, (seed * 1_009 + game) * 8 + seat)
                 for seat in range(rules.players)
             ]
             margins = []
+            moons = 0
             for index in range(hands):
                 deal_seed = hand_seed(seed * 1_009 + game, index)
                 dealt = deal_from_seed(deal_seed, rules.players)
                 state = HandState(rules, dealt, rules.pass_direction(index), seed=deal_seed)
                 while (seat := state.seat_to_act) is not None:
+                    passing = state.phase is Phase.PASSING
+                    started, cpu = time.perf_counter(), time.process_time()
                     state.apply(bot_action(bots[seat], state.view(seat, hand_index=index)))
+                    if seat == me:
+                        kind = "pass" if passing else "play"
+                        record.setdefault(kind, []).append(time.perf_counter() - started)
+                        record.setdefault(f"{kind}_cpu", []).append(time.process_time() - cpu)
                 scores = state.result.scores
-                if moons is not None and state.result.shooter == me:
-                    moons.append(index)
+                moons += state.result.shooter == me
                 margins.append(scores[me] - statistics.fmean(s for i, s in enumerate(scores) if i != me))
-            out.append(margins)
+            out[game, me] = margins
+            record.setdefault("moons", {})[game, me] = moons
+            record.setdefault("used", {})[game, me] = set(getattr(bots[me], "used", ()))
     return out
 
 
-def game_pairs(first: list[list[float]], second: list[list[float]]) -> dict:
+def game_pairs(first: dict, second: dict) -> dict:
     """``first`` less ``second`` paired by game and seat (a game's hands averaged), over all hands
     and over the hands after the first (the master has read one)."""
-    every = [statistics.fmean(m) - statistics.fmean(h) for m, h in zip(first, second, strict=True)]
-    later = [statistics.fmean(m[1:]) - statistics.fmean(h[1:]) for m, h in zip(first, second, strict=True)]
+    pairs = sorted(first)
+    every = [statistics.fmean(first[p]) - statistics.fmean(second[p]) for p in pairs]
+    later = [statistics.fmean(first[p][1:]) - statistics.fmean(second[p][1:]) for p in pairs]
     mean, half = interval(every)
     late, late_half = interval(later)
     return {
@@ -158,26 +179,53 @@ def game_pairs(first: list[list[float]], second: list[list[float]]) -> dict:
     }
 
 
+def replay(
+    subject: str, like: tuple[dict, dict], pairs: set, opponents: str, games: int, hands: int, seed: int
+) -> tuple[dict, dict]:
+    """``subject``'s games: those of ``like`` (margins, record), played again where ``pairs``."""
+    margins, record = dict(like[0]), {key: dict(like[1][key]) for key in ("moons", "used")}
+    if pairs:
+        played: dict = {}
+        margins.update(play_games(subject, opponents, games, hands, seed, pairs, played))
+        for key in ("moons", "used"):
+            record[key].update(played[key])
+    return margins, record
+
+
 def game_row(opponents: str, games: int, hands: int, seed: int, before: bool = False) -> dict:
-    """The master less Hard in the same seat of the same games, paired by game (a game's hands
-    averaged), over all hands and over the hands after the first (the master has read one);
-    with ``before``, the master reading blocking alone too."""
+    """The master less Hard in the same seat of the same games, paired by game and seat (a game's
+    hands averaged), over all hands and over the hands after the first (the master has read one);
+    with ``before``, the master reading blocking alone too.
+
+    A master whose reads never changed its plans in a game decided every card as Hard does with
+    the same seed (``tests/test_master.py``): that game is Hard's too, and is not played again;
+    likewise the master reading blocking alone where the master's other reads changed nothing."""
     started = time.perf_counter()
-    master_moons: list[int] = []
-    hard_moons: list[int] = []
-    master = play_games("master", opponents, games, hands, seed, master_moons)
-    hard = play_games("hard", opponents, games, hands, seed, hard_moons)
+    record: dict = {}
+    master = play_games("master", opponents, games, hands, seed, record=record)
+    reference = (master, record)
+    if before:
+        again = {pair for pair, habits in record["used"].items() if habits - {"blocks"}}
+        reference = replay("master_blocks", reference, again, opponents, games, hands, seed)
+    differ = {pair for pair, habits in reference[1]["used"].items() if habits}
+    hard, hard_record = replay("hard", reference, differ, opponents, games, hands, seed)
     pairs = game_pairs(master, hard)
     extra: dict = {}
     if before:
-        before_moons: list[int] = []
-        blocks = play_games("master_blocks", opponents, games, hands, seed, before_moons)
+        blocks, blocks_record = reference
         extra = {
             "master_blocks_less_hard": game_pairs(blocks, hard),
             "master_less_master_blocks": game_pairs(master, blocks),
-            "master_blocks_margin_over_others": round(statistics.fmean(x for g in blocks for x in g), 3),
-            "master_blocks_moons": len(before_moons),
+            "master_blocks_margin": round(statistics.fmean(x for g in blocks.values() for x in g), 3),
+            "master_blocks_moons": sum(blocks_record["moons"].values()),
+            "game_seats_where_ducks_or_queen_changed_plans": len(again),
         }
+    times = {}
+    for kind in ("play", "pass", "play_cpu", "pass_cpu"):
+        spent = record.get(kind)
+        if spent:
+            times[f"master_{kind}_ms_median"] = round(1000 * statistics.median(spent), 1)
+            times[f"master_{kind}_ms_p95"] = round(1000 * percentile(spent, 0.95), 1)
     return {
         "games": games,
         "seats_per_game": PRESETS["standard"].players,
@@ -186,10 +234,12 @@ def game_row(opponents: str, games: int, hands: int, seed: int, before: bool = F
         "master_less_hard": pairs["all_hands"],
         "after_first_hand": pairs["after_first_hand"],
         **extra,
-        "master_margin_over_others": round(statistics.fmean(x for g in master for x in g), 3),
-        "hard_margin_over_others": round(statistics.fmean(x for g in hard for x in g), 3),
-        "master_moons": len(master_moons),
-        "hard_moons": len(hard_moons),
+        "master_margin_over_others": round(statistics.fmean(x for g in master.values() for x in g), 3),
+        "hard_margin_over_others": round(statistics.fmean(x for g in hard.values() for x in g), 3),
+        "master_moons": sum(record["moons"].values()),
+        "hard_moons": sum(hard_record["moons"].values()),
+        "hard_games_replayed": len(differ),
+        **times,
         "seconds": round(time.perf_counter() - started, 1),
         "loadavg": _load(),
         "date": datetime.date.today().isoformat(),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from engine import HandState, Rules
 from engine.bots import bot_action
 from engine.bots.hard import HardBot
@@ -339,3 +341,21 @@ def test_play_outs_play_seats_read_as_not_ducking_or_keeping_the_queen_compiled_
                 plain = replace(blocking, duckers=-1, queen_droppers=-1)
                 changed += result.scores != playout_result(state, None, blocking=plain).scores
     assert changed > 0
+
+
+def test_a_master_reading_blocking_alone_plays_its_deals_with_every_seat_ducking():
+    """``reads`` chooses the habits its deals use (``master_strength --before`` seats the master
+    of blocking alone); the ones left out are counted but leave the deals as Hard's."""
+    bot = MasterBot(5, reads=("blocks",), play_samples=64, pass_samples=64)
+    bot.reader.observe(seen(PLAYS_OVER + KEEPS_QUEEN[1:], hand_index=0))
+    bot.reader.observe(seen(KEEPS_QUEEN, hand_index=1))
+    fresh = HandState.from_seed(12, Rules(), "left").view(0, hand_index=2)
+    bot.choose_pass(fresh)
+    assert bot.reader.read(2).plays_over and bot.reader.read(3).keeps_queen
+    assert bot._plans(fresh) == HardBot(5)._plans(fresh) and not bot.used
+    full = MasterBot(5, play_samples=64, pass_samples=64)
+    full.reader = bot.reader
+    full._plans(fresh)
+    assert full.used == {"ducks", "queen"}
+    with pytest.raises(ValueError, match="unknown habit 'queens'"):
+        MasterBot(5, reads=("blocks", "queens"))
