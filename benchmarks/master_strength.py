@@ -17,9 +17,9 @@ A tournament seats fresh bots for every deal, so the master reads only the hand 
 ``--game-hands N`` also plays ``--games`` games of N hands against each of ``--game-lineups``,
 each game once with the subject in every seat and the same bot objects all game (as at a table,
 where the master's reader keeps what it saw); the master, then Hard, in the same seats of the
-same games: the master less Hard paired by game and seat. ``--before`` also seats, in the same
-seats of the same games, the master reading blocking alone (``MasterBot(reads=("blocks",))``, the
-master before it played its deals by the ducks and Q♠ read): the master less it, paired.
+same games: the master less Hard paired by game and seat. ``--all-reads`` also seats, in the
+same seats of the same games, the master that plays its deals by the ducks and Q♠ read as well
+as blocking (``MasterBot(reads=MasterBot.READS)``, off by default): it less the master, paired.
 
     PYTHONPATH=. nice -n 5 .venv/bin/python benchmarks/master_strength.py [--deals 40]
         [--seed 53053] [--lineups normal open hard] [--json benchmarks/results/master_strength.json]
@@ -51,8 +51,8 @@ def make(name: str, seed: int):
     """The bots these line-ups seat, by name (a module function: a process pool pickles it)."""
     if name == "master":
         return MasterBot(seed)
-    if name == "master_blocks":
-        return MasterBot(seed, reads=("blocks",))
+    if name == "master_all":
+        return MasterBot(seed, reads=MasterBot.READS)
     if name == "hard":
         return HardBot(seed)
     if name == "normal":
@@ -192,32 +192,34 @@ def replay(
     return margins, record
 
 
-def game_row(opponents: str, games: int, hands: int, seed: int, before: bool = False) -> dict:
+def game_row(opponents: str, games: int, hands: int, seed: int, all_reads: bool = False) -> dict:
     """The master less Hard in the same seat of the same games, paired by game and seat (a game's
     hands averaged), over all hands and over the hands after the first (the master has read one);
-    with ``before``, the master reading blocking alone too.
+    with ``all_reads``, the master reading the ducks and the Q♠ too.
 
     A master whose reads never changed its plans in a game decided every card as Hard does with
     the same seed (``tests/test_master.py``): that game is Hard's too, and is not played again;
-    likewise the master reading blocking alone where the master's other reads changed nothing."""
+    likewise the master where the one reading every habit changed its plans by blocking alone.
+    Decision times are the first subject's (with ``all_reads``, the master reading every habit)."""
     started = time.perf_counter()
     record: dict = {}
-    master = play_games("master", opponents, games, hands, seed, record=record)
-    reference = (master, record)
-    if before:
+    if all_reads:
+        every = play_games("master_all", opponents, games, hands, seed, record=record)
         again = {pair for pair, habits in record["used"].items() if habits - {"blocks"}}
-        reference = replay("master_blocks", reference, again, opponents, games, hands, seed)
-    differ = {pair for pair, habits in reference[1]["used"].items() if habits}
-    hard, hard_record = replay("hard", reference, differ, opponents, games, hands, seed)
+        master, master_record = replay("master", (every, record), again, opponents, games, hands, seed)
+    else:
+        master = play_games("master", opponents, games, hands, seed, record=record)
+        master_record = record
+    differ = {pair for pair, habits in master_record["used"].items() if habits}
+    hard, hard_record = replay("hard", (master, master_record), differ, opponents, games, hands, seed)
     pairs = game_pairs(master, hard)
     extra: dict = {}
-    if before:
-        blocks, blocks_record = reference
+    if all_reads:
         extra = {
-            "master_blocks_less_hard": game_pairs(blocks, hard),
-            "master_less_master_blocks": game_pairs(master, blocks),
-            "master_blocks_margin": round(statistics.fmean(x for g in blocks.values() for x in g), 3),
-            "master_blocks_moons": sum(blocks_record["moons"].values()),
+            "master_all_less_master": game_pairs(every, master),
+            "master_all_less_hard": game_pairs(every, hard),
+            "master_all_margin": round(statistics.fmean(x for g in every.values() for x in g), 3),
+            "master_all_moons": sum(record["moons"].values()),
             "game_seats_where_ducks_or_queen_changed_plans": len(again),
         }
     times = {}
@@ -236,7 +238,7 @@ def game_row(opponents: str, games: int, hands: int, seed: int, before: bool = F
         **extra,
         "master_margin_over_others": round(statistics.fmean(x for g in master.values() for x in g), 3),
         "hard_margin_over_others": round(statistics.fmean(x for g in hard.values() for x in g), 3),
-        "master_moons": sum(record["moons"].values()),
+        "master_moons": sum(master_record["moons"].values()),
         "hard_moons": sum(hard_record["moons"].values()),
         "hard_games_replayed": len(differ),
         **times,
@@ -260,7 +262,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=4, help="games for --game-hands (each once a seat)")
     parser.add_argument("--game-lineups", nargs="+", choices=LINEUPS, default=["open"])
     parser.add_argument(
-        "--before", action="store_true", help="games: also the master reading blocking alone, paired"
+        "--all-reads", action="store_true", help="games: also the master reading ducks and the Q♠, paired"
     )
     parser.add_argument("--json", metavar="PATH", help="write the figures as JSON (merged by line-up)")
     args = parser.parse_args(argv)
@@ -282,7 +284,7 @@ def main(argv: list[str] | None = None) -> None:
         print(lineup, json.dumps(row), flush=True)
         write(args.json, figures)
     for opponents in args.game_lineups if args.game_hands else ():
-        row = game_row(opponents, args.games, args.game_hands, args.seed, args.before)
+        row = game_row(opponents, args.games, args.game_hands, args.seed, args.all_reads)
         figures[f"{opponents}_games"] = row
         print(f"{opponents}_games", json.dumps(row), flush=True)
         write(args.json, figures)

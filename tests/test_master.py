@@ -279,7 +279,7 @@ def test_the_master_plays_its_imagined_deals_with_the_seats_as_read():
     from engine.search.policy import choose_card
     from tests.test_moon import MOON, mask
 
-    bot = MasterBot(5, play_samples=64, pass_samples=64)
+    bot = MasterBot(5, reads=MasterBot.READS, play_samples=64, pass_samples=64)
     bot.reader.observe(seen(PLAYS_OVER + KEEPS_QUEEN[1:], hand_index=0))
     bot.reader.observe(seen(KEEPS_QUEEN, hand_index=1))
     fresh = HandState.from_seed(12, Rules(), "left").view(0, hand_index=2)
@@ -343,17 +343,17 @@ def test_play_outs_play_seats_read_as_not_ducking_or_keeping_the_queen_compiled_
     assert changed > 0
 
 
-def test_a_master_reading_blocking_alone_plays_its_deals_with_every_seat_ducking():
-    """``reads`` chooses the habits its deals use (``master_strength --before`` seats the master
-    of blocking alone); the ones left out are counted but leave the deals as Hard's."""
-    bot = MasterBot(5, reads=("blocks",), play_samples=64, pass_samples=64)
+def test_by_default_the_master_reads_blocking_alone_and_plays_its_deals_with_every_seat_ducking():
+    """``reads`` chooses the habits its deals use (by default blocking alone: the ducks and Q♠
+    reads measured no stronger); the ones left out are counted but leave the deals as Hard's."""
+    bot = MasterBot(5, play_samples=64, pass_samples=64)
     bot.reader.observe(seen(PLAYS_OVER + KEEPS_QUEEN[1:], hand_index=0))
     bot.reader.observe(seen(KEEPS_QUEEN, hand_index=1))
     fresh = HandState.from_seed(12, Rules(), "left").view(0, hand_index=2)
     bot.choose_pass(fresh)
     assert bot.reader.read(2).plays_over and bot.reader.read(3).keeps_queen
     assert bot._plans(fresh) == HardBot(5)._plans(fresh) and not bot.used
-    full = MasterBot(5, play_samples=64, pass_samples=64)
+    full = MasterBot(5, reads=MasterBot.READS, play_samples=64, pass_samples=64)
     full.reader = bot.reader
     full._plans(fresh)
     assert full.used == {"ducks", "queen"}

@@ -21,10 +21,10 @@ class MasterBot(HardBot):
     through (``Read.lets_runners_through``) plays its imagined deals without blocking moons,
     in both of Hard's plans (``HardBot._plans``): the plan of playing for few points, and the
     plan of running for the moon, which is worth more, and so chosen more often, against seats
-    that do not block. Likewise a seat read as playing over where it could duck
-    (``Read.plays_over``) or as keeping the Q♠ (``Read.keeps_queen``) plays its imagined deals
-    so (``reads`` names the habits used). Until a seat is read otherwise, it plays as in Hard's
-    deals, and the master decides as Hard does for the same seed.
+    that do not block. With ``reads=MasterBot.READS``, likewise a seat read as playing over
+    where it could duck (``Read.plays_over``) or as keeping the Q♠ (``Read.keeps_queen``) plays
+    its imagined deals so (off by default: measured no stronger). Until a seat is read otherwise,
+    it plays as in Hard's deals, and the master decides as Hard does for the same seed.
 
     Against Normal bots that never block, in games of 8 hands at a table, it scored 2.58 +- 1.52
     points a hand better than Hard in the same seats and shot 33 moons in 256 hands to Hard's 15;
@@ -34,9 +34,12 @@ class MasterBot(HardBot):
     name = "master"
 
     READS = ("blocks", "ducks", "queen")
-    """The habits it plays its imagined deals by (``engine.bots.reader``)."""
+    """The habits it can play its imagined deals by (``engine.bots.reader``)."""
+    DEFAULT_READS = ("blocks",)
+    """The ones it does: with the ducks and the Q♠ read too it scored 0.29 +- 0.93 points a hand
+    worse against Hard x3, at tables of Normals the same (``benchmarks/DECISIONS.md``)."""
 
-    def __init__(self, seed: int = 0, reads: tuple[str, ...] = READS, **budget: object) -> None:
+    def __init__(self, seed: int = 0, reads: tuple[str, ...] = DEFAULT_READS, **budget: object) -> None:
         super().__init__(seed, **budget)  # type: ignore[arg-type]
         self.reader = OpponentReader()
         unknown = set(reads) - set(self.READS)

@@ -19,9 +19,10 @@ plays every hand of a game at a table, the hands it saw before. Three habits are
 
 A read is a rate with a prior (``Rate``: a Beta mean), the prior leaning to what the play-out
 policy does (blocks, ducks, throws her); the master table's bot plays its imagined deals with a
-seat otherwise once the evidence says so (``Read.lets_runners_through``, ``Read.plays_over``,
-``Read.keeps_queen``): ``Blocking.blockers``, ``duckers`` and ``queen_droppers``. What is unseen
-is unknown: a card an opponent never played is never counted as held.
+seat otherwise once the evidence says so (``Read.lets_runners_through``: ``Blocking.blockers``;
+with ``MasterBot.READS``, also ``Read.plays_over`` and ``Read.keeps_queen``: ``duckers`` and
+``queen_droppers``). What is unseen is unknown: a card an opponent never played is never counted
+as held.
 """
 
 from __future__ import annotations
