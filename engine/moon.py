@@ -62,8 +62,9 @@ most this many moon cards and none but hearts."""
 
 @dataclass(frozen=True)
 class Blocking:
-    """How a play-out plays the moon: the thresholds above, and a seat planned to run from the
-    start, as one value to pass around."""
+    """How a play-out's seats play: the moon thresholds above, a seat planned to run from the
+    start, and the seats that block, duck and throw the Q♠ as the policy does, as one value to
+    pass around."""
 
     run: int = MOON_RUN
     guard: int = MOON_GUARD
@@ -75,6 +76,12 @@ class Blocking:
     """The seats that block a runner, one bit a seat (-1: every seat): a searching seat that has
     read an opponent as letting runners through plays its imagined deals with that seat not
     blocking (``engine.bots.reader``)."""
+    duckers: int = -1
+    """The seats that duck when following suit (-1: every seat); a seat left out plays its
+    highest card over the winning one where it could have ducked: read as not ducking."""
+    queen_droppers: int = -1
+    """The seats that throw the Q♠ at their first chance when void (-1: every seat); a seat left
+    out keeps her while it has another card to throw: read as keeping her."""
 
 
 BLOCKERS = Blocking()

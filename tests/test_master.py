@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from engine import HandState, Rules
 from engine.bots import bot_action
 from engine.bots.hard import HardBot
@@ -58,15 +60,16 @@ def test_a_seat_that_overtook_the_runner_holding_a_lower_card_is_read_as_blockin
 
 def test_ducks_and_the_queen_thrown_at_the_first_chance_are_counted():
     tricks = [
-        trick(0, "2C 5C 3C KD"),  # seat 3, void in clubs, keeps the Q♠ (it throws her next trick)
-        trick(0, "4C 9C 6C QS"),
+        trick(0, "2C 5C 3C KD"),  # seat 3, void in clubs, may not throw the Q♠ on the first trick
+        trick(0, "4C 9C 6C QS"),  # so this is its first chance, and it throws her
         trick(1, "10C 8C 2D 7C"),
         trick(1, "AC JC 5D KC"),
     ]
     reads = hand_evidence(seen(tricks))
-    assert (reads[3].queen_early.yes, reads[3].queen_early.no) == (0, 1)
-    # Seat 2 ducked three times holding the J♣ over the winning club; under the A♣ it had no choice.
-    assert (reads[2].ducks.yes, reads[2].ducks.no) == (3, 0)
+    assert (reads[3].queen_early.yes, reads[3].queen_early.no) == (1, 0)
+    # Seat 2 ducked twice holding the J♣ over the winning club; under the 10♣ of seat 1, who took
+    # the Q♠ (a runner winning the trick), ducking is moon play, and under the A♣ it had no choice.
+    assert (reads[2].ducks.yes, reads[2].ducks.no) == (2, 0)
     assert reads[1].ducks.chances == 0  # it never held a club under the winning one
 
 
@@ -211,3 +214,148 @@ def test_a_resumed_table_gives_the_master_back_what_it_had_read():
             seen, back = getattr(live[seat], habit), getattr(read[seat], habit)
             assert back.chances >= seen.chances
     assert sum(read[seat].ducks.chances for seat in read) > 0
+
+
+# Seat 2 plays over the winning club, then over the winning diamond, each time holding a card
+# under it (the 4♣ and the 2♦ it leads next): no duck, twice.
+PLAYS_OVER = [
+    trick(0, "2C 5C 9C 3C"),
+    trick(2, "4C 6C 7C 8C"),
+    trick(1, "4D 9D 3D 5D"),
+    trick(2, "2D 6D 7D 8D"),
+]
+
+# Seat 3 is void in clubs from the first trick, where the Q♠ is barred (not a chance); on the
+# second it throws a diamond though it holds the Q♠ (it plays her next): kept at its first chance.
+KEEPS_QUEEN = [
+    trick(0, "2C 5C 3C KD"),
+    trick(1, "9C 4C 4D 6C"),
+    trick(1, "2S 3S QS 5S"),
+]
+
+
+def test_a_seat_that_plays_over_where_it_could_duck_is_read_as_not_ducking():
+    reads = hand_evidence(seen(PLAYS_OVER))
+    assert (reads[2].ducks.yes, reads[2].ducks.no) == (0, 2)
+    assert reads[2].plays_over and not reads[1].plays_over and not reads[3].plays_over
+    assert reads[1].ducks.chances == reads[3].ducks.chances == 0  # never held a card on each side
+    reader = OpponentReader()
+    reader.observe(seen(PLAYS_OVER))
+    assert reader.duckers(seen(PLAYS_OVER)) == 0b1011
+    assert reader.blockers(seen(PLAYS_OVER)) == reader.queen_droppers(seen(PLAYS_OVER)) == -1
+
+
+def test_a_seat_that_keeps_the_queen_is_read_so_after_two_hands_not_one():
+    reads = hand_evidence(seen(KEEPS_QUEEN))
+    assert (reads[3].queen_early.yes, reads[3].queen_early.no) == (0, 1)
+    reader = OpponentReader()
+    reader.observe(seen(KEEPS_QUEEN, hand_index=0))
+    assert not reader.read(3).keeps_queen  # one chance a hand: one keep is not enough
+    assert reader.queen_droppers(seen(KEEPS_QUEEN)) == -1
+    reader.observe(seen(KEEPS_QUEEN, hand_index=1))
+    assert reader.read(3).keeps_queen and reader.read(3).queen_early.no == 2
+    assert reader.queen_droppers(seen(KEEPS_QUEEN, hand_index=1)) == 0b0111
+
+
+def test_the_queen_is_not_counted_where_she_was_barred_or_would_feed_a_runner():
+    # Seat 3, void in clubs and holding the Q♠ (played last): on the first trick she is barred; on
+    # the third seat 1, who took the 2♥ (the runner), wins the club trick: she would feed its moon.
+    tricks = [
+        trick(0, "2C 5C 3C KD"),
+        trick(1, "AD 2H 3D 4D"),
+        trick(1, "9C 4C 7D 6C"),
+        trick(1, "2S 3S QS 5S"),
+    ]
+    assert hand_evidence(seen(tricks))[3].queen_early.chances == 0
+    # The same throw with no runner on the table is a chance, and a keep.
+    tricks[1] = trick(1, "AD 2D 3D 4D")
+    assert hand_evidence(seen(tricks))[3].queen_early.no == 1
+
+
+def test_the_master_plays_its_imagined_deals_with_the_seats_as_read():
+    """Read over two hands, seat 2 plays over and seat 3 keeps the Q♠: in the master's plans, the
+    play-outs' seat 2 plays its highest card over the winning one where it could duck, and seat 3
+    throws a heart rather than the Q♠; seat 1, read as neither, ducks and throws her."""
+    from engine.search.policy import choose_card
+    from tests.test_moon import MOON, mask
+
+    bot = MasterBot(5, reads=MasterBot.READS, play_samples=64, pass_samples=64)
+    bot.reader.observe(seen(PLAYS_OVER + KEEPS_QUEEN[1:], hand_index=0))
+    bot.reader.observe(seen(KEEPS_QUEEN, hand_index=1))
+    fresh = HandState.from_seed(12, Rules(), "left").view(0, hand_index=2)
+    bot.choose_pass(fresh)
+    plans = bot._plans(fresh)
+    assert plans and all(p.duckers == 0b1011 and p.queen_droppers == 0b0111 for p in plans)
+    assert all(p.blockers == -1 for p in plans)  # nothing read on blocking: all block
+
+    def card(seat, hand, trick, plan):
+        outstanding = ((1 << 52) - 1) & ~mask(hand) & ~mask(trick)
+        cards = [parse_card(c) for c in trick.split()]
+        legal = mask(hand)
+        if any(c // 13 == cards[0] // 13 for c in [parse_card(c) for c in hand.split()]):
+            legal &= 0x1FFF << (13 * (cards[0] // 13))
+        return choose_card(mask(hand), legal, cards, 4, True, seat, (seat - len(cards)) % 4,
+                           -1, MOON, 0, outstanding, plan)  # fmt: skip
+
+    for plan in plans:
+        # Following the 8♦ with the 3♦ and the K♦: seat 2 plays over, seat 1 ducks.
+        assert card(2, "3D KD 5C", "8D", plan) == parse_card("KD")
+        assert card(1, "3D KD 5C", "8D", plan) == parse_card("3D")
+        # Void in diamonds with the Q♠ and the 9♥: seat 3 keeps her, seat 1 throws her.
+        assert card(3, "QS 9H 5C", "8D", plan) == parse_card("9H")
+        assert card(1, "QS 9H 5C", "8D", plan) == parse_card("QS")
+    assert card(2, "3D KD 5C", "8D", BLOCKERS) == parse_card("3D")  # Hard's deals: every seat ducks
+    assert card(3, "QS 9H 5C", "8D", BLOCKERS) == parse_card("QS")
+
+
+def test_seats_seen_ducking_and_throwing_the_queen_leave_the_master_deciding_as_hard():
+    tricks = [trick(0, "2C 5C 3C KD"), trick(0, "4C 9C 6C QS"), trick(1, "AC JC 5D KC")]
+    for seed in (3, 4):
+        view = seen(tricks, seed=seed)
+        master, hard = MasterBot(seed, play_samples=64), HardBot(seed, play_samples=64)
+        master.reader.observe(view)
+        assert master.reader.read(3).queen_early.yes == 1 and master.reader.read(2).ducks.yes == 2
+        assert master._plans(view) == hard._plans(view)
+
+
+def test_play_outs_play_seats_read_as_not_ducking_or_keeping_the_queen_compiled_as_the_reference():
+    """``Blocking.duckers`` and ``queen_droppers`` reach the compiled policy card for card, and
+    they decide cards."""
+    from engine.search.batch import Batch
+    from engine.search.playout import playout_result
+    from tests.test_batch import moon_positions, positions
+
+    rules = Rules()
+    changed = 0
+    for blocking in (
+        Blocking(duckers=0b1011),
+        Blocking(queen_droppers=0b0111),
+        Blocking(shooter=0, blockers=0b0011, duckers=0b0001, queen_droppers=0b0101),
+    ):
+        for played in (0, 3, 9):
+            states = positions(rules, 24, played) + moon_positions(rules, 24, played)
+            scores = Batch.from_states(states).run("heuristic", blocking=blocking)
+            for row, state in enumerate(states):
+                result = playout_result(state, None, blocking=blocking)
+                assert tuple(scores[row]) == result.scores, (blocking, played, row)
+                plain = replace(blocking, duckers=-1, queen_droppers=-1)
+                changed += result.scores != playout_result(state, None, blocking=plain).scores
+    assert changed > 0
+
+
+def test_by_default_the_master_reads_blocking_alone_and_plays_its_deals_with_every_seat_ducking():
+    """``reads`` chooses the habits its deals use (by default blocking alone: the ducks and Q♠
+    reads measured no stronger); the ones left out are counted but leave the deals as Hard's."""
+    bot = MasterBot(5, play_samples=64, pass_samples=64)
+    bot.reader.observe(seen(PLAYS_OVER + KEEPS_QUEEN[1:], hand_index=0))
+    bot.reader.observe(seen(KEEPS_QUEEN, hand_index=1))
+    fresh = HandState.from_seed(12, Rules(), "left").view(0, hand_index=2)
+    bot.choose_pass(fresh)
+    assert bot.reader.read(2).plays_over and bot.reader.read(3).keeps_queen
+    assert bot._plans(fresh) == HardBot(5)._plans(fresh) and not bot.used
+    full = MasterBot(5, reads=MasterBot.READS, play_samples=64, pass_samples=64)
+    full.reader = bot.reader
+    full._plans(fresh)
+    assert full.used == {"ducks", "queen"}
+    with pytest.raises(ValueError, match="unknown habit 'queens'"):
+        MasterBot(5, reads=("blocks", "queens"))

@@ -11,14 +11,18 @@ plays every hand of a game at a table, the hands it saw before. Three habits are
   under it, a block; or under while it held a card over it (not the Q♠), a runner let through.
   Void, it threw a moon card onto the runner's trick while it held (played later) a card that
   is none: fed the runner, a runner let through;
-- **ducking**: following suit with a card over the winning one and a card under it (both seen),
-  it played under: a duck; over: no duck;
-- **the Q♠ early**: void in the led suit while holding the Q♠ (it played her later), it threw
-  her at the first such chance or kept her.
+- **ducking**: following suit with a card over the winning one (not the Q♠) and a card under it
+  (both seen), no runner winning the trick, it played under: a duck; over: no duck;
+- **the Q♠ early**: void in the led suit while holding the Q♠ (it played her later) where she
+  was legal (not on a first trick that bars points) and no runner was winning the trick (she
+  would feed its moon), it threw her at the first such chance or kept her.
 
-A read is a rate with a prior (``Rate``: a Beta mean); the master table's bot plays its imagined
-deals with a seat not blocking once the evidence says so (``Read.lets_runners_through``). What is
-unseen is unknown: a card an opponent never played is never counted as held.
+A read is a rate with a prior (``Rate``: a Beta mean), the prior leaning to what the play-out
+policy does (blocks, ducks, throws her); the master table's bot plays its imagined deals with a
+seat otherwise once the evidence says so (``Read.lets_runners_through``: ``Blocking.blockers``;
+with ``MasterBot.READS``, also ``Read.plays_over`` and ``Read.keeps_queen``: ``duckers`` and
+``queen_droppers``). What is unseen is unknown: a card an opponent never played is never counted
+as held.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from ..moon import CHEAP_BLOCK, MOON_GUARD, moon_candidate, moon_cards
 from ..rules import QUEEN_OF_SPADES
 from ..view import PlayerView
 
-__all__ = ["BLOCK_PRIOR", "OpponentReader", "Rate", "Read", "hand_evidence"]
+__all__ = ["BLOCK_PRIOR", "DUCK_PRIOR", "QUEEN_PRIOR", "OpponentReader", "Rate", "Read", "hand_evidence"]
 
 _QUEEN_BIT = 1 << QUEEN_OF_SPADES
 
@@ -62,6 +66,14 @@ BLOCK_PRIOR = (2.0, 1.0)
 this prior two runners let through and no block read as not blocking (2 / 5 below one half);
 one let through, or one block for each, does not."""
 
+DUCK_PRIOR = (2.0, 1.0)
+"""Every seat ducks until seen otherwise, as the play-out policy does: two plays over the winning
+card with no duck read it as not ducking, a duck for each play over does not."""
+
+QUEEN_PRIOR = (2.0, 1.0)
+"""Every seat throws the Q♠ at its first chance until seen otherwise, as the policy does: one
+chance a hand at most, so it takes two hands of keeping her (and none of throwing her)."""
+
 
 @dataclass(frozen=True)
 class Read:
@@ -69,13 +81,23 @@ class Read:
     ``ducks`` (yes: ducked) and ``queen_early`` (yes: threw the Q♠ at its first chance)."""
 
     blocks: Rate = field(default_factory=lambda: Rate(0, 0, *BLOCK_PRIOR))
-    ducks: Rate = field(default_factory=Rate)
-    queen_early: Rate = field(default_factory=Rate)
+    ducks: Rate = field(default_factory=lambda: Rate(0, 0, *DUCK_PRIOR))
+    queen_early: Rate = field(default_factory=lambda: Rate(0, 0, *QUEEN_PRIOR))
 
     @property
     def lets_runners_through(self) -> bool:
         """Read as a seat that does not block moons: more likely than not, by the evidence."""
         return self.blocks.mean < 0.5
+
+    @property
+    def plays_over(self) -> bool:
+        """Read as a seat that plays over the winning card where it could duck."""
+        return self.ducks.mean < 0.5
+
+    @property
+    def keeps_queen(self) -> bool:
+        """Read as a seat that keeps the Q♠ when it could throw her."""
+        return self.queen_early.mean < 0.5
 
     def __add__(self, other: Read) -> Read:
         return Read(
@@ -98,6 +120,7 @@ def hand_evidence(view: PlayerView) -> dict[int, Read]:
     counts = {seat: [0, 0, 0, 0, 0, 0] for seat in range(players) if seat != view.seat}
     taken = [0] * players
     queen_kept = set()  # seats seen keeping the Q♠ when void (their first chance passed)
+    queen_barred = view.rules.no_points_on_first_trick and view.rules.point_mask & _QUEEN_BIT
     for index, trick in enumerate(tricks):
         runner, runner_cards = moon_candidate(taken, moon_mask)
         cards = [int(card) for card in trick.cards]
@@ -115,9 +138,8 @@ def hand_evidence(view: PlayerView) -> dict[int, Read]:
             tally = counts[seat]
             in_trick = sum(1 << c for c in before) & moon_mask
             cheap = in_trick and not in_trick & ~HEARTS_MASK and in_trick.bit_count() <= CHEAP_BLOCK
-            chance = (
-                runner >= 0 and runner != seat and winner == runner and (cheap or runner_cards >= MOON_GUARD)
-            )
+            runner_wins = runner >= 0 and runner != seat and winner == runner
+            chance = runner_wins and (cheap or runner_cards >= MOON_GUARD)
             if card // 13 == led:
                 over = held & suit & ~((1 << winning) - 1) & ~_QUEEN_BIT
                 under = held & suit & ((1 << winning) - 1)
@@ -125,12 +147,13 @@ def hand_evidence(view: PlayerView) -> dict[int, Read]:
                     tally[0] += 1
                 elif chance and card < winning and over:
                     tally[1] += 1
-                if over and under and not chance:
+                if over and under and not runner_wins:
                     tally[2 if card < winning else 3] += 1
             else:
                 if chance and (1 << card) & moon_mask and held & ~moon_mask & ~(1 << card):
                     tally[1] += 1
-                if held & _QUEEN_BIT and seat not in queen_kept:
+                barred = runner_wins or (index == 0 and queen_barred)
+                if held & _QUEEN_BIT and seat not in queen_kept and not barred:
                     if card == QUEEN_OF_SPADES:
                         tally[4] += 1
                     else:
@@ -139,7 +162,9 @@ def hand_evidence(view: PlayerView) -> dict[int, Read]:
         if trick.is_complete:
             taken[trick.winner] |= sum(1 << c for c in cards)
     return {
-        seat: Read(Rate(t[0], t[1], *BLOCK_PRIOR), Rate(t[2], t[3]), Rate(t[4], t[5]))
+        seat: Read(
+            Rate(t[0], t[1], *BLOCK_PRIOR), Rate(t[2], t[3], *DUCK_PRIOR), Rate(t[4], t[5], *QUEEN_PRIOR)
+        )
         for seat, t in counts.items()
     }
 
@@ -170,8 +195,21 @@ class OpponentReader:
     def blockers(self, view: PlayerView) -> int:
         """The seats to play imagined deals with as blocking, one bit a seat (-1: all of them, as
         before any evidence): every seat but those read as letting runners through."""
-        through = 0
+        return self._seats(view, "lets_runners_through")
+
+    def duckers(self, view: PlayerView) -> int:
+        """The seats to play imagined deals with as ducking (-1: all): every seat but those read
+        as playing over."""
+        return self._seats(view, "plays_over")
+
+    def queen_droppers(self, view: PlayerView) -> int:
+        """The seats to play imagined deals with as throwing the Q♠ at their first chance (-1:
+        all): every seat but those read as keeping her."""
+        return self._seats(view, "keeps_queen")
+
+    def _seats(self, view: PlayerView, left_out: str) -> int:
+        out = 0
         for seat in range(view.players):
-            if seat != view.seat and self.read(seat).lets_runners_through:
-                through |= 1 << seat
-        return -1 if not through else ((1 << view.players) - 1) & ~through
+            if seat != view.seat and getattr(self.read(seat), left_out):
+                out |= 1 << seat
+        return -1 if not out else ((1 << view.players) - 1) & ~out

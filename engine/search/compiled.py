@@ -68,6 +68,8 @@ class RulesCode:
     deck_mask: int
     shooter: int
     blockers: int
+    duckers: int
+    queen_droppers: int
 
     @classmethod
     def of(cls, rules: Rules, blocking: Blocking = BLOCKERS) -> tuple[int, ...]:
@@ -88,6 +90,8 @@ class RulesCode:
             rules.deck_mask,
             blocking.shooter,
             blocking.blockers,
+            blocking.duckers,
+            blocking.queen_droppers,
         )
         return tuple(code.__dict__.values())
 
@@ -199,6 +203,8 @@ def _choose(
     cheap_block: int,
     shooter: int,
     blockers: int,
+    duckers: int,
+    queen_droppers: int,
 ) -> int:
     """``engine.search.policy.choose_card``, line for line."""
     running = runner_cards >= moon_run
@@ -246,6 +252,10 @@ def _choose(
         if under:
             if runner_winning and led == 3:  # hearts
                 return _bottom(under)
+            if not runner_winning and (duckers >> seat) & 1 == 0:
+                over = legal & ~((1 << winning) - 1) & ~_QUEEN_BIT
+                if over:
+                    return _top(over)
             return _top(under)
         if length == players - 1:
             if legal != _QUEEN_BIT:
@@ -260,6 +270,8 @@ def _choose(
         quiet = legal & ~moon_mask
         if quiet:
             return _highest_by_rank(quiet)
+    if legal & ~_QUEEN_BIT and (queen_droppers >> seat) & 1 == 0:
+        legal &= ~_QUEEN_BIT
     return _discard(legal, queen_out)
 
 
@@ -311,6 +323,8 @@ def run_policy(
         _deck_mask,
         shooter,
         blockers,
+        duckers,
+        queen_droppers,
     ) = rules
     # ``engine.kernel.PlayRules``, by index: first lead, safe cards, hearts for the queen, must break
     play_rules = (_CLUBS if lead_any_club else 1 << lowest_club, ~point_mask if no_points else -1,
@@ -356,6 +370,8 @@ def run_policy(
                 cheap_block,
                 shooter,
                 blockers,
+                duckers,
+                queen_droppers,
             )
             if card == _QUEEN:
                 queen_out = False
@@ -670,6 +686,8 @@ def runner_mismatches(
         deck_mask,
         shooter,
         blockers,
+        duckers,
+        queen_droppers,
     ) = rules
     # ``engine.kernel.PlayRules``, by index: first lead, safe cards, hearts for the queen, must break
     play_rules = (_CLUBS if lead_any_club else 1 << lowest_club, ~point_mask if no_points else -1,
@@ -705,6 +723,8 @@ def runner_mismatches(
                 cheap_block,
                 shooter,
                 blockers,
+                duckers,
+                queen_droppers,
             )
             if card != cards[k]:
                 count += 1

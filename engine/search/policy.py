@@ -25,6 +25,9 @@ And it plays the moon on both sides (``engine.moon`` says who is running and how
   play; discarding onto a trick someone else wins once the runner has played, it throws points
   as usual: points with another player end the moon. A seat left out of ``Blocking.blockers``
   (a searching seat has read it as letting runners through) plays as if no other seat were running.
+- seats read otherwise (``Blocking.duckers``, ``Blocking.queen_droppers``): a seat read as not
+  ducking plays its highest card over the winning one (never the Q♠) where it could duck; a seat
+  read as keeping the Q♠ throws another card while it has one.
 - the runner, from ``MOON_RUN`` moon cards (or sooner, when its hand has no losers left, or
   from the start for a seat the search plans a moon for: ``Blocking.shooter``), wins
   every trick it can (its highest card) and discards its lowest card that is no point, for as
@@ -139,6 +142,10 @@ def choose_card(
         if under:
             if runner_winning and led == Suit.HEARTS:
                 return _bottom(under)  # keep the high hearts: they stop the runner later
+            if not runner_winning and not blocking.duckers >> seat & 1:
+                over = legal & ~((1 << winning) - 1) & ~_QUEEN_BIT
+                if over:
+                    return _top(over)  # read as not ducking: it plays over
             return _top(under)
         if len(trick) == players - 1:
             if legal != _QUEEN_BIT:
@@ -155,6 +162,8 @@ def choose_card(
         quiet = legal & ~moon_mask
         if quiet:
             return highest_by_rank(quiet)
+    if legal & ~_QUEEN_BIT and not blocking.queen_droppers >> seat & 1:
+        legal &= ~_QUEEN_BIT  # read as keeping her while it has another card to throw
     return discard(legal, queen_out)
 
 
