@@ -171,16 +171,24 @@ def test_hard_plays_the_last_tricks_out_by_the_policy_not_with_every_hand_open(m
     while max(state.view(0).hand_sizes) > 4 or len(state.view(state.to_move).legal_cards) < 2:
         state.play(normal.choose_play(state.view(state.to_move)))
     looked = []
-    monkeypatch.setattr(
-        hard,
-        "evaluate_play",
-        lambda view, *a, **kw: looked.append(evaluate_play(view, *a, **kw)) or looked[-1],
-    )
+    monkeypatch.setattr(hard, "evaluate_play_steps", spy(hard.evaluate_play_steps, looked.append))
     view = state.view(state.to_move)
     choice = HardBot(3, play_samples=64).choose_play(view)
     assert [evaluation.method for evaluation in looked] == ["policy"]
     assert choice == looked[0].best.option
     assert evaluate_play(view, PlayBudget(samples=64), seed=1).method == "exact"  # what the coach does here
+
+
+def spy(steps, note, what=lambda kw, evaluation: evaluation):
+    """``steps`` (an ``evaluate_*_steps`` generator function) that also notes ``what`` each look
+    found: Hard's looks, seen from outside."""
+
+    def looking(view, *args, **kw):
+        evaluation = yield from steps(view, *args, **kw)
+        note(what(kw, evaluation))
+        return evaluation
+
+    return looking
 
 
 def moon_run_position() -> HandState:
@@ -209,10 +217,8 @@ def test_hard_weighs_a_moon_run_from_here_and_plays_it_where_it_pays(monkeypatch
     looked = []
     monkeypatch.setattr(
         hard,
-        "evaluate_play",
-        lambda view, *a, **kw: (
-            looked.append((kw["blocking"], evaluate_play(view, *a, **kw))) or looked[-1][1]
-        ),
+        "evaluate_play_steps",
+        spy(hard.evaluate_play_steps, looked.append, lambda kw, evaluation: (kw["blocking"], evaluation)),
     )
     choice = HardBot(3, play_samples=256).choose_play(view)
     (usual, one), (plan, run) = looked

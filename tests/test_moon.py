@@ -278,17 +278,14 @@ def test_hard_weighs_a_moon_plan_only_while_it_can_still_shoot(monkeypatch, play
     """Across (2) has taken the 2♥ and leads: it may still run, so Hard values its cards with
     and without running (``HardBot.moon_plan``); Right (3), to play next, can shoot no more."""
     import engine.bots.hard as hard
-    from engine.search.evaluator import evaluate_play
+    from tests.test_bots import spy
 
     state = position(f"{OPENING} {plays}")
     view = state.view(state.to_move)
     assert (state.to_move, moon_threat(view, include_self=True).seat) == (2 if not plays else 3, 2)
     looked = []
-    monkeypatch.setattr(
-        hard,
-        "evaluate_play",
-        lambda view, *a, **kw: looked.append(kw["blocking"]) or evaluate_play(view, *a, **kw),
-    )
+    blocking = spy(hard.evaluate_play_steps, looked.append, lambda kw, _: kw["blocking"])
+    monkeypatch.setattr(hard, "evaluate_play_steps", blocking)
     HardBot(3, play_samples=64).choose_play(view)
     assert looked[0] == BLOCKERS and len(looked) == plans
     if plans == 2:
