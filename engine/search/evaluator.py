@@ -596,6 +596,15 @@ class _Clock:
         return self.seconds is not None and self.elapsed >= self.seconds
 
 
+def at_once(steps: Generator[None, None, Evaluation]) -> Evaluation:
+    """Every part of an ``evaluate_*_steps`` look at once: its evaluation."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
 def evaluate_play(
     view: PlayerView,
     budget: PlayBudget = PLAY_DEFAULTS,
@@ -612,11 +621,7 @@ def evaluate_play(
         view, budget, seed=seed, judge=judge, limits=limits, blocking=blocking, progress=progress,
         vectorized=vectorized,
     )  # fmt: skip
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
+    return at_once(steps)
 
 
 def evaluate_play_steps(
@@ -750,11 +755,7 @@ def evaluate_pass(
         view, budget, seed=seed, judge=judge, limits=limits, include=include, only=only,
         blocking=blocking, progress=progress, vectorized=vectorized,
     )  # fmt: skip
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
+    return at_once(steps)
 
 
 def evaluate_pass_steps(
