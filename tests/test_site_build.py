@@ -146,22 +146,12 @@ def test_pages_with_the_same_requirements_and_imports_are_resolved_once(tmp_path
     )
     other = lesson.replace("import marimo as mo", "import marimo as mo\n    import json", 1)
     assert other != lesson
-    where = {"package_base_url": "http://127.0.0.1:9/pyodide/", "pypi_index_url": "http://127.0.0.1:9/simple"}
-
-    def page(code: str, port: int) -> dict:
-        url = f"http://127.0.0.1:{port}/assets/offline.html"
-        steps = offline._resolve_packages(code, page_url=url, **where)
-        try:  # the stand-in never waits, so the coroutine ends at its first step
-            steps.send(None)
-        except StopIteration as done:
-            return done.value
-        raise AssertionError("the resolution waited for something")
 
     with _resolve_each_package_set_once():
-        first = page(lesson, 1001)
+        first = _resolved(lesson, 1001, 9)
         first["packages"]["hearts-trainer"]["file_name"] = "../packages/ht.whl"  # as marimo rewrites it
-        again = page(puzzles, 1002)
-        imports_more = page(other, 1003)
+        again = _resolved(puzzles, 1002, 9)
+        imports_more = _resolved(other, 1003, 9)
     assert asked == ["http://127.0.0.1:1001/assets/offline.html", "http://127.0.0.1:1003/assets/offline.html"]
     assert again["packages"]["hearts-trainer"]["file_name"] == "http://127.0.0.1:1002/public/wheels/ht.whl"
     assert imports_more["packages"]["hearts-trainer"]["file_name"].startswith("http://127.0.0.1:1003/")
