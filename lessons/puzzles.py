@@ -94,9 +94,9 @@ def _(board, mo):
 
 
 @app.cell(hide_code=True)
-def _(mo):
+def _(board, mo):
     next_puzzle = mo.ui.button(value=0, on_click=lambda count: count + 1, label="Next puzzle")
-    next_puzzle  # noqa: B018 (shows it)
+    next_puzzle if board.has_puzzles else None  # noqa: B018 (shows it when there is a next one)
     return (next_puzzle,)
 
 
@@ -121,7 +121,7 @@ def _(board, get_answers, mo, shown):
 @app.cell(hide_code=True)
 def _(board, mo):
     table = mo.ui.anywidget(board.widget)
-    table  # noqa: B018 (shows the table)
+    table if board.has_puzzles else None  # noqa: B018 (the table, when a puzzle can come to it)
     return
 
 

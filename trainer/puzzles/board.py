@@ -115,6 +115,12 @@ class PuzzleBoard:
         self._listeners.append(callback)
 
     @property
+    def has_puzzles(self) -> bool:
+        """Whether any puzzle can come to the table (the page shows no table without one: the
+        widget alone would deal a random hand that is no puzzle)."""
+        return bool(self.trainer.queue) if self.mode == "practice" else bool(self.trainer.puzzles)
+
+    @property
     def themes(self) -> dict[str, str]:
         """The themes filter's choices: each theme in the library by its title (the label shown),
         to its name (the value ``show_next`` filters by), as ``mo.ui.multiselect`` takes them."""
