@@ -97,18 +97,19 @@ def export_bytes(store: Store) -> bytes:
 
 
 def transfer_markdown() -> str:
-    """What the home page says above the download button."""
+    """What the home page says above the download button: in the browser, where the progress
+    is and how an installed Hearts Trainer takes it; installed, how another computer takes it."""
+    command = "`hearts-trainer import-progress hearts-trainer-progress.json`"
     if sys.platform == "emscripten":
-        where = (
-            "Your progress is kept in this browser (on this computer only; clearing the site's data "
-            "clears it)."
+        return (
+            "**Your progress, elsewhere.** Your progress is kept in this browser (on this computer "
+            "only; clearing the site's data clears it). Download it as a file to carry it to an "
+            f"installed Hearts Trainer, which reads it with {command}."
         )
-    else:
-        where = "Your progress is kept in this computer's progress file."
     return (
-        f"**Your progress, elsewhere.** {where} Download it as a file to carry it to an installed "
-        "Hearts Trainer, which reads it with "
-        "`hearts-trainer import-progress hearts-trainer-progress.json`."
+        "**Your progress, elsewhere.** Your progress is kept in this computer's progress file. "
+        "Download it as a file to keep a copy or to carry it to Hearts Trainer on another "
+        f"computer, which adds it to its own with {command}."
     )
 
 
