@@ -15,7 +15,11 @@ from itertools import combinations
 from typing import ClassVar, NamedTuple
 
 from .cards import (
+    _CLUBS,
+    _DIAMONDS,
+    _HEARTS,
     _ONE_SUIT,
+    _SPADES,
     CARDS,
     HEARTS_MASK,
     NO_CARDS,
@@ -663,11 +667,20 @@ class HandState:
         turn. ``legal_mask`` is the same cards as a bit mask."""
         if seat is not None and seat != self._to_move:
             return NO_CARDS
-        # card_tuple inlined for the masks within one suit (most plays follow suit)
-        cards = _ONE_SUIT.get(self.legal_mask)
-        if cards is None:
-            return card_tuple(self.legal_mask)
-        return cards
+        # card_tuple inlined (a play-out asks this every card)
+        mask = self.legal_mask
+        cards = _ONE_SUIT.get(mask)
+        if cards is not None:
+            return cards
+        try:
+            return CardTuple(
+                _CLUBS[mask & 8191]
+                + _DIAMONDS[mask >> 13 & 8191]
+                + _SPADES[mask >> 26 & 8191]
+                + _HEARTS[mask >> 39]
+            )
+        except TypeError:  # a segment not listed yet
+            return card_tuple(mask)
 
     def _legal_mask(self) -> int:
         """The legal-card mask of the seat to move, worked out afresh (0 unless playing)."""
