@@ -112,10 +112,6 @@ def our_playout_hand(seed: int) -> None:
     random_playout(state, rng)
 
 
-def our_rollout(position: HandState, rng: random.Random, play_out: Callable) -> None:
-    play_out(position.copy(), rng)
-
-
 # ----- OpenSpiel -----
 
 
@@ -223,7 +219,7 @@ def rollout_runs(seeds: range, game: pyspiel.Game, rng_seed: int) -> dict[str, C
             rng = random.Random(rng_seed)
             for position in our_positions:
                 for _ in range(ROLLOUTS_PER_POSITION):
-                    our_rollout(position, rng, play_out)
+                    play_out(position.copy(), rng)  # one call a roll-out, as OpenSpiel's
             return count
 
         return run
