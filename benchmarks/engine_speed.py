@@ -37,10 +37,12 @@ import statistics
 import time
 from collections.abc import Callable
 from importlib.metadata import version
+from itertools import chain
 
 import pyspiel
 
 from engine import CARDS, HandState, PassDirection, Rules
+from engine.cards import cards_of
 from engine.deal import deal_from_seed
 from engine.search.playout import random_playout
 
@@ -62,9 +64,11 @@ OPENSPIEL_FROM_OURS = tuple(_openspiel_card(card) for card in range(52))
 
 
 def deal_actions(seed: int) -> list[int]:
-    """The seed's deal as OpenSpiel's 52 chance actions (the i-th card goes to player i % 4)."""
-    hands = [[card for card in range(52) if mask >> card & 1] for mask in deal_from_seed(seed, 4)]
-    return [OPENSPIEL_FROM_OURS[card] for cards in zip(*hands, strict=True) for card in cards]
+    """The seed's deal as OpenSpiel's 52 chance actions (the i-th card goes to player i % 4).
+    OpenSpiel's full hands pay for this translation: kept lean (table lookups, no loop over
+    bits), it costs about a third of ``deal_from_seed`` (it had cost as much again)."""
+    hands = [cards_of(mask) for mask in deal_from_seed(seed, 4)]
+    return list(map(OPENSPIEL_FROM_OURS.__getitem__, chain.from_iterable(zip(*hands, strict=True))))
 
 
 # ----- our engine -----
@@ -106,10 +110,6 @@ def our_playout_hand(seed: int) -> None:
         for seat in range(4):
             state.pass_cards(seat, rng.sample(list(state.hand(seat)), PASS_COUNT))
     random_playout(state, rng)
-
-
-def our_rollout(position: HandState, rng: random.Random, play_out: Callable) -> None:
-    play_out(position.copy(), rng)
 
 
 # ----- OpenSpiel -----
@@ -219,7 +219,7 @@ def rollout_runs(seeds: range, game: pyspiel.Game, rng_seed: int) -> dict[str, C
             rng = random.Random(rng_seed)
             for position in our_positions:
                 for _ in range(ROLLOUTS_PER_POSITION):
-                    our_rollout(position, rng, play_out)
+                    play_out(position.copy(), rng)  # one call a roll-out, as OpenSpiel's
             return count
 
         return run

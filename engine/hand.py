@@ -15,7 +15,11 @@ from itertools import combinations
 from typing import ClassVar, NamedTuple
 
 from .cards import (
+    _CLUBS,
+    _DIAMONDS,
+    _HEARTS,
     _ONE_SUIT,
+    _SPADES,
     CARDS,
     HEARTS_MASK,
     NO_CARDS,
@@ -50,6 +54,7 @@ __all__ = [
 
 _QUEEN_BIT = 1 << QUEEN_OF_SPADES
 _new = object.__new__
+_BITS = tuple(1 << card for card in range(52))
 # The cards that break hearts when played (the kernel's rule, card by card), without and with
 # the Q♠ breaking them: play() tests one bit.
 _BREAKERS = tuple(sum(1 << card for card in range(52) if breaks_hearts(1 << card, queen)) for queen in (0, 1))
@@ -282,7 +287,9 @@ class HandState:
         self._hearts_broken = False
         # The history: a record per pass and moon choice; the plays are the tricks' cards from
         # play number ``_start`` on, made into records when asked for (a play-out plays many cards
-        # per record read). ``_broken_at``: the number of the play that broke hearts, or -1.
+        # per record read). Hearts broken is settled when a trick completes (only a lead reads
+        # it): ``_hearts_broken`` and ``_broken_at`` (the number of the play that broke them, or
+        # -1) are as of the last complete trick; the trick in play is looked at when asked.
         self._records: list[ActionRecord] = []
         self._start = 0
         self._broken_at = -1
@@ -442,7 +449,17 @@ class HandState:
 
     @property
     def hearts_broken(self) -> bool:
-        return self._hearts_broken
+        return self._hearts_broken or self._broken_play() >= 0
+
+    def _broken_play(self) -> int:
+        """The number of the play that broke hearts (one in the trick in play too), or -1."""
+        if self._broken_at >= 0 or not self._breakers:
+            return self._broken_at
+        breakers = self._breakers
+        for place, card in enumerate(self._trick):
+            if breakers >> card & 1:
+                return len(self._tricks) * self.players + place
+        return -1
 
     @property
     def cards_played(self) -> int:
@@ -519,7 +536,7 @@ class HandState:
     def _play_record(self, number: int) -> ActionRecord:
         action, done = self._play(number)
         players = self.players
-        broke = number == self._broken_at
+        broke = number == self._broken_play()
         if done is None:
             return ActionRecord(action.seat, action, _PLAYING, None, None, _NO_POINTS[players], broke)
         leader, cards, winner = done
@@ -650,11 +667,20 @@ class HandState:
         turn. ``legal_mask`` is the same cards as a bit mask."""
         if seat is not None and seat != self._to_move:
             return NO_CARDS
-        # card_tuple inlined for the masks within one suit (most plays follow suit)
-        cards = _ONE_SUIT.get(self.legal_mask)
-        if cards is None:
-            return card_tuple(self.legal_mask)
-        return cards
+        # card_tuple inlined (a play-out asks this every card)
+        mask = self.legal_mask
+        cards = _ONE_SUIT.get(mask)
+        if cards is not None:
+            return cards
+        try:
+            return CardTuple(
+                _CLUBS[mask & 8191]
+                + _DIAMONDS[mask >> 13 & 8191]
+                + _SPADES[mask >> 26 & 8191]
+                + _HEARTS[mask >> 39]
+            )
+        except TypeError:  # a segment not listed yet
+            return card_tuple(mask)
 
     def _legal_mask(self) -> int:
         """The legal-card mask of the seat to move, worked out afresh (0 unless playing)."""
@@ -725,19 +751,17 @@ class HandState:
         ``apply(PlayAction(...))`` does the same and returns the play's record."""
         # A play-out runs this every card: the usual case (a Card, no seat named, legal) is
         # told by one bit test, and a play that completes no trick does little more.
-        if type(card) is not Card or seat is not None or not self.legal_mask >> card & 1:
+        if type(card) is not Card or seat is not None or not self.legal_mask & _BITS[card]:
             card = self._checked(card, seat)
         seat = self._to_move
         hands = self._hands
-        hands[seat] ^= 1 << card
+        hands[seat] ^= _BITS[card]
         trick = self._trick
-        if self._breakers >> card & 1:
-            self._hearts_broken = True
-            self._breakers = 0
-            self._broken_at = len(self._tricks) * self.players + len(trick)
         trick.append(card)
-        if len(trick) < self.players:
-            seat = self._to_move = self._next_seat[seat]
+        seat = self._next_seat[seat]
+        if seat != self._leader:  # the trick goes on
+            self._to_move = seat
+            # (hearts broken as of the last trick: the rule reads it only for a lead)
             self.legal_mask = kernel_legal_mask(
                 hands[seat], trick[0] // 13, not self._tricks, self._hearts_broken, self._play_rules
             )
@@ -748,10 +772,12 @@ class HandState:
         winner = leader + taker
         if winner >= players:
             winner -= players
+        tricks = self._tricks
+        if mask & self._breakers:
+            self._break_hearts(len(tricks) * players)
         self._taken[winner] |= mask
         self._won[winner] += 1
-        tricks = self._tricks
-        tricks.append((leader, tuple(trick), winner))
+        tricks.append((leader, trick, winner))  # the list itself: no play changes it again
         self._trick = []
         self._leader = self._to_move = winner
         if hands[winner]:  # every seat holds as many cards: none left is the hand's end
@@ -761,6 +787,15 @@ class HandState:
             return
         self.legal_mask = 0
         self._finish()
+
+    def _break_hearts(self, first: int) -> None:
+        """The trick in play (its first play number ``first``) broke hearts."""
+        breakers = self._breakers
+        self._broken_at = first + next(
+            place for place, card in enumerate(self._trick) if breakers >> card & 1
+        )
+        self._hearts_broken = True
+        self._breakers = 0
 
     def _checked(self, card: Card | int | str, seat: int | None) -> Card:
         """``card`` as a Card, when the seat to move (``seat``, if named) may play it now;
@@ -913,13 +948,13 @@ class HandState:
             self._won[winner] -= 1
             self._trick = list(cards)
             self._leader = leader
+            if self._broken_at >= len(self._tricks) * self.players:  # broken in this trick
+                self._hearts_broken = False
+                self._breakers = _BREAKERS[self._play_rules.queen_breaks]
+                self._broken_at = -1
         card = self._trick.pop()
         seat = (self._leader + len(self._trick)) % self.players
         self._hands[seat] |= 1 << card
-        if self.cards_played == self._broken_at:
-            self._hearts_broken = False
-            self._breakers = _BREAKERS[self._play_rules.queen_breaks]
-            self._broken_at = -1
         self._to_move = seat
 
     @property

@@ -98,9 +98,13 @@ def trick_taker(trick: Sequence[int]) -> tuple[int, int]:
     """(position in the trick of the card taking it, mask of the trick's cards). Within a suit a
     higher card is a higher number, so the taker is the largest card of the led suit. Of a trick
     not yet complete: the card winning it so far."""
-    mask = 0
-    for card in trick:
-        mask |= _BITS[card]
+    if len(trick) == 4:  # the usual table, without a loop (the hand calls this every trick)
+        first, second, third, fourth = trick
+        mask = _BITS[first] | _BITS[second] | _BITS[third] | _BITS[fourth]
+    else:
+        mask = 0
+        for card in trick:
+            mask |= _BITS[card]
     # The highest bit of the led suit's cards (bit tricks: the hand calls this every trick).
     return trick.index((mask & SUIT_MASKS[trick[0] // SUIT_SIZE]).bit_length() - 1), mask
 
