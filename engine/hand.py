@@ -281,7 +281,8 @@ class HandState:
         self._hands = list(dealt)
         self._passes: list[int | None] = [None] * self.players
         self._trick: list[int] = []
-        self._tricks: list[tuple[int, tuple[int, ...], int]] = []
+        # (leader, cards, winner) of each complete trick; its cards list is never changed again
+        self._tricks: list[tuple[int, Sequence[int], int]] = []
         self._taken = [0] * self.players
         self._won = [0] * self.players
         self._hearts_broken = False
