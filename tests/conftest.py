@@ -82,13 +82,13 @@ HEAVY_FIRST = (
     # Minutes: Pyodide starts cold nine times. Not first: its site is built in the background from
     # the session's start (``tests/browser/site_early.py``), a minute or more on a clean clone.
     "tests/browser/test_static_site_browser.py",
+    "tests/test_calibration_pool.py",  # minutes on a busy machine: the probe run in a fresh worktree
     "tests/browser/test_review_browser.py",
     "tests/browser/test_rooms_browser.py",  # about a minute: whole hands in two or three browsers
     "tests/browser/test_analysis_browser.py",  # positions set up, ranked, reopened, played out
     "tests/browser/test_practice_browser.py",  # a reviewed game's mistakes practised
     "tests/browser/test_puzzles_browser.py",  # six puzzles solved, the coach asked
     "tests/test_calibration.py",  # the map refitted from the kept archive
-    "tests/test_calibration_pool.py",  # over a minute: runs probed and fingerprinted
     "tests/test_mining.py",  # a two-process Dask cluster, puzzles mined and resumed
     "tests/test_hint.py",
     "tests/test_coach_facts.py",
