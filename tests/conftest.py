@@ -76,17 +76,19 @@ def some_puzzles():
 
 
 HEAVY_FIRST = (
-    "tests/browser/test_static_site_browser.py",  # minutes: Pyodide starts cold three times
     "tests/browser/test_lessons_browser.py",
     "tests/browser/test_phone_browser.py",
     "tests/browser/test_table_browser.py",
+    # Minutes: Pyodide starts cold nine times. Not first: its site is built in the background from
+    # the session's start (``tests/browser/site_early.py``), a minute or more on a clean clone.
+    "tests/browser/test_static_site_browser.py",
+    "tests/test_calibration_pool.py",  # minutes on a busy machine: the probe run in a fresh worktree
     "tests/browser/test_review_browser.py",
     "tests/browser/test_rooms_browser.py",  # about a minute: whole hands in two or three browsers
     "tests/browser/test_analysis_browser.py",  # positions set up, ranked, reopened, played out
     "tests/browser/test_practice_browser.py",  # a reviewed game's mistakes practised
     "tests/browser/test_puzzles_browser.py",  # six puzzles solved, the coach asked
     "tests/test_calibration.py",  # the map refitted from the kept archive
-    "tests/test_calibration_pool.py",  # over a minute: runs probed and fingerprinted
     "tests/test_mining.py",  # a two-process Dask cluster, puzzles mined and resumed
     "tests/test_hint.py",
     "tests/test_coach_facts.py",
@@ -126,6 +128,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return HEAVY_FIRST.index(path) if path in HEAVY_FIRST else len(HEAVY_FIRST)
 
     items.sort(key=rank)  # stable: every file keeps its own order
+
+
+@pytest.hookimpl(trylast=True)  # after the tmp_path plugin's: the build goes in its base folder
+def pytest_configure(config: pytest.Config) -> None:
+    from tests.browser import site_early
+
+    site_early.start(config)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    from tests.browser import site_early
+
+    site_early.stop(config)
 
 
 @pytest.fixture(scope="module")

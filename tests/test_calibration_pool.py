@@ -52,10 +52,11 @@ def test_kept_runs_pool_every_hand_once_and_leave_other_models_out(tmp_path):
     assert kept["model"] == model and kept["rows"] == ROWS
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def play_once():
-    """``calibration.play_hand`` playing each probe hand once, for a test's probes whose hands
-    are Hard's own (the play-outs' blockers and predictions do not change how Hard plays)."""
+    """``calibration.play_hand`` playing each probe hand once in the file (Hard's play of a seeded
+    hand is the same on every call), for probes whose hands are Hard's own (the play-outs'
+    blockers and predictions do not change how Hard plays)."""
     play_hand, played = calibration.play_hand, {}
 
     def play(job):

@@ -5,6 +5,7 @@ a few stored evaluations are reproduced from their seed; and a rotating sample i
 on fresh deals each run (``PUZZLE_SEED`` repeats a run: the seed is printed when it fails).
 """
 
+import functools
 import os
 import random
 from pathlib import Path
@@ -16,13 +17,22 @@ from engine.search.calibration import applies
 from engine.search.evaluator import EXACT_CARDS, Z
 from engine.search.sampling import WorldSampler
 from trainer.coach.grading import TOLERANCE
-from trainer.puzzles import load_puzzles
+from trainer.puzzles import Puzzle, load_puzzles
 from trainer.puzzles.entry import rules_label
 from trainer.puzzles.themes import pass_themes, play_themes, title_of
 from trainer.puzzles.verify import EXACT_DEALS, MIN_ERRORS, MIN_LOSS, evaluate_all, natural_choice, text_of
 
 FOLDER = Path(__file__).resolve().parents[1] / "puzzles"
-PUZZLES = load_puzzles(FOLDER)
+FILES = sorted(FOLDER.glob("*.toml"))  # a test each: named by the file, read when the file's tests run
+
+
+@functools.cache
+def shipped() -> dict[Path, Puzzle]:
+    """Every shipped puzzle by its file, read once, by the process that runs this file's tests
+    (not at collection, where every worker would read the whole library)."""
+    return dict(zip(FILES, load_puzzles(FOLDER), strict=True))
+
+
 RUN_SEED = int(os.environ.get("PUZZLE_SEED", random.SystemRandom().randrange(1 << 30)))
 
 
@@ -30,16 +40,16 @@ def test_every_puzzle_is_valued_as_the_coach_values_its_table():
     """A puzzle's losses are the coach's: the forecast where the forecast applies (a learner's
     answer is graded by the stored figures), the play-outs' own at other tables, and the solved
     values themselves where every deal was solved exactly."""
-    for puzzle in PUZZLES:
+    for puzzle in shipped().values():
         solved = puzzle.answer.method == "exact"
         expected = "forecast" if applies(puzzle.rules) and not solved else "playout"
         assert puzzle.answer.measure == expected, puzzle.id
 
 
 def test_at_least_200_pass_and_200_play_puzzles_covering_the_lessons_themes_and_tables():
-    kinds = [puzzle.kind for puzzle in PUZZLES]
+    kinds = [puzzle.kind for puzzle in shipped().values()]
     assert kinds.count("pass") >= 200 and kinds.count("play") >= 200
-    others = [puzzle for puzzle in PUZZLES if puzzle.rules != Rules()]
+    others = [puzzle for puzzle in shipped().values() if puzzle.rules != Rules()]
     assert len(others) >= 40
     tables = {(p.rules.players, rules_label(p.rules)) for p in others}
     assert {
@@ -49,14 +59,16 @@ def test_at_least_200_pass_and_200_play_puzzles_covering_the_lessons_themes_and_
         (4, "black_maria"),
         (4, "shooters_choice"),
     } <= tables
-    themes = {theme for puzzle in PUZZLES for theme in puzzle.themes}
+    themes = {theme for puzzle in shipped().values() for theme in puzzle.themes}
     wanted = {"queen_of_spades", "spade_control", "voids", "high_hearts", "ducking", "dumping", "leading"}
     assert wanted <= themes
-    assert len({puzzle.id for puzzle in PUZZLES}) == len(PUZZLES)
+    assert len({puzzle.id for puzzle in shipped().values()}) == len(shipped())
 
 
-@pytest.mark.parametrize("puzzle", PUZZLES, ids=[puzzle.id for puzzle in PUZZLES])
-def test_the_stored_evaluation_values_every_option_and_follows_the_acceptance_rule(puzzle):
+@pytest.mark.parametrize("file", FILES, ids=[file.stem for file in FILES])
+def test_the_stored_evaluation_values_every_option_and_follows_the_acceptance_rule(file):
+    puzzle = shipped()[file]
+    assert puzzle.id == file.stem
     options = puzzle.answer.options
     view = puzzle.view
     if puzzle.kind == "pass":
@@ -132,7 +144,7 @@ def test_every_theme_a_puzzle_names_is_true_of_its_position():
     answer and the natural-looking choice it is told apart from, checked from the cards here,
     not by the function that named it."""
     wrong = []
-    for puzzle in PUZZLES:
+    for puzzle in shipped().values():
         view, best = puzzle.view, puzzle.evaluation.best
         natural = natural_choice(puzzle.kind, view)
         other = puzzle.evaluation.value_of(natural)
@@ -155,7 +167,7 @@ def reproduced(puzzle) -> dict:
 
 
 def sample(kind: str, count: int, salt: int) -> list:
-    chosen = [puzzle for puzzle in PUZZLES if puzzle.kind == kind]
+    chosen = [puzzle for puzzle in shipped().values() if puzzle.kind == kind]
     return random.Random(RUN_SEED + salt).sample(chosen, min(count, len(chosen)))
 
 

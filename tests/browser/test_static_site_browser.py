@@ -12,9 +12,9 @@ a short match won moves the learner up a level, which the home page (a new page)
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
-import sys
 import time
 import zipfile
 
@@ -23,6 +23,7 @@ from playwright.sync_api import Page, expect
 
 from engine import HandState, Rules
 from engine.bots import make_bot
+from tests.browser import site_early
 from tests.browser.conftest import ARTIFACTS, ROOT
 from tests.browser.test_career_browser import play_match, scripted_result
 from trainer.analysis import AnalysisPosition, from_view, to_address
@@ -36,27 +37,32 @@ from trainer.store import Store
 
 LESSON = '[data-table="lesson"]'
 PUZZLE = '[data-table="puzzle"]'
-PAGES = "index,lesson,puzzles,review,analysis,career"  # the pages the tests visit (the CLI builds them all)
 LOAD = 120_000  # ms: a cold start loads Pyodide and installs the wheels, slower on a busy machine
-MIRROR = ROOT / ".cache" / "site-build" / "mirror"  # the checkout's own, made by scripts/setup.sh
 
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory):
-    """The site's folder, built once per session by the CLI."""
-    out = tmp_path_factory.mktemp("site")
-    started = time.monotonic()
-    build = [sys.executable, "-m", "trainer.cli", "site", "build", str(out)]
-    built = subprocess.run(
-        [*build, "--pages", PAGES, "--mirror", str(MIRROR)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env={**__import__("os").environ, "PYTHONPATH": str(ROOT)},
-    )
-    assert built.returncode == 0, f"site build failed:\n{built.stdout[-3000:]}\n{built.stderr[-3000:]}"
-    print(f"site built in {time.monotonic() - started:.0f} s")
-    for page in PAGES.split(","):
+    """The site's folder, built once per session by the CLI: in the background from the session's
+    start (``site_early``), else here."""
+    place = site_early.started_build(tmp_path_factory)
+    if place is not None:
+        code, seconds, log = site_early.wait_for(place)
+        out = place / "site"
+        assert code == 0, f"site build failed:\n{log[-6000:]}"
+    else:
+        out = tmp_path_factory.mktemp("site")
+        started = time.monotonic()
+        built = subprocess.run(
+            site_early.build_command(out),
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        assert built.returncode == 0, f"site build failed:\n{built.stdout[-3000:]}\n{built.stderr[-3000:]}"
+        seconds = f"{time.monotonic() - started:.0f}"
+    print(f"site built in {seconds} s")
+    for page in site_early.PAGES.split(","):
         assert (out / f"{page}.html").is_file()
     assert (out / "pyodide" / "pyodide.asm.wasm").is_file()
     return out
