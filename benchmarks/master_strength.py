@@ -53,6 +53,8 @@ def make(name: str, seed: int):
         return MasterBot(seed)
     if name == "master_all":
         return MasterBot(seed, reads=MasterBot.READS)
+    if name in ("master_queen_lead", "master_no_queen_lead"):
+        return MasterBot(seed, queen_lead=name == "master_queen_lead")
     if name == "hard":
         return HardBot(seed)
     if name == "normal":
@@ -99,20 +101,24 @@ def paired(first: dict[int, float], second: dict[int, float]) -> dict:
     return {"points_per_hand": round(mean, 3), "interval_95": round(half, 3), "deals": len(diffs)}
 
 
-def run_lineup(lineup: str, deals: int, seed: int, workers: int) -> dict:
+def run_lineup(
+    lineup: str, deals: int, seed: int, workers: int, pair: Sequence[str] = ("master", "hard")
+) -> dict:
+    """``pair``: the subject and what it is paired with on the same deals (``--pair``)."""
     rules = PRESETS["standard"]
+    subject, baseline = pair
     if lineup == "hard":
-        results = run_tournament(["master", "hard", "hard", "hard"], rules, deals, seed, workers, make)
-        row = subject_row(results, "master", "hard")
+        results = run_tournament([subject, "hard", "hard", "hard"], rules, deals, seed, workers, make)
+        row = subject_row(results, subject, "hard")
         row.pop("_per_deal")
-        return {"master": row, "master_less_hard": {"points_per_hand": row["margin_over_others"],
-                                                     "interval_95": row["margin_interval_95"]}}  # fmt: skip
+        margin = {"points_per_hand": row["margin_over_others"], "interval_95": row["margin_interval_95"]}
+        return {subject: row, f"{subject}_less_hard": margin}
     rows = {}
-    for subject in ("master", "hard"):
-        results = run_tournament([subject, lineup, lineup, lineup], rules, deals, seed, workers, make)
-        rows[subject] = subject_row(results, subject, lineup)
-    difference = paired(rows["master"].pop("_per_deal"), rows["hard"].pop("_per_deal"))
-    return {**rows, "master_less_hard": difference}
+    for bot in (subject, baseline):
+        results = run_tournament([bot, lineup, lineup, lineup], rules, deals, seed, workers, make)
+        rows[bot] = subject_row(results, bot, lineup)
+    difference = paired(rows[subject].pop("_per_deal"), rows[baseline].pop("_per_deal"))
+    return {**rows, f"{subject}_less_{baseline}": difference}
 
 
 def play_games(
@@ -264,6 +270,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--all-reads", action="store_true", help="games: also the master reading ducks and the Q♠, paired"
     )
+    parser.add_argument(
+        "--pair",
+        nargs=2,
+        default=["master", "hard"],
+        choices=["master", "hard", "master_queen_lead", "master_no_queen_lead"],
+        help="line-ups: the subject and the bot paired with it on the same deals ('hard': the subject)",
+    )
     parser.add_argument("--json", metavar="PATH", help="write the figures as JSON (merged by line-up)")
     args = parser.parse_args(argv)
     figures: dict = {}
@@ -272,7 +285,7 @@ def main(argv: list[str] | None = None) -> None:
             figures = json.load(file)
     for lineup in args.lineups:
         started = time.perf_counter()
-        row = run_lineup(lineup, args.deals, args.seed, args.workers)
+        row = run_lineup(lineup, args.deals, args.seed, args.workers, args.pair)
         row.update(
             deals=args.deals,
             seed=args.seed,
@@ -280,7 +293,7 @@ def main(argv: list[str] | None = None) -> None:
             loadavg=_load(),
             date=datetime.date.today().isoformat(),
         )
-        figures[lineup] = row
+        figures[lineup if tuple(args.pair) == ("master", "hard") else f"{lineup}_{'_'.join(args.pair)}"] = row
         print(lineup, json.dumps(row), flush=True)
         write(args.json, figures)
     for opponents in args.game_lineups if args.game_hands else ():

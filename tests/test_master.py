@@ -359,3 +359,20 @@ def test_by_default_the_master_reads_blocking_alone_and_plays_its_deals_with_eve
     assert full.used == {"ducks", "queen"}
     with pytest.raises(ValueError, match="unknown habit 'queens'"):
         MasterBot(5, reads=("blocks", "queens"))
+
+
+@pytest.mark.parametrize("queen_lead", [False, True])
+def test_the_queen_lead_option_plays_the_masters_deals_alone_with_every_holder_leading_short(queen_lead):
+    """``queen_lead``: every plan's seats, holding the Q♠ on lead, lead their shortest side suit
+    (``Blocking.queen_leaders``); Hard's plans, which the coach's map is fitted beside, never."""
+    fresh = HandState.from_seed(12, Rules(), "left").view(0, hand_index=0)
+    bot = MasterBot(5, queen_lead=queen_lead, play_samples=32, pass_samples=32)
+    hard = HardBot(5)._plans(fresh)
+    assert all(plan.queen_leaders == 0 for plan in hard)
+    expected = [replace(plan, queen_leaders=-1 if queen_lead else 0) for plan in hard]
+    assert bot._plans(fresh) == expected
+    state = HandState.from_seed(12, Rules(), "hold")
+    for _ in range(6):
+        state.play(state.legal_cards()[0])
+    view = state.view(state.seat_to_act)
+    assert bot.choose_play(view) in view.legal_cards

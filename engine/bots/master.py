@@ -39,8 +39,23 @@ class MasterBot(HardBot):
     """The ones it does: with the ducks and the Q♠ read too it scored 0.29 +- 0.93 points a hand
     worse against Hard x3, at tables of Normals the same (``benchmarks/DECISIONS.md``)."""
 
-    def __init__(self, seed: int = 0, reads: tuple[str, ...] = DEFAULT_READS, **budget: object) -> None:
+    DEFAULT_QUEEN_LEAD = False
+    """Whether its imagined deals' Q♠ holders lead their shortest side suit (``queen_lead``)."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        reads: tuple[str, ...] = DEFAULT_READS,
+        queen_lead: bool = DEFAULT_QUEEN_LEAD,
+        **budget: object,
+    ) -> None:
+        """``queen_lead``: every seat of its imagined deals, holding the Q♠ on lead, leads the
+        lowest card of its shortest suit other than spades (``Blocking.queen_leaders``,
+        ``engine.search.policy.queen_lead``) instead of its lowest card. The master alone uses
+        it: the coach's forecast map is fitted on the policy without it, and the master ranks
+        options by the play-outs' own points (``HardBot.measure``), which need no map."""
         super().__init__(seed, **budget)  # type: ignore[arg-type]
+        self.queen_lead = queen_lead
         self.reader = OpponentReader()
         unknown = set(reads) - set(self.READS)
         if unknown:
@@ -73,4 +88,6 @@ class MasterBot(HardBot):
                 read[field] = seats(view)
                 if read[field] != -1:
                     self.used.add(habit)
+        if self.queen_lead:
+            read["queen_leaders"] = -1
         return [replace(plan, **read) for plan in super()._plans(view)]
