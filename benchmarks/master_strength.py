@@ -11,7 +11,10 @@ rotated, ``engine.tournament.run_tournament``):
 
 In ``normal`` and ``open`` the subject is the master, then Hard, on the same deals with the same
 seeds: the master's points a hand less Hard's, paired by deal, is the figure with its 95%
-interval. Decision times are the master's (``play_ms_p95``, ``pass_ms_p95``).
+interval. Decision times are the master's (``play_ms_p95``, ``pass_ms_p95``). ``--pair A B``
+seats A and B in their place (``master_queen_lead`` and ``master_no_queen_lead``: the master
+with and without its deals' Q♠ lead, ``MasterBot(queen_lead=...)``): A less B, paired; in
+``hard`` A alone.
 
 A tournament seats fresh bots for every deal, so the master reads only the hand under way there.
 ``--game-hands N`` also plays ``--games`` games of N hands against each of ``--game-lineups``,
@@ -22,7 +25,8 @@ same seats of the same games, the master that plays its deals by the ducks and Q
 as blocking (``MasterBot(reads=MasterBot.READS)``, off by default): it less the master, paired.
 
     PYTHONPATH=. nice -n 5 .venv/bin/python benchmarks/master_strength.py [--deals 40]
-        [--seed 53053] [--lineups normal open hard] [--json benchmarks/results/master_strength.json]
+        [--seed 53053] [--lineups normal open hard] [--pair master hard]
+        [--json benchmarks/results/master_strength.json]
 """
 
 from __future__ import annotations
@@ -167,7 +171,10 @@ def play_games(
                 margins.append(scores[me] - statistics.fmean(s for i, s in enumerate(scores) if i != me))
             out[game, me] = margins
             record.setdefault("moons", {})[game, me] = moons
-            record.setdefault("used", {})[game, me] = set(getattr(bots[me], "used", ()))
+            used = set(getattr(bots[me], "used", ()))
+            if getattr(bots[me], "queen_lead", False):
+                used.add("queen_lead")  # its deals' Q♠ leads differ from Hard's from the start
+            record.setdefault("used", {})[game, me] = used
     return out
 
 
@@ -203,15 +210,16 @@ def game_row(opponents: str, games: int, hands: int, seed: int, all_reads: bool 
     hands averaged), over all hands and over the hands after the first (the master has read one);
     with ``all_reads``, the master reading the ducks and the Q♠ too.
 
-    A master whose reads never changed its plans in a game decided every card as Hard does with
-    the same seed (``tests/test_master.py``): that game is Hard's too, and is not played again;
+    A master whose reads never changed its plans in a game (and without ``queen_lead``) decided
+    every card as Hard does with the same seed (``tests/test_master.py``): that game is Hard's
+    too, and is not played again;
     likewise the master where the one reading every habit changed its plans by blocking alone.
     Decision times are the first subject's (with ``all_reads``, the master reading every habit)."""
     started = time.perf_counter()
     record: dict = {}
     if all_reads:
         every = play_games("master_all", opponents, games, hands, seed, record=record)
-        again = {pair for pair, habits in record["used"].items() if habits - {"blocks"}}
+        again = {pair for pair, habits in record["used"].items() if habits - {"blocks", "queen_lead"}}
         master, master_record = replay("master", (every, record), again, opponents, games, hands, seed)
     else:
         master = play_games("master", opponents, games, hands, seed, record=record)
