@@ -11,8 +11,9 @@ rotated, ``engine.tournament.run_tournament``):
 
 In ``normal`` and ``open`` the subject is the master, then Hard, on the same deals with the same
 seeds: the master's points a hand less Hard's, paired by deal, is the figure with its 95%
-interval. Decision times are the master's (``play_ms_p95``, ``pass_ms_p95``). ``--pair A B``
-seats A and B in their place (``master_queen_lead`` and ``master_no_queen_lead``: the master
+interval (``margin_difference``: the same for their margins over the others at their tables).
+Decision times are the master's (``play_ms_p95``, ``pass_ms_p95``). ``--pair A B`` seats A and
+B in their place (``master_queen_lead`` and ``master_no_queen_lead``: the master
 with and without its deals' Q♠ lead, ``MasterBot(queen_lead=...)``): A less B, paired; in
 ``hard`` A alone.
 
@@ -96,6 +97,7 @@ def subject_row(results: Sequence[SeatResult], subject: str, others: str) -> dic
         "pass_ms_median": round(1000 * statistics.median(passes), 1) if passes else None,
         "pass_ms_p95": round(1000 * percentile(passes, 0.95), 1) if passes else None,
         "_per_deal": mine,
+        "_margins": {d: mine[d] - theirs[d] for d in mine},
     }
 
 
@@ -114,7 +116,7 @@ def run_lineup(
     if lineup == "hard":
         results = run_tournament([subject, "hard", "hard", "hard"], rules, deals, seed, workers, make)
         row = subject_row(results, subject, "hard")
-        row.pop("_per_deal")
+        row.pop("_per_deal"), row.pop("_margins")
         margin = {"points_per_hand": row["margin_over_others"], "interval_95": row["margin_interval_95"]}
         return {subject: row, f"{subject}_less_hard": margin}
     rows = {}
@@ -122,7 +124,8 @@ def run_lineup(
         results = run_tournament([bot, lineup, lineup, lineup], rules, deals, seed, workers, make)
         rows[bot] = subject_row(results, bot, lineup)
     difference = paired(rows[subject].pop("_per_deal"), rows[baseline].pop("_per_deal"))
-    return {**rows, f"{subject}_less_{baseline}": difference}
+    margins = paired(rows[subject].pop("_margins"), rows[baseline].pop("_margins"))
+    return {**rows, f"{subject}_less_{baseline}": difference, "margin_difference": margins}
 
 
 def play_games(
