@@ -11,7 +11,11 @@ rotated, ``engine.tournament.run_tournament``):
 
 In ``normal`` and ``open`` the subject is the master, then Hard, on the same deals with the same
 seeds: the master's points a hand less Hard's, paired by deal, is the figure with its 95%
-interval. Decision times are the master's (``play_ms_p95``, ``pass_ms_p95``).
+interval (``margin_difference``: the same for their margins over the others at their tables).
+Decision times are the master's (``play_ms_p95``, ``pass_ms_p95``). ``--pair A B`` seats A and
+B in their place (``master_queen_lead`` and ``master_no_queen_lead``: the master
+with and without its deals' Q♠ lead, ``MasterBot(queen_lead=...)``): A less B, paired; in
+``hard`` A alone.
 
 A tournament seats fresh bots for every deal, so the master reads only the hand under way there.
 ``--game-hands N`` also plays ``--games`` games of N hands against each of ``--game-lineups``,
@@ -22,7 +26,8 @@ same seats of the same games, the master that plays its deals by the ducks and Q
 as blocking (``MasterBot(reads=MasterBot.READS)``, off by default): it less the master, paired.
 
     PYTHONPATH=. nice -n 5 .venv/bin/python benchmarks/master_strength.py [--deals 40]
-        [--seed 53053] [--lineups normal open hard] [--json benchmarks/results/master_strength.json]
+        [--seed 53053] [--lineups normal open hard] [--pair master hard]
+        [--json benchmarks/results/master_strength.json]
 """
 
 from __future__ import annotations
@@ -53,6 +58,8 @@ def make(name: str, seed: int):
         return MasterBot(seed)
     if name == "master_all":
         return MasterBot(seed, reads=MasterBot.READS)
+    if name in ("master_queen_lead", "master_no_queen_lead"):
+        return MasterBot(seed, queen_lead=name == "master_queen_lead")
     if name == "hard":
         return HardBot(seed)
     if name == "normal":
@@ -90,6 +97,7 @@ def subject_row(results: Sequence[SeatResult], subject: str, others: str) -> dic
         "pass_ms_median": round(1000 * statistics.median(passes), 1) if passes else None,
         "pass_ms_p95": round(1000 * percentile(passes, 0.95), 1) if passes else None,
         "_per_deal": mine,
+        "_margins": {d: mine[d] - theirs[d] for d in mine},
     }
 
 
@@ -99,20 +107,25 @@ def paired(first: dict[int, float], second: dict[int, float]) -> dict:
     return {"points_per_hand": round(mean, 3), "interval_95": round(half, 3), "deals": len(diffs)}
 
 
-def run_lineup(lineup: str, deals: int, seed: int, workers: int) -> dict:
+def run_lineup(
+    lineup: str, deals: int, seed: int, workers: int, pair: Sequence[str] = ("master", "hard")
+) -> dict:
+    """``pair``: the subject and what it is paired with on the same deals (``--pair``)."""
     rules = PRESETS["standard"]
+    subject, baseline = pair
     if lineup == "hard":
-        results = run_tournament(["master", "hard", "hard", "hard"], rules, deals, seed, workers, make)
-        row = subject_row(results, "master", "hard")
-        row.pop("_per_deal")
-        return {"master": row, "master_less_hard": {"points_per_hand": row["margin_over_others"],
-                                                     "interval_95": row["margin_interval_95"]}}  # fmt: skip
+        results = run_tournament([subject, "hard", "hard", "hard"], rules, deals, seed, workers, make)
+        row = subject_row(results, subject, "hard")
+        row.pop("_per_deal"), row.pop("_margins")
+        margin = {"points_per_hand": row["margin_over_others"], "interval_95": row["margin_interval_95"]}
+        return {subject: row, f"{subject}_less_hard": margin}
     rows = {}
-    for subject in ("master", "hard"):
-        results = run_tournament([subject, lineup, lineup, lineup], rules, deals, seed, workers, make)
-        rows[subject] = subject_row(results, subject, lineup)
-    difference = paired(rows["master"].pop("_per_deal"), rows["hard"].pop("_per_deal"))
-    return {**rows, "master_less_hard": difference}
+    for bot in (subject, baseline):
+        results = run_tournament([bot, lineup, lineup, lineup], rules, deals, seed, workers, make)
+        rows[bot] = subject_row(results, bot, lineup)
+    difference = paired(rows[subject].pop("_per_deal"), rows[baseline].pop("_per_deal"))
+    margins = paired(rows[subject].pop("_margins"), rows[baseline].pop("_margins"))
+    return {**rows, f"{subject}_less_{baseline}": difference, "margin_difference": margins}
 
 
 def play_games(
@@ -161,7 +174,10 @@ def play_games(
                 margins.append(scores[me] - statistics.fmean(s for i, s in enumerate(scores) if i != me))
             out[game, me] = margins
             record.setdefault("moons", {})[game, me] = moons
-            record.setdefault("used", {})[game, me] = set(getattr(bots[me], "used", ()))
+            used = set(getattr(bots[me], "used", ()))
+            if getattr(bots[me], "queen_lead", False):
+                used.add("queen_lead")  # its deals' Q♠ leads differ from Hard's from the start
+            record.setdefault("used", {})[game, me] = used
     return out
 
 
@@ -197,15 +213,16 @@ def game_row(opponents: str, games: int, hands: int, seed: int, all_reads: bool 
     hands averaged), over all hands and over the hands after the first (the master has read one);
     with ``all_reads``, the master reading the ducks and the Q♠ too.
 
-    A master whose reads never changed its plans in a game decided every card as Hard does with
-    the same seed (``tests/test_master.py``): that game is Hard's too, and is not played again;
+    A master whose reads never changed its plans in a game (and without ``queen_lead``) decided
+    every card as Hard does with the same seed (``tests/test_master.py``): that game is Hard's
+    too, and is not played again;
     likewise the master where the one reading every habit changed its plans by blocking alone.
     Decision times are the first subject's (with ``all_reads``, the master reading every habit)."""
     started = time.perf_counter()
     record: dict = {}
     if all_reads:
         every = play_games("master_all", opponents, games, hands, seed, record=record)
-        again = {pair for pair, habits in record["used"].items() if habits - {"blocks"}}
+        again = {pair for pair, habits in record["used"].items() if habits - {"blocks", "queen_lead"}}
         master, master_record = replay("master", (every, record), again, opponents, games, hands, seed)
     else:
         master = play_games("master", opponents, games, hands, seed, record=record)
@@ -264,6 +281,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--all-reads", action="store_true", help="games: also the master reading ducks and the Q♠, paired"
     )
+    parser.add_argument(
+        "--pair",
+        nargs=2,
+        default=["master", "hard"],
+        choices=["master", "hard", "master_queen_lead", "master_no_queen_lead"],
+        help="line-ups: the subject and the bot paired with it on the same deals ('hard': the subject)",
+    )
     parser.add_argument("--json", metavar="PATH", help="write the figures as JSON (merged by line-up)")
     args = parser.parse_args(argv)
     figures: dict = {}
@@ -272,7 +296,7 @@ def main(argv: list[str] | None = None) -> None:
             figures = json.load(file)
     for lineup in args.lineups:
         started = time.perf_counter()
-        row = run_lineup(lineup, args.deals, args.seed, args.workers)
+        row = run_lineup(lineup, args.deals, args.seed, args.workers, args.pair)
         row.update(
             deals=args.deals,
             seed=args.seed,
@@ -280,7 +304,7 @@ def main(argv: list[str] | None = None) -> None:
             loadavg=_load(),
             date=datetime.date.today().isoformat(),
         )
-        figures[lineup] = row
+        figures[lineup if tuple(args.pair) == ("master", "hard") else f"{lineup}_{'_'.join(args.pair)}"] = row
         print(lineup, json.dumps(row), flush=True)
         write(args.json, figures)
     for opponents in args.game_lineups if args.game_hands else ():

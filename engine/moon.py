@@ -82,6 +82,10 @@ class Blocking:
     queen_droppers: int = -1
     """The seats that throw the Q♠ at their first chance when void (-1: every seat); a seat left
     out keeps her while it has another card to throw: read as keeping her."""
+    queen_leaders: int = 0
+    """The seats that, holding the Q♠ on lead, lead the lowest card of their shortest suit other
+    than spades (``engine.search.policy.queen_lead``; 0: none, the policy the coach's forecast
+    map is fitted on; -1: every seat). Opt-in: only the master table's play-outs use it."""
 
 
 BLOCKERS = Blocking()

@@ -124,6 +124,8 @@ BLOCKINGS = [
     Blocking(run=7, cheap=0),
     Blocking(shooter=0),
     Blocking(shooter=2, guard=1),
+    Blocking(queen_leaders=-1),
+    Blocking(queen_leaders=0b0101, shooter=1),
 ]
 
 
@@ -131,7 +133,8 @@ BLOCKINGS = [
 def test_batch_playout_plays_the_moon_by_the_blocking_it_is_given_as_the_policy_does(blocking):
     """Every threshold of ``Blocking`` reaches the compiled policy: the calibration benchmark
     tries other values of them, and they must play the same cards as the reference; so does a
-    seat going for the moon from the start (``Blocking.shooter``, the plan Hard weighs)."""
+    seat going for the moon from the start (``Blocking.shooter``, the plan Hard weighs), and the
+    Q♠ holders' lead the master's deals use (``Blocking.queen_leaders``)."""
     rules = Rules()
     for played in (0, 3, 9):
         states = positions(rules, 24, played) + moon_positions(rules, 24, played)

@@ -40,6 +40,7 @@ _KERNEL = "test_kernel.py::test_every_kernel_twin_matches_its_reference"
 _ROWS = "test_kernel.py::test_the_batch_rows_apply_the_kernel_game_by_game"
 PAIRED = {
     "compiled._has_loser": _POLICY,
+    "compiled._queen_lead": "test_policy_queen_lead.py::test_the_compiled_queen_lead_matches_the_reference",
     "compiled._choose": _POLICY,
     "compiled._candidate": _POLICY,
     "compiled.run_policy": _POLICY,

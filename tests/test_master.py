@@ -82,7 +82,7 @@ def test_with_nothing_read_every_seat_blocks_as_in_hards_deals():
 
 
 def test_the_read_carries_to_the_next_hand_and_into_the_masters_plans():
-    bot = MasterBot(5, play_samples=64, pass_samples=64)
+    bot = MasterBot(5, queen_lead=False, play_samples=64, pass_samples=64)
     bot.reader.observe(seen(LET_THROUGH, hand_index=0))
     fresh = HandState.from_seed(12, Rules(), "left").view(0, hand_index=1)
     bot.choose_pass(fresh)  # the first view of the next hand
@@ -110,15 +110,18 @@ def test_the_master_reads_a_table_of_beginners_over_hands_at_one_table():
 
 
 def test_with_no_read_the_master_decides_as_hard_and_the_same_for_a_seed():
+    """Without its deals' Q♠ lead (``queen_lead``, on by default) and with nothing read, the
+    master is Hard: its reads alone are what make it differ."""
     for seed in (3, 4):
         state = HandState.from_seed(seed, Rules(), "hold")
         for _ in range(5):
             state.play(state.legal_cards()[0])
         view = state.view(state.seat_to_act)
-        master = MasterBot(seed, play_samples=128).choose_play(view)
+        master = MasterBot(seed, queen_lead=False, play_samples=128).choose_play(view)
         assert master in view.legal_cards
-        assert master == MasterBot(seed, play_samples=128).choose_play(view)
+        assert master == MasterBot(seed, queen_lead=False, play_samples=128).choose_play(view)
         assert master == HardBot(seed, play_samples=128).choose_play(view)
+        assert MasterBot(seed, play_samples=128).choose_play(view) in view.legal_cards
 
 
 def test_the_master_plays_a_hand_legally_to_the_end():
@@ -312,7 +315,8 @@ def test_seats_seen_ducking_and_throwing_the_queen_leave_the_master_deciding_as_
     tricks = [trick(0, "2C 5C 3C KD"), trick(0, "4C 9C 6C QS"), trick(1, "AC JC 5D KC")]
     for seed in (3, 4):
         view = seen(tricks, seed=seed)
-        master, hard = MasterBot(seed, play_samples=64), HardBot(seed, play_samples=64)
+        master = MasterBot(seed, queen_lead=False, play_samples=64)
+        hard = HardBot(seed, play_samples=64)
         master.reader.observe(view)
         assert master.reader.read(3).queen_early.yes == 1 and master.reader.read(2).ducks.yes == 2
         assert master._plans(view) == hard._plans(view)
@@ -352,10 +356,28 @@ def test_by_default_the_master_reads_blocking_alone_and_plays_its_deals_with_eve
     fresh = HandState.from_seed(12, Rules(), "left").view(0, hand_index=2)
     bot.choose_pass(fresh)
     assert bot.reader.read(2).plays_over and bot.reader.read(3).keeps_queen
-    assert bot._plans(fresh) == HardBot(5)._plans(fresh) and not bot.used
+    plans = bot._plans(fresh)  # and by default its deals' Q♠ holders lead short (``queen_lead``)
+    assert plans == [replace(plan, queen_leaders=-1) for plan in HardBot(5)._plans(fresh)] and not bot.used
     full = MasterBot(5, reads=MasterBot.READS, play_samples=64, pass_samples=64)
     full.reader = bot.reader
     full._plans(fresh)
     assert full.used == {"ducks", "queen"}
     with pytest.raises(ValueError, match="unknown habit 'queens'"):
         MasterBot(5, reads=("blocks", "queens"))
+
+
+@pytest.mark.parametrize("queen_lead", [False, True])
+def test_the_queen_lead_option_plays_the_masters_deals_alone_with_every_holder_leading_short(queen_lead):
+    """``queen_lead``: every plan's seats, holding the Q♠ on lead, lead their shortest side suit
+    (``Blocking.queen_leaders``); Hard's plans, which the coach's map is fitted beside, never."""
+    fresh = HandState.from_seed(12, Rules(), "left").view(0, hand_index=0)
+    bot = MasterBot(5, queen_lead=queen_lead, play_samples=32, pass_samples=32)
+    hard = HardBot(5)._plans(fresh)
+    assert all(plan.queen_leaders == 0 for plan in hard)
+    expected = [replace(plan, queen_leaders=-1 if queen_lead else 0) for plan in hard]
+    assert bot._plans(fresh) == expected
+    state = HandState.from_seed(12, Rules(), "hold")
+    for _ in range(6):
+        state.play(state.legal_cards()[0])
+    view = state.view(state.seat_to_act)
+    assert bot.choose_play(view) in view.legal_cards

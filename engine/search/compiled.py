@@ -70,6 +70,7 @@ class RulesCode:
     blockers: int
     duckers: int
     queen_droppers: int
+    queen_leaders: int
 
     @classmethod
     def of(cls, rules: Rules, blocking: Blocking = BLOCKERS) -> tuple[int, ...]:
@@ -92,6 +93,7 @@ class RulesCode:
             blocking.blockers,
             blocking.duckers,
             blocking.queen_droppers,
+            blocking.queen_leaders,
         )
         return tuple(code.__dict__.values())
 
@@ -171,6 +173,21 @@ def _discard(legal: int, queen_out: bool) -> int:
 
 
 @njit(cache=True)
+def _queen_lead(hand: int, legal: int) -> int:
+    """``engine.search.policy.queen_lead``: clubs, diamonds, hearts in that order, ties to the first."""
+    best = -1
+    fewest = 14
+    for suit in (0, 1, 3):
+        mask = legal & _SUIT_MASKS[suit]
+        if mask:
+            count = _popcount(hand & _SUIT_MASKS[suit])
+            if count < fewest:
+                best = _bottom(mask)
+                fewest = count
+    return best
+
+
+@njit(cache=True)
 def _has_loser(hand: int, outstanding: int, players: int) -> bool:
     """``engine.moon.has_loser``: answered at the first suit with a loser."""
     for suit in range(4):
@@ -205,6 +222,7 @@ def _choose(
     blockers: int,
     duckers: int,
     queen_droppers: int,
+    queen_leaders: int,
 ) -> int:
     """``engine.search.policy.choose_card``, line for line."""
     running = runner_cards >= moon_run
@@ -237,6 +255,10 @@ def _choose(
         low_spades = legal & _LOW_SPADES
         if queen_out and low_spades and not hand & (_QUEEN_BIT | _HIGH_SPADES):
             return _bottom(low_spades)
+        if hand & _QUEEN_BIT and (queen_leaders >> seat) & 1:
+            card = _queen_lead(hand, legal)
+            if card >= 0:
+                return card
         return _lowest_by_rank(legal)
     runner_winning = blocking and (leader + position) % players == runner
     if legal & _SUIT_MASKS[led]:
@@ -325,6 +347,7 @@ def run_policy(
         blockers,
         duckers,
         queen_droppers,
+        queen_leaders,
     ) = rules
     # ``engine.kernel.PlayRules``, by index: first lead, safe cards, hearts for the queen, must break
     play_rules = (_CLUBS if lead_any_club else 1 << lowest_club, ~point_mask if no_points else -1,
@@ -372,6 +395,7 @@ def run_policy(
                 blockers,
                 duckers,
                 queen_droppers,
+                queen_leaders,
             )
             if card == _QUEEN:
                 queen_out = False
@@ -688,6 +712,7 @@ def runner_mismatches(
         blockers,
         duckers,
         queen_droppers,
+        queen_leaders,
     ) = rules
     # ``engine.kernel.PlayRules``, by index: first lead, safe cards, hearts for the queen, must break
     play_rules = (_CLUBS if lead_any_club else 1 << lowest_club, ~point_mask if no_points else -1,
@@ -725,6 +750,7 @@ def runner_mismatches(
                 blockers,
                 duckers,
                 queen_droppers,
+                queen_leaders,
             )
             if card != cards[k]:
                 count += 1

@@ -10,7 +10,8 @@ by reflex, using only its own hand, the cards already played and who took them:
 - discarding: the Q♠, then the A♠/K♠ while the queen is out, then its highest heart, then its
   highest card;
 - leading: a low spade to flush the queen when it holds no spade above the J♠, else its lowest
-  card.
+  card (a seat in ``Blocking.queen_leaders``, opt-in, holding the Q♠: the lowest card of its
+  shortest suit other than spades, ``queen_lead``).
 
 And it plays the moon on both sides (``engine.moon`` says who is running and how far):
 
@@ -50,13 +51,14 @@ from ..rules import ACE_OF_SPADES, KING_OF_SPADES, QUEEN_OF_SPADES
 if TYPE_CHECKING:
     from ..view import PlayerView
 
-__all__ = ["choose_card", "discard", "highest_by_rank", "lowest_by_rank", "view_card"]
+__all__ = ["choose_card", "discard", "highest_by_rank", "lowest_by_rank", "queen_lead", "view_card"]
 
 _SPADES = SUIT_MASKS[Suit.SPADES]
 _QUEEN_BIT = 1 << QUEEN_OF_SPADES
 _HIGH_SPADES = (1 << ACE_OF_SPADES) | (1 << KING_OF_SPADES)
 _LOW_SPADES = _SPADES & ((1 << QUEEN_OF_SPADES) - 1)  # 2♠..J♠
 _SEGMENT = (1 << 13) - 1
+_SIDE_SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)  # a queen lead's tie order
 
 
 def _top(mask: int) -> int:
@@ -124,6 +126,10 @@ def choose_card(
         low_spades = legal & _LOW_SPADES
         if queen_out and low_spades and not hand & (_QUEEN_BIT | _HIGH_SPADES):
             return _bottom(low_spades)
+        if hand & _QUEEN_BIT and blocking.queen_leaders >> seat & 1:
+            card = queen_lead(hand, legal)
+            if card >= 0:
+                return card
         return lowest_by_rank(legal)
     led = trick[0] // 13
     position, trick_mask = trick_taker(trick)
@@ -185,6 +191,23 @@ def view_card(view: PlayerView, runner: int = NOBODY, runner_cards: int = 0, moo
         runner_cards,
         view.unseen_cards.mask,
     )
+
+
+def queen_lead(hand: int, legal: int) -> int:
+    """The Q♠ holder's lead for a seat in ``Blocking.queen_leaders``: the lowest card of the suit
+    other than spades it holds fewest of (a void to throw her on, and no lead handed to a flush),
+    among the suits it may lead (``legal``: no hearts before they are broken, only the 2♣ on the
+    first trick); equally short suits go clubs, diamonds, hearts. -1 when it may lead nothing
+    but spades."""
+    best = -1
+    fewest = 14
+    for suit in _SIDE_SUITS:
+        mask = legal & SUIT_MASKS[suit]
+        if mask:
+            count = (hand & SUIT_MASKS[suit]).bit_count()
+            if count < fewest:
+                best, fewest = _bottom(mask), count
+    return best
 
 
 def discard(legal: int, queen_out: bool) -> int:
