@@ -173,6 +173,7 @@ def test_a_match_is_played_as_dealt(store) -> None:
     with pytest.raises(TableError, match="every hand is played to its end"):
         runner.widget.act({"type": "new_hand", "discard": True})
     assert runner.widget.table["hints"] is False  # no Hint button at a match's table
+    assert runner.widget.table["deal_mid_hand"] is False  # nor New hand until the hand is over
     with pytest.raises(TableError, match="No hints"):
         runner.widget.act({"type": "hint"})
     assert runner.widget.session.hand is hand

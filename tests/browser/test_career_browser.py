@@ -83,6 +83,8 @@ def play_match(page: Page) -> None:
     """Start a match and play its one hand by the script."""
     page.get_by_role("button", name="Start the match").click()
     page.locator(f'{T}[data-phase="passing"] .ht-hand .card').first.wait_for()
+    new_hand = page.locator(f'{T} [data-action="new-hand"]')
+    expect(new_hand).to_have_count(0)  # a hand in a match is played to its end: no deal offered
     for code in lowest(codes(page, ""), 3):
         page.locator(f'{T} .ht-hand .card[data-card="{code}"]').click()
     page.locator(f'{T} [data-action="pass"]').click()
@@ -93,6 +95,7 @@ def play_match(page: Page) -> None:
         page.locator(f'{T} .ht-hand .card[data-card="{code}"]').press("Enter")  # the focused card is played
         expect(page.locator(f'{T} .ht-hand .card[data-card="{code}"]')).to_have_count(0)
     expect(page.locator(f'{T} [data-role="game-over"]')).to_contain_text("Game over")
+    expect(new_hand).to_have_count(1)  # once the match is over, it deals the next one
 
 
 def record_row(page: Page, title: str):

@@ -65,6 +65,7 @@ class MatchTable(TableWidget):
 
     next_match: Callable[[], list[Event]] | None = None
     offers_hints = False  # a match measures the learner's own play
+    deals_mid_hand = False  # no New hand button mid-hand: it would offer a deal the match refuses
 
     def _dispatch(self, message: object) -> list[Event]:
         kind = message.get("type") if isinstance(message, dict) else None

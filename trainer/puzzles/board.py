@@ -29,6 +29,13 @@ from .trainer import Attempt, PuzzleTrainer
 __all__ = ["PUZZLES_DIR", "PuzzleBoard"]
 
 
+class PuzzleTable(TableWidget):
+    """The puzzle's table: one position, so no New hand (a fresh deal would sit under the puzzle's
+    prompt as if it were the puzzle); Next puzzle shows another."""
+
+    no_new_hand = "A puzzle is one position, not a game: Next puzzle shows another."
+
+
 class PuzzleBoard:
     """A card table in puzzle mode (the bots stay still) and a puzzle trainer behind it."""
 
@@ -60,7 +67,7 @@ class PuzzleBoard:
         self.streak = Streak()
         self.finished = False
         """In practice: every puzzle of the session has been shown."""
-        self.widget = TableWidget(
+        self.widget = PuzzleTable(
             autoplay=False,
             still_status="Answered: the coach's verdict is below the table.",
             practice=False,
