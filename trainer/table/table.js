@@ -129,6 +129,7 @@ function render({ model, el }) {
     const classes = ["ht-seat"];
     if (t.to_move === seat.seat) classes.push("to-move");
     if (seat.seat === t.seat) classes.push("me");
+    if (Math.abs(Math.cos(angle)) > 0.9) classes.push("side"); // level with the trick's side cards
     let cards;
     if (seat.seat === t.seat) cards = null;
     else if (seat.cards) {
