@@ -151,6 +151,12 @@ def test_on_a_phone_no_card_on_the_trick_covers_a_seats_name_or_figures(career_u
         page.locator(f'{T} .ht-hand .card[data-card="{code}"]').click()
     page.locator(f'{T} [data-action="pass"]').click()
     table, found = page.locator(T), []
+    # The keys' help opens inside the table, not a word a line down past it.
+    page.locator(f'{T} [data-action="help"]').click()
+    outer, inner = table.bounding_box(), page.locator(f"{T} .ht-help").bounding_box()
+    assert outer["x"] <= inner["x"] and inner["x"] + inner["width"] <= outer["x"] + outer["width"]
+    assert inner["y"] + inner["height"] <= outer["y"] + outer["height"], (inner, outer)
+    page.locator(f"{T} .ht-help button").click()
     for _ in range(13):  # the first hand, checked at each of the learner's turns
         page.locator(f"{T} .ht-hand .card.legal").first.wait_for()
         found.append(table.evaluate(OVERLAP_SCRIPT))
