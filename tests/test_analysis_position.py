@@ -205,6 +205,8 @@ def test_the_base_position_is_possible_and_it_is_your_lead():
             ["across", "left, right, hold"],
         ),
         (position(scores=(0, 0, 101, 3)), "scores", ["Across has 101", "ended at 100"]),
+        (position(scores=(120, 0, 1, 3)), "scores", ["You have 120", "ended at 100"]),
+        (position(scores=(0, -5, 1, 3)), "scores", ["Left has -5", "no total is below 0"]),
         (position(scores=(0, 0, 3)), "scores", ["one score a seat"]),
         (position(players=9), "players", ["3 to 7"]),
         (position(preset="chess"), "preset", ["'chess'"]),
@@ -353,6 +355,11 @@ def test_at_five_players_the_three_of_clubs_leads_the_first_trick():
     )
     error = refused(elsewhere)
     assert error.field == "trick 1" and "you held the 3♣" in str(error), str(error)
+
+
+@pytest.mark.parametrize("preset", ["new_moon", "shooters_choice", "omnibus"])
+def test_a_total_below_zero_is_possible_only_where_a_hand_takes_points_away(preset):
+    position(preset=preset, scores=(-16, 30, 26, 26)).check()
 
 
 def test_a_score_past_the_target_is_possible_only_where_ties_are_played_off():

@@ -22,7 +22,7 @@ from trainer.career.progress import (
     rungs,
     strength,
 )
-from trainer.career.runner import NO_HINTS, NO_REDEAL, TEST_HOOK, CareerRunner, _test_hook
+from trainer.career.runner import ELSEWHERE, NO_HINTS, NO_REDEAL, TEST_HOOK, CareerRunner, _test_hook
 from trainer.lessons.home import career_markdown
 from trainer.progress.games import load_games
 from trainer.progress.tables import load_table
@@ -173,10 +173,31 @@ def test_a_match_is_played_as_dealt(store) -> None:
     with pytest.raises(TableError, match="every hand is played to its end"):
         runner.widget.act({"type": "new_hand", "discard": True})
     assert runner.widget.table["hints"] is False  # no Hint button at a match's table
+    assert runner.widget.table["deal_mid_hand"] is False  # nor New hand until the hand is over
     with pytest.raises(TableError, match="No hints"):
         runner.widget.act({"type": "hint"})
     assert runner.widget.session.hand is hand
     assert NO_REDEAL and NO_HINTS
+
+
+def test_a_stale_tab_cannot_play_over_the_match_another_tab_played_on(store) -> None:
+    # Two tabs on one match: without the check the stale one's card replaced the other's kept
+    # progress (a take-back in disguise, and the other tab's play lost).
+    first = CareerRunner(store, deal_seed=2, bot_delay=0)
+    first.start_match(50)
+    second = CareerRunner(store, bot_delay=0)  # opened on the same match
+    hand = second.widget.session.hand
+    move(first.widget)  # the pass, and the bots' cards after it
+    kept = load_table(store, PLACE)
+    cards = [card.code for card in list(hand.hand(0))[:3]]
+    assert not second.widget.handle({"type": "pass", "cards": cards})
+    assert second.widget.error["message"] == ELSEWHERE
+    assert second.widget.session.hand is hand and load_table(store, PLACE) == kept
+    third = CareerRunner(store, bot_delay=0)  # a reload: the match as the first tab left it
+    assert third.widget.session.hand.history == first.widget.session.hand.history
+    move(third.widget)  # and it plays on
+    for runner in (first, second, third):
+        runner.close()
 
 
 def test_new_hand_after_a_finished_match_deals_the_next_match_at_the_new_level(store, monkeypatch) -> None:

@@ -168,6 +168,22 @@ def test_the_streak_survives_a_reload_and_an_export(store, tmp_path) -> None:
     other.close()
 
 
+def test_a_hint_ends_the_streak_even_if_the_puzzle_is_then_skipped(store) -> None:
+    # The page says "a hint counts as [a miss]": Next after a hint must not keep the streak.
+    board = open_board(store, "streak")
+    board.show_next()
+    answer(board, right=True)
+    board.show_next()
+    board.widget.act({"type": "hint"})
+    assert (board.streak.current, board.streak.best) == (0, 1)
+    assert board.streak_markdown().startswith("**Streak over.**")
+    board.show_next()  # skipped, unanswered
+    board.widget.close()
+    again = open_board(store, "streak")  # and so it is kept
+    assert (again.streak.current, again.streak.best) == (0, 1)
+    again.widget.close()
+
+
 def test_bad_kept_rows_give_one_line_each_and_stay_as_they_are(store) -> None:
     with store.transaction() as db:
         db.execute(

@@ -238,3 +238,18 @@ def test_a_library_puzzles_seats_name_no_bot_level(players):
     seats = board.widget.table["seats"]
     assert [seat["bot"] for seat in seats] == [None] * len(seats)
     board.widget.close()
+
+
+@pytest.mark.parametrize("kind", ["pass", "play"])
+def test_a_puzzle_table_deals_no_new_hand_under_the_puzzles_prompt(kind):
+    # A fresh deal would sit under "Puzzle <id>: play a card" as if it were the puzzle.
+    board = PuzzleBoard(seed=3)
+    assert board.show_next(kind=kind)
+    hand = board.widget.session.hand
+    assert board.widget.table["deals"] is False  # table.js draws no New hand button, N does nothing
+    for message in ({"type": "new_hand"}, {"type": "new_hand", "discard": True}):
+        assert not board.widget.handle(message)
+        said = board.widget.error["message"]
+        assert said == "A puzzle is one position, not a game: Next puzzle shows another."
+        assert board.widget.session.hand is hand
+    board.widget.close()

@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 from engine.cards import CARDS
 from tests.browser.conftest import ARTIFACTS, _serve_command, signed_in
+from tests.browser.test_phone_browser import OVERLAP_SCRIPT
 from trainer.career.progress import rungs
 from trainer.career.runner import TEST_HOOK, CareerRunner
 from trainer.site import CAREER
@@ -83,6 +84,8 @@ def play_match(page: Page) -> None:
     """Start a match and play its one hand by the script."""
     page.get_by_role("button", name="Start the match").click()
     page.locator(f'{T}[data-phase="passing"] .ht-hand .card').first.wait_for()
+    new_hand = page.locator(f'{T} [data-action="new-hand"]')
+    expect(new_hand).to_have_count(0)  # a hand in a match is played to its end: no deal offered
     for code in lowest(codes(page, ""), 3):
         page.locator(f'{T} .ht-hand .card[data-card="{code}"]').click()
     page.locator(f'{T} [data-action="pass"]').click()
@@ -93,6 +96,7 @@ def play_match(page: Page) -> None:
         page.locator(f'{T} .ht-hand .card[data-card="{code}"]').press("Enter")  # the focused card is played
         expect(page.locator(f'{T} .ht-hand .card[data-card="{code}"]')).to_have_count(0)
     expect(page.locator(f'{T} [data-role="game-over"]')).to_contain_text("Game over")
+    expect(new_hand).to_have_count(1)  # once the match is over, it deals the next one
 
 
 def record_row(page: Page, title: str):
@@ -135,3 +139,29 @@ def test_a_lost_match_keeps_the_level_a_won_one_moves_up_and_a_reload_keeps_it(c
     page.goto(career_url + lost.get_attribute("href"))
     expect(page.get_by_text("This game", exact=True)).to_be_visible()
     expect(page.get_by_role("button", name="Review this game")).to_be_visible()
+
+
+def test_on_a_phone_no_card_on_the_trick_covers_a_seats_name_or_figures(career_url, page) -> None:
+    # The career's seats show points, which wrap a side seat's figures wider than the lessons' do.
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.goto(signed_in(career_url + CAREER))
+    page.get_by_role("button", name="Start the match").click()
+    page.locator(f'{T}[data-phase="passing"] .ht-hand .card').first.wait_for()
+    for code in lowest(codes(page, ""), 3):
+        page.locator(f'{T} .ht-hand .card[data-card="{code}"]').click()
+    page.locator(f'{T} [data-action="pass"]').click()
+    table, found = page.locator(T), []
+    # The keys' help opens inside the table, not a word a line down past it.
+    page.locator(f'{T} [data-action="help"]').click()
+    outer, inner = table.bounding_box(), page.locator(f"{T} .ht-help").bounding_box()
+    assert outer["x"] <= inner["x"] and inner["x"] + inner["width"] <= outer["x"] + outer["width"]
+    assert inner["y"] + inner["height"] <= outer["y"] + outer["height"], (inner, outer)
+    page.locator(f"{T} .ht-help button").click()
+    for _ in range(13):  # the first hand, checked at each of the learner's turns
+        page.locator(f"{T} .ht-hand .card.legal").first.wait_for()
+        found.append(table.evaluate(OVERLAP_SCRIPT))
+        (code,) = lowest(codes(page, ".legal"))
+        page.locator(f'{T} .ht-hand .card[data-card="{code}"]').press("Enter")
+        expect(page.locator(f'{T} .ht-hand .card[data-card="{code}"]')).to_have_count(0)
+    assert any(check["played"] >= 2 for check in found)  # Right's card (at least) on the trick
+    assert [check["problems"] for check in found if check["problems"]] == []

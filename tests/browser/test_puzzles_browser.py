@@ -43,6 +43,13 @@ def click_card(page: Page, code: str) -> None:
 
 def test_a_play_puzzle_is_solved_and_the_coach_answers(new_page, puzzles_url):
     page, puzzle = open_kind(new_page, puzzles_url, "What would you play?")
+    # One position, not a game: no New hand (it dealt a random hand under the puzzle's prompt),
+    # and the keys' help names no N for it.
+    expect(page.locator(f'{T} [data-action="new-hand"]')).to_have_count(0)
+    page.locator(f'{T} [data-action="help"]').click()
+    expect(page.locator(f"{T} .ht-help")).to_contain_text("this help")
+    expect(page.locator(f"{T} .ht-help dt", has_text=re.compile("^N$"))).to_have_count(0)
+    page.locator(f"{T} .ht-help button").click()
     best = puzzle.answer.best
     click_card(page, best)
     page.locator(f'{T} .ht-hand .card[data-card="{best}"]').click()

@@ -11,6 +11,7 @@ from engine import Card, PassDirection, Rules
 from engine.cards import iter_mask
 from engine.excerpt import excerpt
 from engine.kernel import trick_winner
+from engine.rules import MoonRule
 
 from ..seats import seat_names
 from .errors import PositionError
@@ -58,6 +59,13 @@ def _mask(cards: tuple[Card, ...], where: str, what: str = "") -> int:
     return mask
 
 
+def below_zero(rules: Rules) -> bool:
+    """Whether a game's total can fall below 0: only a hand that takes points away does it (a
+    moon taken off the shooter, a negative J♦ or a bonus for no tricks)."""
+    takes_away = rules.moon in (MoonRule.SUBTRACT_FROM_SHOOTER, MoonRule.SHOOTERS_CHOICE)
+    return takes_away or rules.jack_of_diamonds_points < 0 or rules.no_tricks_bonus < 0
+
+
 def check_fields(pos) -> Rules:
     if type(pos.players) is not int or not 3 <= pos.players <= 7:
         raise PositionError("players", f"Hearts is played by 3 to 7, not {excerpt(pos.players, 30)}")
@@ -78,10 +86,13 @@ def check_fields(pos) -> Rules:
     for seat, score in enumerate(scores):
         if type(score) is not int or not -SCORE_LIMIT < score < SCORE_LIMIT:
             raise PositionError("scores", f"{names[seat]}: {excerpt(score, 30)} is not a game's score")
+        has = "You have" if seat == 0 else f"{names[seat]} has"
         if score >= rules.target and rules.ties.value == "shared":
-            raise PositionError(
-                "scores", f"{names[seat]} has {score}: the game ended at {rules.target}, before this hand"
-            )
+            ended = f"the game ended at {rules.target}, before this hand"
+            raise PositionError("scores", f"{has} {score}: {ended}")
+        if score < 0 and not below_zero(rules):
+            never = "under these rules no hand takes points away, so no total is below 0"
+            raise PositionError("scores", f"{has} {score}: {never}")
     if not isinstance(pos.tricks, tuple):
         raise PositionError("tricks", f"expected a list of tricks, got {excerpt(pos.tricks, 40)}")
     return rules

@@ -16,6 +16,7 @@ test sets them in the page's Pyodide before it starts the match.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import sqlite3
@@ -39,6 +40,8 @@ __all__ = ["TEST_HOOK", "CareerRunner", "MatchTable", "open_career", "review_add
 TEST_HOOK = "HEARTS_CAREER_TEST"
 NO_HINTS = "No hints in a career match: it measures your own play. Lesson 9 has them."
 NO_REDEAL = "In a career match every hand is played to its end; New hand deals the next one then."
+ELSEWHERE = "This match has moved on in another tab or window: reload the page to play on from there."
+_MOVES = frozenset({"pass", "play", "moon", "new_hand"})  # what changes the kept match
 _NOT_SAVED = frozenset({"select", "hint", "error"})  # events that change nothing in the game
 
 
@@ -64,13 +67,19 @@ class MatchTable(TableWidget):
     starts the next match (``next_match``)."""
 
     next_match: Callable[[], list[Event]] | None = None
+    moved_elsewhere: Callable[[], bool] | None = None
+    """Whether the kept match has changed since this table last kept or read it (another tab)."""
     offers_hints = False  # a match measures the learner's own play
+    deals_mid_hand = False  # no New hand button mid-hand: it would offer a deal the match refuses
 
     def _dispatch(self, message: object) -> list[Event]:
         kind = message.get("type") if isinstance(message, dict) else None
         session = self.session
         if kind == "hint":
             raise TableError("match", NO_HINTS)
+        # A stale tab must not overwrite the match another tab played on (a take-back in disguise).
+        if kind in _MOVES and self.moved_elsewhere is not None and self.moved_elsewhere():
+            raise TableError("elsewhere", ELSEWHERE)
         if kind == "new_hand" and not session.hand.is_over:
             raise TableError("match", NO_REDEAL)
         if kind == "new_hand" and session.winners and self.next_match is not None:
@@ -98,6 +107,9 @@ class CareerRunner:
             table_id="career",
         )
         self.widget.next_match = self._next_match
+        self.widget.moved_elsewhere = self._moved_elsewhere
+        self._seen: str | None = None
+        """The kept match as this page last kept or read it (JSON), to notice another tab's moves."""
         self.widget.session.on_game_over = self._keep_match
         self.widget.on_event(self._keep_table)
         self.match_level: int | None = None
@@ -195,6 +207,7 @@ class CareerRunner:
             self.notice = f"{error.message} Start a new match below."
             return
         self.match_level = level.number
+        self._seen = json.dumps(record)
         session = self.widget.session
         if session.winners:
             self._keep_match(session)
@@ -205,10 +218,23 @@ class CareerRunner:
         if self.match_level is None or event.get("type") in _NOT_SAVED:
             return
         level = rung(self.match_level)
+        record = self.widget.session.to_record()
         try:
-            save_table(self.store, PLACE, level.key, self.widget.session.to_record())
+            save_table(self.store, PLACE, level.key, record)
         except (StoreError, OSError, ValueError, sqlite3.Error) as error:
             self.notice = f"Your match could not be saved just now ({error}); it goes on."
+            return
+        self._seen = json.dumps(record)
+
+    def _moved_elsewhere(self) -> bool:
+        """The kept match is not the one this page last kept or read: another tab played on."""
+        if self._seen is None:
+            return False
+        try:
+            kept = load_table(self.store, PLACE)
+        except (StoreError, ValueError, sqlite3.Error):
+            return False  # unreadable: the next save says so
+        return kept is not None and json.dumps(kept[1]) != self._seen
 
     def _keep_match(self, session: TableSession) -> None:
         """The match has ended: keep its game for review and its result (once)."""

@@ -132,7 +132,16 @@ def open_board(
         except StoreError as error:  # busy or out of reach: the puzzle goes on, unsaved, and says so
             board.notice = str(error)
 
+    def keep_streak(streak) -> None:
+        if not streak_readable:  # an unreadable kept row stays as it is
+            return
+        try:
+            save_streak(store, streak)
+        except StoreError as error:
+            board.notice = str(error)
+
     board = PuzzleBoard(progress=load_progress(store), on_attempt=keep)
+    board.on_streak = keep_streak
     if mode == "streak":
         streak, problem = load_streak(store)
         streak_readable = not problem

@@ -29,6 +29,13 @@ from .trainer import Attempt, PuzzleTrainer
 __all__ = ["PUZZLES_DIR", "PuzzleBoard"]
 
 
+class PuzzleTable(TableWidget):
+    """The puzzle's table: one position, so no New hand (a fresh deal would sit under the puzzle's
+    prompt as if it were the puzzle); Next puzzle shows another."""
+
+    no_new_hand = "A puzzle is one position, not a game: Next puzzle shows another."
+
+
 class PuzzleBoard:
     """A card table in puzzle mode (the bots stay still) and a puzzle trainer behind it."""
 
@@ -58,9 +65,11 @@ class PuzzleBoard:
         self.last_item: PracticeItem | None = None
         """In practice: the puzzle's schedule after the last counted answer (what is saved)."""
         self.streak = Streak()
+        self.on_streak: Callable[[Streak], None] | None = None
+        """Called when a hint ends the streak (an answer's change goes through ``on_attempt``)."""
         self.finished = False
         """In practice: every puzzle of the session has been shown."""
-        self.widget = TableWidget(
+        self.widget = PuzzleTable(
             autoplay=False,
             still_status="Answered: the coach's verdict is below the table.",
             practice=False,
@@ -195,6 +204,11 @@ class PuzzleBoard:
         """The Hint button: the puzzle's own verified answer (not a fresh look), and the puzzle
         then counts as not solved."""
         hint = self.trainer.hint()
+        if self.mode == "streak" and self.streak.current:
+            # A hint counts as a miss at once: the streak must not outlive a hinted puzzle skipped.
+            self.streak = self.streak.after(False)
+            if self.on_streak:
+                self.on_streak(self.streak)
         for callback in self._listeners:
             callback()
         return hint
@@ -252,7 +266,8 @@ class PuzzleBoard:
         the other modes)."""
         if self.mode != "streak":
             return ""
-        if self.last is not None and not self.last.solved and self.last.counted:
+        missed = self.last is not None and not self.last.solved and self.last.counted
+        if missed or (self.last is None and self.trainer.hinted):  # a hint counts as a miss
             return f"**Streak over.** Best **{self.streak.best}**: the next puzzle starts a new one."
         return f"Streak: **{self.streak.current}** in a row · best **{self.streak.best}**"
 

@@ -129,6 +129,7 @@ function render({ model, el }) {
     const classes = ["ht-seat"];
     if (t.to_move === seat.seat) classes.push("to-move");
     if (seat.seat === t.seat) classes.push("me");
+    if (Math.abs(Math.cos(angle)) > 0.9) classes.push("side"); // level with the trick's side cards
     let cards;
     if (seat.seat === t.seat) cards = null;
     else if (seat.cards) {
@@ -273,9 +274,7 @@ function render({ model, el }) {
       ui.reviewing = !ui.reviewing;
       draw();
     }, !t.last_trick));
-    // A room's table deals the next hand only once this one is over: `deal_mid_hand: false`.
-    const canDeal = t.deal_mid_hand !== false || t.hand_over;
-    if (canDeal) buttons.push(button("new-hand", "New hand", askNewHand));
+    if (canDeal(t)) buttons.push(button("new-hand", "New hand", askNewHand));
     buttons.push(button("help", "Keys (?)", () => toggleHelp(true)));
     const colours = h("input", {
       type: "checkbox",
@@ -303,6 +302,12 @@ function render({ model, el }) {
       { class: `ht-scores${t.hand_over ? " final" : ""}`, "data-role": "scores" },
       h("table", {}, h("caption", { text: caption }), h("thead", {}, head), h("tbody", {}, rows, total)),
     );
+  }
+
+  // A room's or a match's table deals the next hand only once this one is over (`deal_mid_hand:
+  // false`); a puzzle's, which shows one position, never (`deals: false`).
+  function canDeal(t) {
+    return t.deals !== false && (t.deal_mid_hand !== false || t.hand_over);
   }
 
   // A hand someone has played in is thrown away only after the learner says so.
@@ -356,7 +361,8 @@ function render({ model, el }) {
       "div",
       { class: "ht-help", role: "dialog", "aria-label": "Keyboard help" },
       h("h3", { text: "Keys" }),
-      h("dl", {}, HELP.map(([key, what]) => [h("dt", { text: key }), h("dd", { text: what })])),
+      h("dl", {}, HELP.filter(([key]) => key !== "N" || table().deals !== false) // no deal, no N
+        .map(([key, what]) => [h("dt", { text: key }), h("dd", { text: what })])),
       h("button", { type: "button", class: "ht-button", onclick: () => toggleHelp(false), text: "Close" }),
     );
   }
@@ -443,7 +449,7 @@ function render({ model, el }) {
       // Nothing in focus yet: → starts at the first card, ← at the last.
       const step = event.key === "ArrowRight" ? 1 : -1;
       focusAt(current < 0 ? (step > 0 ? 0 : cards.length - 1) : current + step);
-    } else if ((event.key === "n" || event.key === "N") && (table().deal_mid_hand !== false || table().hand_over)) askNewHand();
+    } else if ((event.key === "n" || event.key === "N") && canDeal(table())) askNewHand();
     else if (KEYS.includes(event.key) && event.key.length === 1) {
       const index = KEYS.indexOf(event.key);
       const card = t.hand[index];

@@ -62,6 +62,11 @@ class TableWidget(anywidget.AnyWidget):
     table_id = traitlets.Unicode("play").tag(sync=True)
     offers_hints = True
     """A table without hints (a career match) has no Hint button."""
+    deals_mid_hand = True
+    """A table whose hands are played to their end (a career match) offers New hand only after one."""
+    no_new_hand = ""
+    """Why this table deals no new hand at all (a puzzle is one position, not a game): it then has
+    no New hand button and refuses the message with this reason. Empty: it deals them."""
     shown_end = traitlets.Unicode("").tag(sync=True)
     """The browser's report that it has drawn a hand's end ("hand:phase"): a change from the
     browser, so a notebook cell that reads the widget's value runs again and can say the result
@@ -284,6 +289,8 @@ class TableWidget(anywidget.AnyWidget):
             return session.ask_hint()
         if kind == "take_back":
             return session.take_back()
+        if self.no_new_hand:
+            raise TableError("no_new_hand", self.no_new_hand)
         return session.new_hand(discard=message.get("discard") is True)
 
     def _refuse(self, error: TableError) -> None:
@@ -331,6 +338,10 @@ class TableWidget(anywidget.AnyWidget):
         table = snapshot(self.session, self.open_seats, levels, still, self._decided, self._concealed)
         if not self.offers_hints:
             table["hints"] = False  # table.js draws no Hint button
+        if not self.deals_mid_hand:
+            table["deal_mid_hand"] = False  # table.js offers New hand (and N) once the hand is over
+        if self.no_new_hand:
+            table["deals"] = False  # table.js offers no New hand (nor N) at all
         self.table = table
 
     # ----- the bots -----
