@@ -289,7 +289,8 @@ def cards_of(mask: int) -> tuple[Card, ...]:
 
 
 def card_tuple(mask: int) -> CardTuple:
-    """The cards of a mask (a valid one: 52 bits at most) as a ``CardTuple``."""
+    """The cards of a mask (a valid one: 52 bits at most) as a ``CardTuple``. ``HandState.legal_cards``
+    holds an inlined copy (a play-out asks it every card): change both."""
     cards = _ONE_SUIT.get(mask)
     if cards is not None:
         return cards

@@ -668,7 +668,7 @@ class HandState:
         turn. ``legal_mask`` is the same cards as a bit mask."""
         if seat is not None and seat != self._to_move:
             return NO_CARDS
-        # card_tuple inlined (a play-out asks this every card)
+        # engine.cards.card_tuple inlined (a play-out asks this every card): change both
         mask = self.legal_mask
         cards = _ONE_SUIT.get(mask)
         if cards is not None:

@@ -16,7 +16,6 @@ test sets them in the page's Pyodide before it starts the match.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import sqlite3
@@ -28,7 +27,7 @@ from engine.bots.ladder import level as level_by_key
 
 from ..lessons.runner import _bot_delay
 from ..progress.games import game_record, save_game
-from ..progress.tables import load_table, save_table
+from ..progress.tables import kept_text, load_table, save_table
 from ..site import REVIEW
 from ..store import Store, StoreError, open_store
 from ..table import TableError, TableSession, TableWidget
@@ -207,7 +206,10 @@ class CareerRunner:
             self.notice = f"{error.message} Start a new match below."
             return
         self.match_level = level.number
-        self._seen = json.dumps(record)
+        try:
+            self._seen = kept_text(self.store, PLACE)  # the match as read: another tab's later play shows
+        except (StoreError, sqlite3.Error):
+            self._seen = None  # unreadable now: moves go on, the next save says so
         session = self.widget.session
         if session.winners:
             self._keep_match(session)
@@ -218,23 +220,20 @@ class CareerRunner:
         if self.match_level is None or event.get("type") in _NOT_SAVED:
             return
         level = rung(self.match_level)
-        record = self.widget.session.to_record()
         try:
-            save_table(self.store, PLACE, level.key, record)
+            self._seen = save_table(self.store, PLACE, level.key, self.widget.session.to_record())
         except (StoreError, OSError, ValueError, sqlite3.Error) as error:
             self.notice = f"Your match could not be saved just now ({error}); it goes on."
-            return
-        self._seen = json.dumps(record)
 
     def _moved_elsewhere(self) -> bool:
         """The kept match is not the one this page last kept or read: another tab played on."""
         if self._seen is None:
             return False
         try:
-            kept = load_table(self.store, PLACE)
-        except (StoreError, ValueError, sqlite3.Error):
+            kept = kept_text(self.store, PLACE)
+        except (StoreError, sqlite3.Error):
             return False  # unreadable: the next save says so
-        return kept is not None and json.dumps(kept[1]) != self._seen
+        return kept is not None and kept != self._seen
 
     def _keep_match(self, session: TableSession) -> None:
         """The match has ended: keep its game for review and its result (once)."""

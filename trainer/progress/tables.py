@@ -16,15 +16,24 @@ from .decisions import now
 __all__ = ["forget_table", "load_table", "save_table"]
 
 
-def save_table(store: Store, place: str, variant: str, record: dict) -> None:
-    """Keep the game at ``place`` (replacing the one kept before)."""
+def save_table(store: Store, place: str, variant: str, record: dict) -> str:
+    """Keep the game at ``place`` (replacing the one kept before); returns the text kept."""
+    text = json.dumps(record)
     with store.transaction() as db:
         db.execute(
             "INSERT INTO table_games (place, variant, record, updated_at) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (place) DO UPDATE SET variant = excluded.variant, record = excluded.record, "
             "updated_at = excluded.updated_at",
-            (place, variant, json.dumps(record), now()),
+            (place, variant, text, now()),
         )
+    return text
+
+
+def kept_text(store: Store, place: str) -> str | None:
+    """The text of the game kept at ``place`` as stored (to tell whether another page kept
+    another since), or None."""
+    rows = store.query("SELECT record FROM table_games WHERE place = ?", (place,))
+    return rows[0][0] if rows else None
 
 
 def load_table(store: Store, place: str) -> tuple[str, dict] | None:
