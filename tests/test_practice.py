@@ -184,6 +184,63 @@ def test_a_hint_ends_the_streak_even_if_the_puzzle_is_then_skipped(store) -> Non
     again.widget.close()
 
 
+@pytest.mark.parametrize("mode", ["puzzles", "practice"])
+def test_a_hint_then_next_counts_the_puzzle_as_missed_and_keeps_it(store, mode) -> None:
+    # A hint gives the answer away: moving on without answering must count the miss (rating and
+    # schedule) as answering would, kept across a reload; an answer after it is not counted again.
+    board = open_board(store, mode, today=DAY)
+    board.show_next()
+    puzzle = board.trainer.current
+    before = board.trainer.progress.learner.rating
+    board.widget.act({"type": "hint"})
+    record = board.trainer.progress.records[puzzle.id]
+    assert (record.attempts, record.solved, record.box) == (1, 0, 0)
+    assert board.trainer.progress.learner.rating < before
+    if mode == "practice":
+        assert board.last_item.puzzle == puzzle.id and board.last_item.due == DAY + dt.timedelta(days=1)
+    board.show_next()  # skipped, unanswered
+    board.widget.close()
+    again = open_board(store, mode, today=DAY)  # a reload
+    kept = again.trainer.progress.records[puzzle.id]
+    assert (kept.attempts, kept.solved, kept.box) == (1, 0, 0)
+    assert again.trainer.progress.learner.rating == pytest.approx(board.trainer.progress.learner.rating)
+    if mode == "practice":
+        assert load_items(store)[0][puzzle.id].due == DAY + dt.timedelta(days=1)
+    assert store.query("SELECT COUNT(*) FROM puzzle_attempts WHERE puzzle = ?", (puzzle.id,))[0][0] == 0
+    again.widget.close()
+
+    board = open_board(store, "puzzles")  # hint, then the answer: one miss, not two
+    board.show_next()
+    puzzle = board.trainer.current
+    board.widget.act({"type": "hint"})
+    attempt = answer_hinted(board)
+    assert attempt.accepted and not attempt.solved and not attempt.counted
+    record = board.trainer.progress.records[puzzle.id]
+    assert (record.attempts, record.solved) == (1, 0)
+    assert "Right, with a hint" in board.verdict_markdown()
+    board.widget.close()
+
+
+def answer_hinted(board):
+    """Play the hint's answer as the table does."""
+    puzzle, hinted = board.trainer.current, board.widget.table["hint"]
+    pass_event = {"type": "pass", "cards": hinted}
+    event = pass_event if puzzle.kind == "pass" else {"type": "play", "card": hinted[0]}
+    board._on_event({**event, "seat": puzzle.seat})
+    assert board.last is not None, board.error
+    return board.last
+
+
+def test_a_hint_after_a_right_answer_keeps_the_streak(store) -> None:
+    board = open_board(store, "streak")
+    board.show_next()
+    answer(board, right=True)
+    board.widget.act({"type": "hint"})  # the answer is in: the hint only shows the best one
+    assert (board.streak.current, board.streak.best) == (1, 1)
+    assert board.streak_markdown() == "Streak: **1** in a row · best **1**"
+    board.widget.close()
+
+
 def test_bad_kept_rows_give_one_line_each_and_stay_as_they_are(store) -> None:
     with store.transaction() as db:
         db.execute(

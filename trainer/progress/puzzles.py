@@ -3,7 +3,8 @@ box and when it is due) and every attempt; a first try at a puzzle is also kept 
 decision (source ``puzzle``), so the charts count it with lessons and games.
 
 ``save_attempt`` is what ``PuzzleTrainer``'s ``on_attempt`` hook calls: all of it is written in
-one transaction, so an attempt is kept whole or not at all. ``open_board`` is what the puzzles
+one transaction, so an attempt is kept whole or not at all (``save_hinted`` keeps the miss a hint
+counts). ``open_board`` is what the puzzles
 notebook opens: the board with this progress, every attempt written as it happens; a damaged
 progress file is moved aside and reported in ``board.notice``. (It lives here, not in
 ``trainer.puzzles``, so the puzzles package never imports the progress package back.)
@@ -14,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 
 from ..puzzles.board import PuzzleBoard
+from ..puzzles.format import Puzzle
 from ..puzzles.rating import Rating
 from ..puzzles.schedule import PuzzleProgress, PuzzleRecord
 from ..puzzles.trainer import Attempt
@@ -22,7 +24,7 @@ from .decisions import graded_decision, insert, now, readable_decisions
 from .games import readable_games
 from .practice import load_items, load_streak, save_item, save_streak
 
-__all__ = ["MODES", "load_progress", "open_board", "save_attempt"]
+__all__ = ["MODES", "load_progress", "open_board", "save_attempt", "save_hinted"]
 
 
 def load_progress(store: Store) -> PuzzleProgress:
@@ -67,31 +69,7 @@ def save_attempt(store: Store, attempt: Attempt, progress: PuzzleProgress) -> No
         )
         if not attempt.counted:
             return
-        db.execute(
-            "INSERT INTO puzzle_learner (id, rating, deviation, volatility, attempts, updated_at) "
-            "VALUES (1, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET rating = excluded.rating, "
-            "deviation = excluded.deviation, volatility = excluded.volatility, "
-            "attempts = excluded.attempts, updated_at = excluded.updated_at",
-            (learner.rating, learner.deviation, learner.volatility, progress.attempts, at),
-        )
-        db.execute(
-            "INSERT INTO puzzle_records (puzzle, rating, deviation, volatility, attempts, solved, box, due, "
-            "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (puzzle) DO UPDATE SET "
-            "rating = excluded.rating, deviation = excluded.deviation, volatility = excluded.volatility, "
-            "attempts = excluded.attempts, solved = excluded.solved, box = excluded.box, "
-            "due = excluded.due, updated_at = excluded.updated_at",
-            (
-                puzzle.id,
-                record.rating.rating,
-                record.rating.deviation,
-                record.rating.volatility,
-                record.attempts,
-                record.solved,
-                record.box,
-                record.due,
-                at,
-            ),
-        )
+        _keep_ratings(db, puzzle, progress, at)
         insert(
             db,
             graded_decision(
@@ -105,6 +83,44 @@ def save_attempt(store: Store, attempt: Attempt, progress: PuzzleProgress) -> No
                 at=at,
             ),
         )
+
+
+def save_hinted(store: Store, puzzle: Puzzle, progress: PuzzleProgress) -> None:
+    """Keep the ratings a hint moved (asked before any answer, it counts the puzzle as missed);
+    no attempt is kept: the learner chose nothing."""
+    with store.transaction() as db:
+        _keep_ratings(db, puzzle, progress, now())
+
+
+def _keep_ratings(db, puzzle: Puzzle, progress: PuzzleProgress, at: str) -> None:
+    """The learner's rating and the puzzle's record as ``progress`` holds them."""
+    record = progress.record_for(puzzle)
+    learner = progress.learner
+    db.execute(
+        "INSERT INTO puzzle_learner (id, rating, deviation, volatility, attempts, updated_at) "
+        "VALUES (1, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET rating = excluded.rating, "
+        "deviation = excluded.deviation, volatility = excluded.volatility, "
+        "attempts = excluded.attempts, updated_at = excluded.updated_at",
+        (learner.rating, learner.deviation, learner.volatility, progress.attempts, at),
+    )
+    db.execute(
+        "INSERT INTO puzzle_records (puzzle, rating, deviation, volatility, attempts, solved, box, due, "
+        "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (puzzle) DO UPDATE SET "
+        "rating = excluded.rating, deviation = excluded.deviation, volatility = excluded.volatility, "
+        "attempts = excluded.attempts, solved = excluded.solved, box = excluded.box, "
+        "due = excluded.due, updated_at = excluded.updated_at",
+        (
+            puzzle.id,
+            record.rating.rating,
+            record.rating.deviation,
+            record.rating.volatility,
+            record.attempts,
+            record.solved,
+            record.box,
+            record.due,
+            at,
+        ),
+    )
 
 
 MODES = ("puzzles", "practice", "streak")
@@ -132,6 +148,14 @@ def open_board(
         except StoreError as error:  # busy or out of reach: the puzzle goes on, unsaved, and says so
             board.notice = str(error)
 
+    def keep_hinted(puzzle, progress) -> None:
+        try:
+            save_hinted(store, puzzle, progress)
+            if board.mode == "practice" and board.last_item is not None:
+                save_item(store, board.last_item)
+        except StoreError as error:
+            board.notice = str(error)
+
     def keep_streak(streak) -> None:
         if not streak_readable:  # an unreadable kept row stays as it is
             return
@@ -142,6 +166,7 @@ def open_board(
 
     board = PuzzleBoard(progress=load_progress(store), on_attempt=keep)
     board.on_streak = keep_streak
+    board.on_hinted = keep_hinted
     if mode == "streak":
         streak, problem = load_streak(store)
         streak_readable = not problem

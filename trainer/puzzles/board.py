@@ -50,7 +50,7 @@ class PuzzleBoard:
         self.problems = library.problems
         """One message per puzzle file left out (file: field: reason)."""
         self.on_attempt = on_attempt
-        self.trainer = PuzzleTrainer(library, progress, self._attempted, seed)
+        self.trainer = PuzzleTrainer(library, progress, self._attempted, seed, self._hinted)
         self.ratings = load_ratings(folder)
         """Each puzzle's rating from the bots' answers, where a puzzle not tried yet starts."""
         self.trainer.progress.base = self.ratings.ratings
@@ -67,6 +67,9 @@ class PuzzleBoard:
         self.streak = Streak()
         self.on_streak: Callable[[Streak], None] | None = None
         """Called when a hint ends the streak (an answer's change goes through ``on_attempt``)."""
+        self.on_hinted: Callable[[Puzzle, PuzzleProgress], None] | None = None
+        """Called when a hint counted the puzzle as missed (the page keeps the ratings, the
+        practice schedule and the streak it moved)."""
         self.finished = False
         """In practice: every puzzle of the session has been shown."""
         self.widget = PuzzleTable(
@@ -79,6 +82,8 @@ class PuzzleBoard:
         self.widget.on_event(self._on_event)
         self.last: Attempt | None = None
         self.error = ""
+        self.hint_missed = False
+        """A hint before any answer counted the puzzle on the table as missed."""
         self.unmatched = False
         """The last filters matched no puzzle (the one shown before stays)."""
         self.notice = ""
@@ -109,15 +114,27 @@ class PuzzleBoard:
         self.streak = streak
 
     def _attempted(self, attempt: Attempt, progress: PuzzleProgress) -> None:
-        """A counted answer: the streak or the practice schedule moves, then the page's hook."""
-        puzzle = attempt.puzzle.id
-        if self.mode == "streak":
-            self.streak = self.streak.after(attempt.solved)
-        elif self.mode == "practice":
-            kept = self.items.get(puzzle) or PracticeItem(puzzle, self.sources.get(puzzle, "library"))
-            self.last_item = self.items[puzzle] = practised(kept, attempt.solved, self.today)
+        """An answer: a counted one moves the streak or the practice schedule, then the page's hook."""
+        if attempt.counted:
+            self._moved(attempt.puzzle.id, attempt.solved)
         if self.on_attempt:
             self.on_attempt(attempt, progress)
+
+    def _hinted(self, puzzle: Puzzle, progress: PuzzleProgress) -> None:
+        """A hint before any answer: a miss for the streak and the practice schedule too."""
+        self.hint_missed = True
+        self._moved(puzzle.id, False)
+        if self.mode == "streak" and self.on_streak:
+            self.on_streak(self.streak)
+        if self.on_hinted:
+            self.on_hinted(puzzle, progress)
+
+    def _moved(self, puzzle: str, solved: bool) -> None:
+        if self.mode == "streak":
+            self.streak = self.streak.after(solved)
+        elif self.mode == "practice":
+            kept = self.items.get(puzzle) or PracticeItem(puzzle, self.sources.get(puzzle, "library"))
+            self.last_item = self.items[puzzle] = practised(kept, solved, self.today)
 
     def on_change(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` after every answer (the notebook re-runs its verdict cell)."""
@@ -195,6 +212,7 @@ class PuzzleBoard:
             return False
         self.last = None
         self.error = ""
+        self.hint_missed = False
         if puzzle.rules.players != self.widget.session.rules.players:
             self.widget.seat_table(puzzle.rules)  # a puzzle at another table size
         self.widget.set_position(puzzle.state.copy(), [])
@@ -203,12 +221,7 @@ class PuzzleBoard:
     def _hint(self, _view: object, _seed: int) -> Hint:
         """The Hint button: the puzzle's own verified answer (not a fresh look), and the puzzle
         then counts as not solved."""
-        hint = self.trainer.hint()
-        if self.mode == "streak" and self.streak.current:
-            # A hint counts as a miss at once: the streak must not outlive a hinted puzzle skipped.
-            self.streak = self.streak.after(False)
-            if self.on_streak:
-                self.on_streak(self.streak)
+        hint = self.trainer.hint()  # before an answer, a miss at once (``_hinted``)
         for callback in self._listeners:
             callback()
         return hint
@@ -267,7 +280,7 @@ class PuzzleBoard:
         if self.mode != "streak":
             return ""
         missed = self.last is not None and not self.last.solved and self.last.counted
-        if missed or (self.last is None and self.trainer.hinted):  # a hint counts as a miss
+        if missed or self.hint_missed:
             return f"**Streak over.** Best **{self.streak.best}**: the next puzzle starts a new one."
         return f"Streak: **{self.streak.current}** in a row · best **{self.streak.best}**"
 

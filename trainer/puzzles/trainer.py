@@ -2,8 +2,9 @@
 
 The verdict comes from the puzzle's stored evaluation (no waiting): the coach grades the
 learner's pass or card against it and explains it from the position. Only the first try at a
-puzzle each time it is shown counts for the ratings. A hint gives the answer away: the puzzle
-then counts as not solved (ratings and spaced repetition), whatever the learner chooses.
+puzzle each time it is shown counts for the ratings. A hint gives the answer away: asked before
+any answer, it counts as the miss at once (ratings and spaced repetition), so moving on to the
+next puzzle without answering loses nothing, and the answer after it is not counted again.
 
 The trainer chooses among the library's entries (metadata from the index) and reads only the
 chosen puzzle's file (``PuzzleLibrary.load``).
@@ -54,12 +55,15 @@ class PuzzleTrainer:
         progress: PuzzleProgress | None = None,
         on_attempt: Callable[[Attempt, PuzzleProgress], None] | None = None,
         seed: int = 0,
+        on_hinted: Callable[[Puzzle, PuzzleProgress], None] | None = None,
     ) -> None:
         if not isinstance(puzzles, PuzzleLibrary):
             puzzles = PuzzleLibrary.from_puzzles(puzzles)
         self.library = puzzles
         self.progress = progress or PuzzleProgress()
         self.on_attempt = on_attempt
+        self.on_hinted = on_hinted
+        """Called when a hint before any answer has counted the puzzle as missed."""
         self.rng = random.Random(seed)
         self.current: Puzzle | None = None
         self.shown: list[str] = []
@@ -127,11 +131,17 @@ class PuzzleTrainer:
 
     def hint(self) -> Hint:
         """The current puzzle's verified best answer and why, from its stored evaluation. Once
-        shown, this showing of the puzzle counts as not solved."""
+        shown, this showing of the puzzle counts as not solved (as a miss at once if it was not
+        answered yet: ``on_hinted``)."""
         puzzle = self.current
         if puzzle is None:
             raise ValueError("there is no puzzle on the table: ask for the next one")
         self.hinted = True
+        if not self._tried:  # the miss is counted now: a learner may move on without answering
+            self._tried = True
+            record_attempt(self.progress, puzzle, False)
+            if self.on_hinted:
+                self.on_hinted(puzzle, self.progress)
         return hint_from(puzzle.view, puzzle.evaluation.best.option, puzzle.evaluation)
 
     def answer(self, choice: str | Card | CardSet | Sequence) -> Attempt:
