@@ -22,7 +22,15 @@ from trainer.career.progress import (
     rungs,
     strength,
 )
-from trainer.career.runner import ELSEWHERE, NO_HINTS, NO_REDEAL, TEST_HOOK, CareerRunner, _test_hook
+from trainer.career.runner import (
+    ELSEWHERE,
+    NO_HINTS,
+    NO_REDEAL,
+    STARTED_ELSEWHERE,
+    TEST_HOOK,
+    CareerRunner,
+    _test_hook,
+)
 from trainer.lessons.home import career_markdown
 from trainer.progress.games import load_games
 from trainer.progress.tables import load_table
@@ -196,6 +204,23 @@ def test_a_stale_tab_cannot_play_over_the_match_another_tab_played_on(store) -> 
     third = CareerRunner(store, bot_delay=0)  # a reload: the match as the first tab left it
     assert third.widget.session.hand.history == first.widget.session.hand.history
     move(third.widget)  # and it plays on
+    for runner in (first, second, third):
+        runner.close()
+
+
+def test_a_stale_tab_cannot_start_a_match_over_the_one_another_tab_dealt(store) -> None:
+    # Two tabs opened with no match in play: the second's Start replaced the first's match,
+    # its cards played and all.
+    first = CareerRunner(store, deal_seed=2, bot_delay=0)
+    second = CareerRunner(store, deal_seed=3, bot_delay=0)
+    first.start_match(50)
+    move(first.widget)
+    kept = load_table(store, PLACE)
+    second.start_match(50)
+    assert second.notice == STARTED_ELSEWHERE and not second.in_play
+    assert load_table(store, PLACE) == kept
+    third = CareerRunner(store, bot_delay=0)  # a reload plays the first tab's match
+    assert third.in_play and third.widget.session.hand.history == first.widget.session.hand.history
     for runner in (first, second, third):
         runner.close()
 

@@ -153,6 +153,7 @@ def test_on_a_phone_no_card_on_the_trick_covers_a_seats_name_or_figures(career_u
     table, found = page.locator(T), []
     # The keys' help opens inside the table, not a word a line down past it.
     page.locator(f'{T} [data-action="help"]').click()
+    page.locator(f"{T} .ht-help").wait_for()  # drawn on the widget's next render, not at the click
     outer, inner = table.bounding_box(), page.locator(f"{T} .ht-help").bounding_box()
     assert outer["x"] <= inner["x"] and inner["x"] + inner["width"] <= outer["x"] + outer["width"]
     assert inner["y"] + inner["height"] <= outer["y"] + outer["height"], (inner, outer)

@@ -40,6 +40,10 @@ TEST_HOOK = "HEARTS_CAREER_TEST"
 NO_HINTS = "No hints in a career match: it measures your own play. Lesson 9 has them."
 NO_REDEAL = "In a career match every hand is played to its end; New hand deals the next one then."
 ELSEWHERE = "This match has moved on in another tab or window: reload the page to play on from there."
+STARTED_ELSEWHERE = (
+    "A match was dealt or played on in another tab or window since this page opened: reload the page "
+    "to play it from there (starting one here would replace it)."
+)
 _MOVES = frozenset({"pass", "play", "moon", "new_hand"})  # what changes the kept match
 _NOT_SAVED = frozenset({"select", "hint", "error"})  # events that change nothing in the game
 
@@ -108,7 +112,8 @@ class CareerRunner:
         self.widget.next_match = self._next_match
         self.widget.moved_elsewhere = self._moved_elsewhere
         self._seen: str | None = None
-        """The kept match as this page last kept or read it (JSON), to notice another tab's moves."""
+        """The kept match as this page last kept or read it (JSON; "" for none), to notice another
+        tab's moves; None when it could not be read."""
         self.widget.session.on_game_over = self._keep_match
         self.widget.on_event(self._keep_table)
         self.match_level: int | None = None
@@ -148,6 +153,10 @@ class CareerRunner:
         """Deal a new match at the learner's level, to ``target`` (50 or 100)."""
         if target not in TARGETS:
             raise ValueError(f"a match is to {' or '.join(map(str, TARGETS))}, not {target!r}")
+        if self._moved_elsewhere():  # a stale page would overwrite the match kept since it read it
+            self.notice = STARTED_ELSEWHERE
+            self._changed()
+            return
         self.widget.set_position(self._deal(target))
         self._changed()
 
@@ -191,6 +200,7 @@ class CareerRunner:
             self.notice = f"Your match in play could not be read back ({error}); it is left as it is."
             return
         if kept is None:
+            self._seen = ""  # nothing kept: a match another tab deals from now on shows
             return
         key, record = kept
         try:
