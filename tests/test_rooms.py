@@ -130,6 +130,33 @@ def test_the_timer_lets_a_bot_make_that_one_decision_and_says_so():
     assert not room.seats[0].bot_playing  # one decision only: the seat is still Ann's
 
 
+def test_passes_that_time_out_together_are_each_told_to_their_player():
+    """The passes share the deal's clock, so both people's timers run out at once: each reads that
+    a bot passed their own cards, not only the last seat's notice."""
+    room, _, _ = two_people(timer=15)
+    drive_one_bot(room, 11.0)  # the bots pass; Ann and Bob do not
+    from engine.bots import bot_action, make_bot
+
+    for seat in (0, 1):
+        room.bot_decides(seat, "timer", bot_action(make_bot("easy", seat), room.game.view(seat)), 25.0)
+    assert room.hand.phase is Phase.PLAYING
+    for seat, other in ((0, "Bob"), (1, "Ann")):
+        passed = [to_card(code).name for code in room.hand.passed(seat)]
+        notice = seat_view(room, seat, 25.0)["room"]["notice"]
+        assert f"a bot passed the {passed[0]}, the {passed[1]} and the {passed[2]} for you." in notice
+        assert f"Time ran out: a bot passed three cards for {other}." in notice
+    # A later timer (a play, on its own clock) is told alone.
+    now = 25.0
+    while room.hand.to_move not in (0, 1):
+        now += 1.0
+        drive_one_bot(room, now)
+    seat = room.hand.to_move
+    deadline = room.deadline(seat)
+    room.bot_decides(seat, "timer", bot_action(make_bot("easy", seat), room.game.view(seat)), deadline)
+    notice = seat_view(room, 1 - seat, deadline)["room"]["notice"]
+    assert notice.startswith("Time ran out: a bot played the ") and "passed" not in notice
+
+
 def test_a_player_away_past_the_grace_gets_a_bot_until_they_return():
     room, _, _ = two_people(grace=30)
     drive_one_bot(room, 11.0)  # the bots pass: only the people's passes are left

@@ -145,12 +145,13 @@ class Seat:
 
 @dataclass
 class Notice:
-    """The last timer, takeover or return, told to everyone (a pass's cards to its seat alone)."""
+    """A timer, takeover or return, told to everyone (a pass's cards to its seat alone)."""
 
     kind: str  # "timer" | "away" | "back" | "handed"
     seat: int
     action: str | None = None  # "pass" | "play" | "moon"
     cards: list[str] = field(default_factory=list)
+    clock: float | None = None  # a timer's: when the clock that ran out started
 
 
 def _clean_name(name: object, fallback: str) -> str:
@@ -177,7 +178,9 @@ class Room:
         self.turn_started = created
         self.hand_ended: float | None = None
         self.last_change = created
-        self.notice: Notice | None = None
+        # The last event told; timers that ran out on one clock (the passes share the deal's) are
+        # told together, so each player whose pass a bot made reads it.
+        self.notices: list[Notice] = []
 
     # ----- making and keeping -----
 
@@ -561,12 +564,15 @@ class Room:
             self.turn_started = now
         elif op == "act":
             action = _action_of(entry)
+            clock = self.turn_started
             self.hand.apply(action)
             self.selected.pop(entry["seat"], None)
             if self.hand.phase is not Phase.PASSING:  # the passes all run on the deal's one clock
                 self.turn_started = now
             if entry["by"] == "timer":
-                self.notice = Notice("timer", entry["seat"], entry["kind"], _cards_of(entry))
+                told = Notice("timer", entry["seat"], entry["kind"], _cards_of(entry), clock)
+                same = self.notices and all(n.kind == "timer" and n.clock == clock for n in self.notices)
+                self.notices = [*self.notices, told] if same else [told]
             events.append({"type": entry["kind"], "seat": entry["seat"], "by": entry["by"]})
             if self.hand.is_over:
                 if self.game.is_over:
@@ -583,20 +589,20 @@ class Room:
             self.hand_ended = None
             self.ready = set()
             self.selected = {}
-            self.notice = None
+            self.notices = []
             self.turn_started = now
         elif op == "away":
             self.seats[entry["seat"]].bot_playing = True
-            self.notice = Notice("away", entry["seat"])
+            self.notices = [Notice("away", entry["seat"])]
             self.turn_started = max(self.turn_started, now - self.config.bot_delay)
         elif op == "handed":
             place = self.seats[entry["seat"]]
             place.bot_playing = True
-            self.notice = Notice("handed", entry["seat"])
+            self.notices = [Notice("handed", entry["seat"])]
         elif op == "back":
             place = self.seats[entry["seat"]]
             place.bot_playing = False
-            self.notice = Notice("back", entry["seat"])
+            self.notices = [Notice("back", entry["seat"])]
             self.turn_started = now  # their decision (if it is theirs) gets the whole timer
         else:
             raise ValueError(f"unknown room log entry {excerpt(op, 20)}")

@@ -12,7 +12,7 @@ from engine import parse_cards, to_card
 
 from ..seats import YOU
 from ..table.snapshot import announce, snapshot
-from .room import Room, rules_title
+from .room import Notice, Room, rules_title
 
 __all__ = ["seat_view"]
 
@@ -81,10 +81,11 @@ def _names(room: Room, seat: int) -> list[str]:
     return [YOU if k == seat else place.name for k, place in enumerate(room.seats)]
 
 
-def _notice(room: Room, seat: int) -> str:
-    notice = room.notice
-    if notice is None:
-        return ""
+def _notices(room: Room, seat: int) -> str:
+    return " ".join(_notice(notice, room, seat) for notice in room.notices)
+
+
+def _notice(notice: Notice, room: Room, seat: int) -> str:
     name = room.seats[notice.seat].name
     if notice.kind == "away":
         return f"{name} is away: a bot plays for {name} until they come back."
@@ -152,7 +153,7 @@ def _room_part(room: Room, seat: int, now: float) -> dict:
         "turn": awaiting,
         "phase": None if game is None else game.hand.phase.value,
         "seconds_left": seconds_left,
-        "notice": _notice(room, seat),
+        "notice": _notices(room, seat),
         "spoken": _spoken(room, seat),
         "ready": sorted(room.ready),
         "next_hand_in": next_hand_in,
