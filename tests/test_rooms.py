@@ -157,6 +157,25 @@ def test_passes_that_time_out_together_are_each_told_to_their_player():
     assert notice.startswith("Time ran out: a bot played the ") and "passed" not in notice
 
 
+def test_a_pass_made_while_others_still_choose_is_shown_as_passed():
+    """Until the exchange the passed cards stay in the hand: a player waiting for a friend's pass
+    sees which three they passed and to whom; the friend's hand shows nothing of it."""
+    room, _, _ = two_people()
+    drive_one_bot(room, 11.0)  # the bots pass
+    room.act(0, message_for(first_legal(room, 0)), 12.0)
+    passed = sorted(room.hand.passed(0).codes)
+    ann = seat_view(room, 0, 12.0)
+    assert sorted(card["code"] for card in ann["hand"] if card["passed"]) == passed
+    assert len(ann["hand"]) == 13  # still held until Bob passes
+    cards = [f"the {to_card(code)}" for code in room.hand.passed(0).codes]
+    said = f"You passed {cards[0]}, {cards[1]} and {cards[2]} to Bob. Waiting for the others to pass."
+    assert ann["status"] == said
+    bob = seat_view(room, 1, 12.0)
+    assert not any(card["passed"] for card in bob["hand"]) and bob["status"].startswith("Choose 3 cards")
+    room.act(1, message_for(first_legal(room, 1)), 13.0)  # the exchange: nothing is marked passed
+    assert not any(card["passed"] for card in seat_view(room, 0, 13.0)["hand"])
+
+
 def test_a_player_away_past_the_grace_gets_a_bot_until_they_return():
     room, _, _ = two_people(grace=30)
     drive_one_bot(room, 11.0)  # the bots pass: only the people's passes are left

@@ -256,6 +256,9 @@ def test_the_turn_timer_lets_a_bot_pass_for_a_slow_player_and_the_host_hands_a_s
     start(ann)
     expect(bob.locator('[data-role="turn"]')).to_contain_text("s left")
     act(ann)  # Ann passes; Bob does not
+    # Waiting for Bob, Ann's three passed cards are still in her hand, marked as passed.
+    expect(ann.locator(".ht-hand .card.passed")).to_have_count(3)
+    expect(ann.locator('[data-role="status"]')).to_contain_text("to Bob. Waiting for the others to pass.")
     notice = "Time ran out: a bot passed three cards for Bob."
     expect(ann.locator('[data-role="notice"]')).to_have_text(notice, timeout=TIMER * 1000 + 15_000)
     expect(bob.locator('[data-role="notice"]')).to_contain_text("Time ran out: a bot passed the ")

@@ -222,6 +222,7 @@ function render({ model, el }) {
       if (t.my_turn) classes.push(card.legal ? "legal" : "faded");
       if (t.selected.includes(card.code)) classes.push("selected");
       if (card.received) classes.push("received");
+      if (card.passed) classes.push("passed");
       if (hint.has(card.code)) classes.push("hinted");
       const button = h(
         "button",
@@ -245,6 +246,7 @@ function render({ model, el }) {
         },
         cardFace(card.code),
         card.received ? h("span", { class: "sr-only", text: " (received)" }) : null,
+        card.passed ? h("span", { class: "sr-only", text: " (passed)" }) : null,
       );
       row.append(button);
     });
