@@ -176,6 +176,24 @@ def test_a_pass_made_while_others_still_choose_is_shown_as_passed():
     assert not any(card["passed"] for card in seat_view(room, 0, 13.0)["hand"])
 
 
+def test_a_room_everyone_has_left_stops_at_its_hands_end_until_someone_returns():
+    """Bots play the seats of people gone past the grace, but only to the hand's end: with nobody
+    at the table no next hand is dealt (else the bots would play the whole game out for them)."""
+    room, _, _ = two_people(grace=30, hand_pause=20)
+    room.disconnect(0, 11.0)
+    room.disconnect(1, 11.0)
+    assert len(room.tick(41.0)) == 2  # both away past the grace: bots finish the hand
+    now = drive(room, 41.0, bots_only=True)
+    assert room.hand.is_over and room.seats[0].bot_playing and room.seats[1].bot_playing
+    assert room.tick(now + 3600) == [] and room.game.hand_index == 0
+    assert room.next_deadline(now + 3600) is None  # nothing to wake up for
+    back = now + 3600
+    room.connect(1, back)  # Bob returns: his whole pause to see the hand's score, then the next
+    assert seat_view(room, 1, back)["room"]["next_hand_in"] == 20
+    assert room.tick(back + 19) == []
+    assert room.tick(back + 20) == [{"type": "new_hand", "hand": 2}]
+
+
 def test_a_player_away_past_the_grace_gets_a_bot_until_they_return():
     room, _, _ = two_people(grace=30)
     drive_one_bot(room, 11.0)  # the bots pass: only the people's passes are left

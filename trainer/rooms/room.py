@@ -262,6 +262,8 @@ class Room:
     def connect(self, seat: int, now: float) -> list[Event]:
         """A page of ``seat`` is connected (another tab of the seat counts too)."""
         place = self.seats[seat]
+        if self.hand_ended is not None and not self._anyone_here():
+            self.hand_ended = now  # the first back at a stopped room gets the whole pause
         place.connected = True
         place.away_since = None
         events: list[Event] = []
@@ -364,7 +366,8 @@ class Room:
                 if place.kind == "human" and not place.connected and gone and not place.bot_playing:
                     self._change({"op": "away", "seat": index}, now)
                     events.append({"type": "away", "seat": index})
-            if self.hand_ended is not None and now >= self.hand_ended + self.config.hand_pause:
+            paused = self.hand_ended is not None and self._anyone_here()
+            if paused and now >= self.hand_ended + self.config.hand_pause:
                 events += self._next_hand("pause", now)
         return events
 
@@ -382,9 +385,14 @@ class Room:
                 idle = place.kind == "human" and not place.connected and not place.bot_playing
                 if idle and place.away_since is not None:
                     times.append(place.away_since + self.config.grace)
-            if self.hand_ended is not None:
+            if self.hand_ended is not None and self._anyone_here():
                 times.append(self.hand_ended + self.config.hand_pause)
         return min(times) if times else None
+
+    def _anyone_here(self) -> bool:
+        """A person is at the table. A room everyone has left stops at its hand's end: bots do
+        not play its game out for them (nor is that game kept as the host's)."""
+        return any(place.kind == "human" and place.connected for place in self.seats)
 
     def act(self, seat: int, message: object, now: float) -> list[Event]:
         """One table intent (as table.js sends it) from ``seat``'s player."""
