@@ -143,7 +143,8 @@ def snapshot(
         "players": players,
         "deal": f"{session.game_key}:{session.hand_index}:{session.game.redeals}",
         "seat": session.seat,
-        "hand_number": session.hand_index + 1,
+        "hand_number": None if session.totals_carried else session.hand_index + 1,  # None: not known
+        "totals_carried": session.totals_carried,
         "phase": hand.phase.value,
         "pass_direction": None if "pass" in concealed else hand.pass_direction.value,
         "pass_count": session.rules.pass_count,
