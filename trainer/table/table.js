@@ -301,7 +301,8 @@ function render({ model, el }) {
     );
     const total = h("tr", { class: "totals", "data-row": "total" }, h("td", { text: "Total" }),
       t.totals.map((p) => h("td", { text: String(p) })));
-    const caption = t.hand_over ? (t.shooter !== null ? `${names[t.shooter]} shot the moon!` : "Hand over") : "Scores";
+    const over = t.winners.length ? "Game over" : "Hand over"; // the game's last hand ends the game
+    const caption = t.hand_over ? (t.shooter !== null ? `${names[t.shooter]} shot the moon!` : over) : "Scores";
     return h(
       "div",
       { class: `ht-scores${t.hand_over ? " final" : ""}`, "data-role": "scores" },
