@@ -67,6 +67,7 @@ class _RoomTable:
         return next((s for s in self.room.awaiting() if self.room.played_by_bot(s)), None)
 
     hand_in_progress = False  # a room's hand is never thrown away: New hand asks for the next
+    totals_carried = False  # a room's score sheet has every hand of its game
     review_href = None
     hint: tuple[str, ...] = ()
     hint_text = ""
