@@ -201,6 +201,13 @@ def test_three_friends_join_by_the_link_and_play_a_whole_hand(server, people):
     expect(bob.locator('[data-role="panel"]')).to_contain_text("Waiting for the host to start")
     start(ann)
     expect(bob.locator('.ht-seat[data-seat="0"] .seat-name')).to_have_text("Ann")
+    # Someone opening the link now is told at once that the seats are taken, not asked a name.
+    late = people(PHONE)
+    late.goto(link)
+    expect(late.locator('[data-role="room-error"]')).to_have_text(
+        "The game has started: its seats are taken. Ask the host for a new room."
+    )
+    expect(late.locator("#join-form")).to_be_hidden()
     expect(seat_state(ann, 3)).to_contain_text("easy bot")
     # A room's hand is played to its end: no New hand while it lasts, on the page or by its key.
     expect(ann.locator('[data-action="new-hand"]')).to_have_count(0)

@@ -243,13 +243,19 @@ class Room:
                 return index
         return None
 
+    def closed_to_newcomers(self) -> str | None:
+        """Why someone without a seat cannot take one now, or None (a free seat in the lobby)."""
+        if self.status != "lobby":
+            return "The game has started: its seats are taken. Ask the host for a new room."
+        if all(seat.kind != "empty" for seat in self.seats):
+            return "The room is full."
+        return None
+
     def join(self, name: object, now: float) -> tuple[int, str]:
         """Take the first free seat in the lobby; returns the seat and its new secret."""
-        if self.status != "lobby":
-            raise RoomError("The game has started: its seats are taken. Ask the host for a new room.")
-        free = next((k for k, seat in enumerate(self.seats) if seat.kind == "empty"), None)
-        if free is None:
-            raise RoomError("The room is full.")
+        if (why := self.closed_to_newcomers()) is not None:
+            raise RoomError(why)
+        free = next(k for k, seat in enumerate(self.seats) if seat.kind == "empty")
         secret = secrets.token_urlsafe(24)
         taken = {seat.name for seat in self.seats if seat.kind == "human"}
         wanted = _clean_name(name, f"Player {free + 1}")
