@@ -313,6 +313,9 @@ def test_the_lessons_server_links_to_the_rooms_and_a_friend_needs_no_token(lesso
     ann.get_by_role("link", name="Play with friends").click()
     expect(ann).to_have_url(f"{lessons_url}/rooms/")
     link = make_room(ann, lessons_url)
+    refused = []  # nothing the friend's room page asks for is refused (its icon included)
+    bob.on("console", lambda line: refused.append(line.text) if line.type == "error" else None)
     join(bob, link, "Bob")
     expect(seat_state(ann, 1)).to_have_attribute("data-state", "on")
+    assert refused == []
     assert bob.goto(lessons_url + "/").status == 401  # the friend cannot open the lessons
