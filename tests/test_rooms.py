@@ -194,6 +194,17 @@ def test_a_room_everyone_has_left_stops_at_its_hands_end_until_someone_returns()
     assert room.tick(back + 20) == [{"type": "new_hand", "hand": 2}]
 
 
+def test_a_room_whose_game_is_over_offers_no_new_hand():
+    """The table's New hand would only be refused ("The game is over: …"): it is not offered."""
+    room, _, _ = two_people(target=1)  # the game ends with its first hand
+    drive(room, 20.0)
+    assert room.status == "over"
+    view = seat_view(room, 0, 100.0)
+    assert view["deals"] is False and view["hand_over"]
+    with pytest.raises(RoomError, match="The game is over"):
+        room.act(0, {"type": "new_hand"}, 100.0)
+
+
 def test_a_player_away_past_the_grace_gets_a_bot_until_they_return():
     room, _, _ = two_people(grace=30)
     drive_one_bot(room, 11.0)  # the bots pass: only the people's passes are left

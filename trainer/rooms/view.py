@@ -178,5 +178,7 @@ def seat_view(room: Room, seat: int, now: float) -> dict:
     table = snapshot(_RoomTable(room, seat), levels=levels, names=_names(room, seat))
     table["hints"] = False  # no hint button: at a room's table each plays on their own
     table["deal_mid_hand"] = False  # a room's hand is played to its end (Room refuses it anyway)
+    if room.status == "over":
+        table["deals"] = False  # no New hand: the room's game is over (a new room is the next game)
     table["room"] = part
     return table
