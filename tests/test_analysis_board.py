@@ -77,6 +77,26 @@ def test_scores_that_do_not_read_change_nothing() -> None:
     assert board.position.scores == (26, 0, 13, 3)
 
 
+def test_the_play_out_table_shows_the_scores_the_position_was_given() -> None:
+    """The page says "Scores before this hand: …": the table's score sheet must say the same, as
+    one row "Before" (the hand's number in its game is not known, so no "Hand 1" badge)."""
+    board = pass_board()
+    board.set_table(scores="26, 0, 13, 3")
+    widget = board.play_table(seed=5)
+    try:
+        table = widget.table
+        assert table["score_rows"] == [[26, 0, 13, 3]] and table["totals"] == [26, 0, 13, 3]
+        assert table["totals_carried"] and table["hand_number"] is None
+    finally:
+        widget.close()
+    board.set_table(scores="0 0 0 0")  # a game's first hand: nothing carried, Hand 1
+    widget = board.play_table(seed=5)
+    try:
+        assert widget.table["score_rows"] == [] and widget.table["hand_number"] == 1
+    finally:
+        widget.close()
+
+
 def test_the_depth_hook_reads_a_number_of_deals(monkeypatch) -> None:
     monkeypatch.setenv(DEPTH_HOOK, "256")
     depth = analysis_depth()

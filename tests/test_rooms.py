@@ -130,6 +130,81 @@ def test_the_timer_lets_a_bot_make_that_one_decision_and_says_so():
     assert not room.seats[0].bot_playing  # one decision only: the seat is still Ann's
 
 
+def test_passes_that_time_out_together_are_each_told_to_their_player():
+    """The passes share the deal's clock, so both people's timers run out at once: each reads that
+    a bot passed their own cards, not only the last seat's notice."""
+    room, _, _ = two_people(timer=15)
+    drive_one_bot(room, 11.0)  # the bots pass; Ann and Bob do not
+    from engine.bots import bot_action, make_bot
+
+    for seat in (0, 1):
+        room.bot_decides(seat, "timer", bot_action(make_bot("easy", seat), room.game.view(seat)), 25.0)
+    assert room.hand.phase is Phase.PLAYING
+    for seat, other in ((0, "Bob"), (1, "Ann")):
+        passed = [to_card(code).name for code in room.hand.passed(seat)]
+        notice = seat_view(room, seat, 25.0)["room"]["notice"]
+        assert f"a bot passed the {passed[0]}, the {passed[1]} and the {passed[2]} for you." in notice
+        assert f"Time ran out: a bot passed three cards for {other}." in notice
+    # A later timer (a play, on its own clock) is told alone.
+    now = 25.0
+    while room.hand.to_move not in (0, 1):
+        now += 1.0
+        drive_one_bot(room, now)
+    seat = room.hand.to_move
+    deadline = room.deadline(seat)
+    room.bot_decides(seat, "timer", bot_action(make_bot("easy", seat), room.game.view(seat)), deadline)
+    notice = seat_view(room, 1 - seat, deadline)["room"]["notice"]
+    assert notice.startswith("Time ran out: a bot played the ") and "passed" not in notice
+
+
+def test_a_pass_made_while_others_still_choose_is_shown_as_passed():
+    """Until the exchange the passed cards stay in the hand: a player waiting for a friend's pass
+    sees which three they passed and to whom; the friend's hand shows nothing of it."""
+    room, _, _ = two_people()
+    drive_one_bot(room, 11.0)  # the bots pass
+    room.act(0, message_for(first_legal(room, 0)), 12.0)
+    passed = sorted(room.hand.passed(0).codes)
+    ann = seat_view(room, 0, 12.0)
+    assert sorted(card["code"] for card in ann["hand"] if card["passed"]) == passed
+    assert len(ann["hand"]) == 13  # still held until Bob passes
+    cards = [f"the {to_card(code)}" for code in room.hand.passed(0).codes]
+    said = f"You passed {cards[0]}, {cards[1]} and {cards[2]} to Bob. Waiting for the others to pass."
+    assert ann["status"] == said
+    bob = seat_view(room, 1, 12.0)
+    assert not any(card["passed"] for card in bob["hand"]) and bob["status"].startswith("Choose 3 cards")
+    room.act(1, message_for(first_legal(room, 1)), 13.0)  # the exchange: nothing is marked passed
+    assert not any(card["passed"] for card in seat_view(room, 0, 13.0)["hand"])
+
+
+def test_a_room_everyone_has_left_stops_at_its_hands_end_until_someone_returns():
+    """Bots play the seats of people gone past the grace, but only to the hand's end: with nobody
+    at the table no next hand is dealt (else the bots would play the whole game out for them)."""
+    room, _, _ = two_people(grace=30, hand_pause=20)
+    room.disconnect(0, 11.0)
+    room.disconnect(1, 11.0)
+    assert len(room.tick(41.0)) == 2  # both away past the grace: bots finish the hand
+    now = drive(room, 41.0, bots_only=True)
+    assert room.hand.is_over and room.seats[0].bot_playing and room.seats[1].bot_playing
+    assert room.tick(now + 3600) == [] and room.game.hand_index == 0
+    assert room.next_deadline(now + 3600) is None  # nothing to wake up for
+    back = now + 3600
+    room.connect(1, back)  # Bob returns: his whole pause to see the hand's score, then the next
+    assert seat_view(room, 1, back)["room"]["next_hand_in"] == 20
+    assert room.tick(back + 19) == []
+    assert room.tick(back + 20) == [{"type": "new_hand", "hand": 2}]
+
+
+def test_a_room_whose_game_is_over_offers_no_new_hand():
+    """The table's New hand would only be refused ("The game is over: …"): it is not offered."""
+    room, _, _ = two_people(target=1)  # the game ends with its first hand
+    drive(room, 20.0)
+    assert room.status == "over"
+    view = seat_view(room, 0, 100.0)
+    assert view["deals"] is False and view["hand_over"]
+    with pytest.raises(RoomError, match="The game is over"):
+        room.act(0, {"type": "new_hand"}, 100.0)
+
+
 def test_a_player_away_past_the_grace_gets_a_bot_until_they_return():
     room, _, _ = two_people(grace=30)
     drive_one_bot(room, 11.0)  # the bots pass: only the people's passes are left

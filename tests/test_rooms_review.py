@@ -20,9 +20,9 @@ from tests.rooms_helpers import run_apart
 from trainer.coach import coach_pass, coach_play
 from trainer.progress import transfer
 from trainer.progress.decisions import load_decisions
-from trainer.progress.games import load_games
+from trainer.progress.games import load_games, readable_games
 from trainer.progress.transfer import ProgressFileError, import_progress, read_progress
-from trainer.review.game import ReviewDepth, decision_points, review_hands
+from trainer.review.game import ReviewDepth, decision_points, review_game, review_hands
 from trainer.review.page import game_markdown, review_markdown
 from trainer.review.stored import stored_review
 from trainer.rooms.review import (
@@ -181,6 +181,41 @@ def test_the_hosts_game_is_kept_in_progress_with_its_review_once(tmp_path, revie
     assert stored.accuracy == pytest.approx(review.accuracy, abs=0.01)
     # the review page says who the game was against: one friend and the bots, not "bots" alone
     assert "hands with 1 other player and normal bots" in game_markdown(kept)
+
+
+def test_a_kept_room_game_reviewed_on_the_review_page_leaves_out_the_bots_decisions(
+    tmp_path, played, reviewed
+) -> None:
+    """The host's game is kept at its end, before any review: the review page's own review of it
+    (and of the downloaded file, imported) must not grade as theirs what a bot did for them."""
+    _game, full = reviewed
+    worst = max(full.moments, key=lambda m: m.loss)
+    game = room_game(played, bot_made=frozenset({(worst.hand_index, worst.state.actions_made)}))
+    store = Store(tmp_path / "progress.sqlite3")
+    keep_game(store, game)
+    (kept,) = load_games(store)
+    assert kept.bot_made == game.bot_made
+    review = review_game(kept, BUDGET, workers=1)
+    assert review.decisions == full.decisions - 1
+    assert review.total_loss == pytest.approx(full.total_loss - worst.loss)
+    said = "1 pass or play of yours was made by a bot for you: the review does not grade it as yours (its"
+    assert said in game_markdown(kept)
+    path = tmp_path / "room-game.json"
+    path.write_bytes(progress_file(game))
+    home = Store(tmp_path / "home.sqlite3")
+    import_progress(home, path)
+    (imported,) = load_games(home)
+    assert imported.bot_made == game.bot_made
+    # a pair naming another seat's action is named, and the row left as it is
+    record = json.loads(store.query("SELECT record FROM games")[0][0])
+    other = next(i for i, action in enumerate(played.hands[0].history) if getattr(action, "seat", 0) != 0)
+    record["bot_made"] = [[0, other]]
+    with store.transaction() as db:
+        db.execute("UPDATE games SET record = ?", (json.dumps(record),))
+    games, problems = readable_games(store)
+    assert games == [] and problems == [
+        f"games row {kept.id}, record: bot_made: [0, {other}] is not an action of seat 0"
+    ]
 
 
 def test_the_downloaded_file_imports_into_progress_once(tmp_path, played, reviewed, monkeypatch) -> None:

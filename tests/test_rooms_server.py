@@ -123,6 +123,27 @@ def test_make_a_room_join_by_the_link_and_play_a_hand(client_for):
     assert room.game.hand.is_over and not room.seats[0].connected
 
 
+def test_the_page_asks_whether_a_newcomer_can_take_a_seat_before_asking_their_name(client_for):
+    client, _ = client_for()
+    made = create(client, "Ann")
+    seat = f"/rooms/api/rooms/{made['code']}/seat"
+    assert client.get(seat).json() == {"open": True, "text": ""}
+    with client.websocket_connect(f"{WS}/rooms/ws/{made['code']}") as ann:
+        hello(ann, made["secret"])
+        ann.send_json({"type": "start"})
+        until(ann, "state", lambda m: m["view"].get("phase") == "passing")
+        closed = client.get(seat).json()
+        assert closed == {
+            "open": False,
+            "text": "The game has started: its seats are taken. Ask the host for a new room.",
+        }
+        with client.websocket_connect(f"{WS}/rooms/ws/{made['code']}") as late:  # the same words on a try
+            late.send_json({"type": "hello", "secret": None, "name": "Cid"})
+            assert until(late, "error")["text"] == closed["text"]
+    gone = client.get("/rooms/api/rooms/no-such-room/seat")
+    assert gone.status_code == 404 and not gone.json()["open"]
+
+
 def test_the_secret_brings_a_player_back_to_their_seat_after_a_restart(client_for, tmp_path):
     client, _ = client_for(FileStore(tmp_path))
     made = create(client, "Ann")

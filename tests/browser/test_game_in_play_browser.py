@@ -84,6 +84,9 @@ def test_the_game_ends_with_its_result_and_review_link_on_the_table(game_url, pa
     link = over.locator('[data-role="review-link"]')
     expect(link).to_have_attribute("href", REVIEW)
     expect(page.locator(f'{T} [data-role="status"]')).to_contain_text("won")
+    # The score sheet's caption says it too (unless the last hand was a moon, which it names).
+    caption = page.locator(f'{T} [data-role="scores"] caption')
+    expect(caption).to_have_text(re.compile("Game over|shot the moon"))
     # The lesson's own text below the table says the result too, without another click.
     expect(page.get_by_text("Final totals").nth(1)).to_be_visible()
     expect(page.get_by_text("Play the game to the end")).to_have_count(0)

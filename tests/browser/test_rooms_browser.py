@@ -201,6 +201,13 @@ def test_three_friends_join_by_the_link_and_play_a_whole_hand(server, people):
     expect(bob.locator('[data-role="panel"]')).to_contain_text("Waiting for the host to start")
     start(ann)
     expect(bob.locator('.ht-seat[data-seat="0"] .seat-name')).to_have_text("Ann")
+    # Someone opening the link now is told at once that the seats are taken, not asked a name.
+    late = people(PHONE)
+    late.goto(link)
+    expect(late.locator('[data-role="room-error"]')).to_have_text(
+        "The game has started: its seats are taken. Ask the host for a new room."
+    )
+    expect(late.locator("#join-form")).to_be_hidden()
     expect(seat_state(ann, 3)).to_contain_text("easy bot")
     # A room's hand is played to its end: no New hand while it lasts, on the page or by its key.
     expect(ann.locator('[data-action="new-hand"]')).to_have_count(0)
@@ -256,6 +263,9 @@ def test_the_turn_timer_lets_a_bot_pass_for_a_slow_player_and_the_host_hands_a_s
     start(ann)
     expect(bob.locator('[data-role="turn"]')).to_contain_text("s left")
     act(ann)  # Ann passes; Bob does not
+    # Waiting for Bob, Ann's three passed cards are still in her hand, marked as passed.
+    expect(ann.locator(".ht-hand .card.passed")).to_have_count(3)
+    expect(ann.locator('[data-role="status"]')).to_contain_text("to Bob. Waiting for the others to pass.")
     notice = "Time ran out: a bot passed three cards for Bob."
     expect(ann.locator('[data-role="notice"]')).to_have_text(notice, timeout=TIMER * 1000 + 15_000)
     expect(bob.locator('[data-role="notice"]')).to_contain_text("Time ran out: a bot passed the ")
@@ -303,6 +313,9 @@ def test_the_lessons_server_links_to_the_rooms_and_a_friend_needs_no_token(lesso
     ann.get_by_role("link", name="Play with friends").click()
     expect(ann).to_have_url(f"{lessons_url}/rooms/")
     link = make_room(ann, lessons_url)
+    refused = []  # nothing the friend's room page asks for is refused (its icon included)
+    bob.on("console", lambda line: refused.append(line.text) if line.type == "error" else None)
     join(bob, link, "Bob")
     expect(seat_state(ann, 1)).to_have_attribute("data-state", "on")
+    assert refused == []
     assert bob.goto(lessons_url + "/").status == 401  # the friend cannot open the lessons

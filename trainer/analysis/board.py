@@ -316,7 +316,7 @@ class AnalysisBoard:
         delay = float(os.environ.get("HEARTS_BOT_DELAY", "0.7"))
         bots = dict.fromkeys(range(1, position.players), PLAY_OUT_BOTS)
         widget = TableWidget(position.rules, seed=seed, bots=bots, bot_delay=delay, table_id="analysis")
-        widget.set_position(position.sample_state(seed), [])
+        widget.set_position(position.sample_state(seed), [], totals_before=position.scores)
         return widget
 
     # ----- what the page shows -----

@@ -7,13 +7,15 @@ hand record (``engine.hand_to_record``: its deal and every action), in order::
      "opponents": {"1": "normal", ...}, "hands": [{hand record}, ...]}
 
 Each hand carries its own deal, so a game from a lesson whose first hand was set up by hand is
-kept as exactly as a seeded one.
+kept as exactly as a seeded one. A room's game may add ``"bot_made": [[hand, action], ...]``:
+the seat's actions a bot made for it (its timer ran out, or it was away), which a review does
+not grade as the learner's.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,15 +40,24 @@ __all__ = [
 GAME_FORMAT = "hearts-trainer/table-game"
 
 
-def game_record(hands: Sequence[HandState], seat: int, opponents: Mapping[int, str] | None = None) -> dict:
-    """A finished game's record: its hands in order, as the learner at ``seat`` played them."""
-    return {
+def game_record(
+    hands: Sequence[HandState],
+    seat: int,
+    opponents: Mapping[int, str] | None = None,
+    bot_made: Collection[tuple[int, int]] = (),
+) -> dict:
+    """A finished game's record: its hands in order, as the learner at ``seat`` played them;
+    ``bot_made``: (hand index, index in its history) of the seat's actions a bot made for it."""
+    record = {
         "format": GAME_FORMAT,
         "version": 1,
         "seat": seat,
         "opponents": {str(s): level for s, level in (opponents or {}).items()},
         "hands": [hand_to_record(hand) for hand in hands],
     }
+    if bot_made:
+        record["bot_made"] = [list(pair) for pair in sorted(bot_made)]
+    return record
 
 
 @dataclass(frozen=True)
@@ -61,6 +72,8 @@ class SavedGame:
     reviewed_at: str | None
     review: dict | None
     """The review's summary figures, once reviewed (``trainer.review``)."""
+    bot_made: frozenset[tuple[int, int]] = frozenset()
+    """The seat's actions a bot made for it (a room's timer or absence): not the learner's."""
 
     @property
     def score_rows(self) -> list[tuple[int, ...]]:
@@ -102,7 +115,9 @@ def _saved(row: tuple[Any, ...]) -> SavedGame:
     game_id, key, seat, opponents, record, totals, finished_at, reviewed_at, review = row
     column = "record"
     try:  # a row that does not read back is named (and left as it is), not a bare crash
-        hands = tuple(hand_from_record(hand) for hand in loads(record)["hands"])
+        data = loads(record)
+        hands = tuple(hand_from_record(hand) for hand in data["hands"])
+        bot_made = _bot_made(data.get("bot_made", []), hands, seat)
         column = "opponents"
         opponents = loads(opponents)
         column = "totals"
@@ -111,7 +126,21 @@ def _saved(row: tuple[Any, ...]) -> SavedGame:
         review = loads(review) if review else None
     except (RecordError, KeyError, TypeError) as error:
         raise RecordError(f"games row {game_id}, {column}: {clip(str(error))}") from None
-    return SavedGame(game_id, key, seat, opponents, hands, totals, finished_at, reviewed_at, review)
+    return SavedGame(game_id, key, seat, opponents, hands, totals, finished_at, reviewed_at, review, bot_made)
+
+
+def _bot_made(pairs: object, hands: Sequence[HandState], seat: int) -> frozenset[tuple[int, int]]:
+    """The record's ``bot_made``, each pair naming one of ``seat``'s actions."""
+    if not isinstance(pairs, list):
+        raise RecordError(f"bot_made: expected a list of [hand, action] pairs, not {excerpt(pairs)}")
+    made = set()
+    for pair in pairs:
+        ok = isinstance(pair, list) and len(pair) == 2 and all(type(n) is int for n in pair)
+        history = hands[pair[0]].history if ok and 0 <= pair[0] < len(hands) else ()
+        if not (ok and 0 <= pair[1] < len(history) and getattr(history[pair[1]], "seat", None) == seat):
+            raise RecordError(f"bot_made: {excerpt(pair)} is not an action of seat {seat}")
+        made.add((pair[0], pair[1]))
+    return frozenset(made)
 
 
 def load_games(store: Store) -> list[SavedGame]:

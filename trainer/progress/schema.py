@@ -56,7 +56,9 @@ GAME = c.object_with(
         "format": c.one_of(("hearts-trainer/table-game",)),
         "version": c.integer(1, 1),
         "hands": c.list_of(c.hand_record, 1000),
-    }
+        "bot_made": c.list_of(c.list_of(c.integer(0, 10**6), 2), 100_000),  # checked on load too
+    },
+    optional=("bot_made",),
 )
 
 

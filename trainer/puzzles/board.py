@@ -215,7 +215,7 @@ class PuzzleBoard:
         self.hint_missed = False
         if puzzle.rules.players != self.widget.session.rules.players:
             self.widget.seat_table(puzzle.rules)  # a puzzle at another table size
-        self.widget.set_position(puzzle.state.copy(), [])
+        self.widget.set_position(puzzle.state.copy(), [], totals_before=puzzle.scores)
         return True
 
     def _hint(self, _view: object, _seed: int) -> Hint:

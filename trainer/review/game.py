@@ -27,7 +27,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine import HandState, MoonAction, PassAction, Phase
 from engine.search.evaluator import Evaluation, evaluate_pass, evaluate_play
@@ -338,8 +338,20 @@ def review_game(
     workers: int = WORKERS,
 ) -> GameReview:
     """Review a kept game (``trainer.progress.games``) from its learner's seat, on ``workers``
-    processes."""
-    return review_hands(game.hands, game.seat, budget, progress, game.id, workers)
+    processes; the decisions a bot made for the seat (a room's game) are valued but not graded as
+    the learner's: their cost counts as luck."""
+    review = review_hands(game.hands, game.seat, budget, progress, game.id, workers)
+    return without_bot_made(review, game.bot_made)
+
+
+def without_bot_made(review: GameReview, bot_made: frozenset[tuple[int, int]]) -> GameReview:
+    """``review`` without the moments of the actions in ``bot_made`` ((hand index, index in its
+    history))."""
+    hands = []
+    for hand in review.hands:
+        mine = tuple(m for m in hand.moments if (hand.index, m.state.actions_made) not in bot_made)
+        hands.append(replace(hand, moments=mine))
+    return GameReview(review.seat, tuple(hands), review.game_id)
 
 
 def save_review(store: Store, review: GameReview, extra: dict | None = None) -> None:

@@ -128,7 +128,14 @@ def game_markdown(game: SavedGame | None, last: bool = True) -> str:
         against = f"with {_many(people, 'other player')}" + (f" and {levels} bots" if levels else "")
     when = game.finished_at.replace("T", " ")
     which = "Your last game" if last else "This game"
-    return f"**{which}** ({when}, {len(game.hands)} hands {against}): {totals}."
+    line = f"**{which}** ({when}, {len(game.hands)} hands {against}): {totals}."
+    if made := len(game.bot_made):  # a room's: the seat's timer ran out, or its player was away
+        line += (
+            f" {_many(made, 'pass or play', 'passes and plays')} of yours {'was' if made == 1 else 'were'} "
+            f"made by a bot for you: the review does not grade {'it' if made == 1 else 'them'} as yours "
+            f"({'its' if made == 1 else 'their'} cost counts as luck)."
+        )
+    return line
 
 
 def review_label(last: bool = True) -> str:

@@ -251,7 +251,7 @@ def _bot_line(game: RoomGame) -> list[str]:
 
 
 def _record(game: RoomGame) -> dict:
-    return game_record(game.hands, game.seat, game.bots)
+    return game_record(game.hands, game.seat, game.bots, game.bot_made)
 
 
 def keep_game(store: Store, game: RoomGame, review: GameReview | None = None) -> int:

@@ -145,12 +145,13 @@ class Seat:
 
 @dataclass
 class Notice:
-    """The last timer, takeover or return, told to everyone (a pass's cards to its seat alone)."""
+    """A timer, takeover or return, told to everyone (a pass's cards to its seat alone)."""
 
     kind: str  # "timer" | "away" | "back" | "handed"
     seat: int
     action: str | None = None  # "pass" | "play" | "moon"
     cards: list[str] = field(default_factory=list)
+    clock: float | None = None  # a timer's: when the clock that ran out started
 
 
 def _clean_name(name: object, fallback: str) -> str:
@@ -177,7 +178,9 @@ class Room:
         self.turn_started = created
         self.hand_ended: float | None = None
         self.last_change = created
-        self.notice: Notice | None = None
+        # The last event told; timers that ran out on one clock (the passes share the deal's) are
+        # told together, so each player whose pass a bot made reads it.
+        self.notices: list[Notice] = []
 
     # ----- making and keeping -----
 
@@ -240,13 +243,19 @@ class Room:
                 return index
         return None
 
+    def closed_to_newcomers(self) -> str | None:
+        """Why someone without a seat cannot take one now, or None (a free seat in the lobby)."""
+        if self.status != "lobby":
+            return "The game has started: its seats are taken. Ask the host for a new room."
+        if all(seat.kind != "empty" for seat in self.seats):
+            return "The room is full."
+        return None
+
     def join(self, name: object, now: float) -> tuple[int, str]:
         """Take the first free seat in the lobby; returns the seat and its new secret."""
-        if self.status != "lobby":
-            raise RoomError("The game has started: its seats are taken. Ask the host for a new room.")
-        free = next((k for k, seat in enumerate(self.seats) if seat.kind == "empty"), None)
-        if free is None:
-            raise RoomError("The room is full.")
+        if (why := self.closed_to_newcomers()) is not None:
+            raise RoomError(why)
+        free = next(k for k, seat in enumerate(self.seats) if seat.kind == "empty")
         secret = secrets.token_urlsafe(24)
         taken = {seat.name for seat in self.seats if seat.kind == "human"}
         wanted = _clean_name(name, f"Player {free + 1}")
@@ -259,6 +268,8 @@ class Room:
     def connect(self, seat: int, now: float) -> list[Event]:
         """A page of ``seat`` is connected (another tab of the seat counts too)."""
         place = self.seats[seat]
+        if self.hand_ended is not None and not self._anyone_here():
+            self.hand_ended = now  # the first back at a stopped room gets the whole pause
         place.connected = True
         place.away_since = None
         events: list[Event] = []
@@ -361,7 +372,8 @@ class Room:
                 if place.kind == "human" and not place.connected and gone and not place.bot_playing:
                     self._change({"op": "away", "seat": index}, now)
                     events.append({"type": "away", "seat": index})
-            if self.hand_ended is not None and now >= self.hand_ended + self.config.hand_pause:
+            paused = self.hand_ended is not None and self._anyone_here()
+            if paused and now >= self.hand_ended + self.config.hand_pause:
                 events += self._next_hand("pause", now)
         return events
 
@@ -379,9 +391,14 @@ class Room:
                 idle = place.kind == "human" and not place.connected and not place.bot_playing
                 if idle and place.away_since is not None:
                     times.append(place.away_since + self.config.grace)
-            if self.hand_ended is not None:
+            if self.hand_ended is not None and self._anyone_here():
                 times.append(self.hand_ended + self.config.hand_pause)
         return min(times) if times else None
+
+    def _anyone_here(self) -> bool:
+        """A person is at the table. A room everyone has left stops at its hand's end: bots do
+        not play its game out for them (nor is that game kept as the host's)."""
+        return any(place.kind == "human" and place.connected for place in self.seats)
 
     def act(self, seat: int, message: object, now: float) -> list[Event]:
         """One table intent (as table.js sends it) from ``seat``'s player."""
@@ -561,12 +578,15 @@ class Room:
             self.turn_started = now
         elif op == "act":
             action = _action_of(entry)
+            clock = self.turn_started
             self.hand.apply(action)
             self.selected.pop(entry["seat"], None)
             if self.hand.phase is not Phase.PASSING:  # the passes all run on the deal's one clock
                 self.turn_started = now
             if entry["by"] == "timer":
-                self.notice = Notice("timer", entry["seat"], entry["kind"], _cards_of(entry))
+                told = Notice("timer", entry["seat"], entry["kind"], _cards_of(entry), clock)
+                same = self.notices and all(n.kind == "timer" and n.clock == clock for n in self.notices)
+                self.notices = [*self.notices, told] if same else [told]
             events.append({"type": entry["kind"], "seat": entry["seat"], "by": entry["by"]})
             if self.hand.is_over:
                 if self.game.is_over:
@@ -583,20 +603,20 @@ class Room:
             self.hand_ended = None
             self.ready = set()
             self.selected = {}
-            self.notice = None
+            self.notices = []
             self.turn_started = now
         elif op == "away":
             self.seats[entry["seat"]].bot_playing = True
-            self.notice = Notice("away", entry["seat"])
+            self.notices = [Notice("away", entry["seat"])]
             self.turn_started = max(self.turn_started, now - self.config.bot_delay)
         elif op == "handed":
             place = self.seats[entry["seat"]]
             place.bot_playing = True
-            self.notice = Notice("handed", entry["seat"])
+            self.notices = [Notice("handed", entry["seat"])]
         elif op == "back":
             place = self.seats[entry["seat"]]
             place.bot_playing = False
-            self.notice = Notice("back", entry["seat"])
+            self.notices = [Notice("back", entry["seat"])]
             self.turn_started = now  # their decision (if it is theirs) gets the whole timer
         else:
             raise ValueError(f"unknown room log entry {excerpt(op, 20)}")

@@ -100,6 +100,15 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
             return Response("Not found\n", status_code=404, media_type="text/plain")
         return FileResponse(path, headers=NO_STORE)
 
+    async def open_seat(request: Request) -> Response:
+        """Whether a newcomer can take a seat: the page asks before offering its join form."""
+        room = await hub.find(request.path_params["code"])
+        if room is None:
+            gone = "There is no room at this address: it may have expired. Make a new one."
+            return JSONResponse({"open": False, "text": gone}, status_code=404, headers=NO_STORE)
+        why = room.closed_to_newcomers()
+        return JSONResponse({"open": why is None, "text": why or ""}, headers=NO_STORE)
+
     async def presets(_: Request) -> Response:
         return JSONResponse({"presets": offered_presets()}, headers=NO_STORE)
 
@@ -153,6 +162,7 @@ def build_app(hub: Hub, host: str = "127.0.0.1") -> OriginGuard:
                 Route("/", page),
                 Route("/api/rooms", create, methods=["POST"]),
                 Route("/api/presets", presets),
+                Route("/api/rooms/{code}/seat", open_seat),
                 Route("/r/{code}", room_page),
                 Route("/static/{name}", static),
                 WebSocketRoute("/ws/{code}", websocket),

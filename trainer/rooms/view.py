@@ -12,7 +12,7 @@ from engine import parse_cards, to_card
 
 from ..seats import YOU
 from ..table.snapshot import announce, snapshot
-from .room import Room, rules_title
+from .room import Notice, Room, rules_title
 
 __all__ = ["seat_view"]
 
@@ -67,6 +67,7 @@ class _RoomTable:
         return next((s for s in self.room.awaiting() if self.room.played_by_bot(s)), None)
 
     hand_in_progress = False  # a room's hand is never thrown away: New hand asks for the next
+    totals_carried = False  # a room's score sheet has every hand of its game
     review_href = None
     hint: tuple[str, ...] = ()
     hint_text = ""
@@ -81,10 +82,11 @@ def _names(room: Room, seat: int) -> list[str]:
     return [YOU if k == seat else place.name for k, place in enumerate(room.seats)]
 
 
-def _notice(room: Room, seat: int) -> str:
-    notice = room.notice
-    if notice is None:
-        return ""
+def _notices(room: Room, seat: int) -> str:
+    return " ".join(_notice(notice, room, seat) for notice in room.notices)
+
+
+def _notice(notice: Notice, room: Room, seat: int) -> str:
     name = room.seats[notice.seat].name
     if notice.kind == "away":
         return f"{name} is away: a bot plays for {name} until they come back."
@@ -152,7 +154,7 @@ def _room_part(room: Room, seat: int, now: float) -> dict:
         "turn": awaiting,
         "phase": None if game is None else game.hand.phase.value,
         "seconds_left": seconds_left,
-        "notice": _notice(room, seat),
+        "notice": _notices(room, seat),
         "spoken": _spoken(room, seat),
         "ready": sorted(room.ready),
         "next_hand_in": next_hand_in,
@@ -176,5 +178,7 @@ def seat_view(room: Room, seat: int, now: float) -> dict:
     table = snapshot(_RoomTable(room, seat), levels=levels, names=_names(room, seat))
     table["hints"] = False  # no hint button: at a room's table each plays on their own
     table["deal_mid_hand"] = False  # a room's hand is played to its end (Room refuses it anyway)
+    if room.status == "over":
+        table["deals"] = False  # no New hand: the room's game is over (a new room is the next game)
     table["room"] = part
     return table

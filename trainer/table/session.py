@@ -90,6 +90,9 @@ class TableSession:
         self.selected: tuple[str, ...] = ()
         self.hint: tuple[str, ...] = ()
         self.hint_text = ""
+        self.totals_carried = False
+        """The one earlier score row is a game's totals before this hand (a puzzle's, an analysed
+        position's): which hand of its game this is, is not known."""
 
     # ----- what the table shows -----
 
@@ -134,17 +137,27 @@ class TableSession:
 
     # ----- setting up -----
 
-    def set_position(self, hand: HandState, score_rows: Iterable[Iterable[int]] = ()) -> list[Event]:
-        """Show any hand (e.g. from ``setup_position``); ``score_rows`` are earlier hands' scores."""
+    def set_position(
+        self,
+        hand: HandState,
+        score_rows: Iterable[Iterable[int]] = (),
+        totals_before: Iterable[int] | None = None,
+    ) -> list[Event]:
+        """Show any hand (e.g. from ``setup_position``); ``score_rows`` are earlier hands' scores,
+        or ``totals_before`` the game's totals before this hand (then shown as one row, "Before")."""
         if hand.rules.players != self.rules.players:
             raise TableError(
                 "wrong_players", f"This table seats {self.rules.players}, the hand has {hand.players}."
             )
         rows = [tuple(int(p) for p in row) for row in score_rows]
+        carried = tuple(int(p) for p in totals_before or ())
+        if any(carried):
+            rows = [carried]
         if any(len(row) != self.rules.players for row in rows):
             raise TableError("bad_scores", f"Every score row needs {self.rules.players} numbers.")
         self.rules = hand.rules
         self.game = Game(hand.rules, self.seed, first_hand=hand, earlier_scores=rows)
+        self.totals_carried = any(carried)
         self.game_key = uuid.uuid4().hex
         self._clear_marks()
         self._game_over_check()
@@ -163,6 +176,7 @@ class TableSession:
             if self.winners:
                 self.seed += 1
                 self.game = Game(self.rules, self.seed)
+                self.totals_carried = False
                 self.game_key = uuid.uuid4().hex
             else:
                 self.game.next_hand()
@@ -216,6 +230,7 @@ class TableSession:
             )
         self.rules = game.rules
         self.game = game
+        self.totals_carried = False
         self.seed = game.seed
         known = (*LEVELS, *level_keys())  # the lessons' levels and the career's
         for seat, level in levels.items():

@@ -38,6 +38,7 @@ def _hand_cards(session: TableSession, my_turn: bool) -> list[dict[str, object]]
     hand = session.hand
     seat = session.seat
     received = hand.received(seat) if hand.is_first_trick else None
+    passed = _passed_waiting(session)
     cards = []
     for card in hand.hand(seat):
         entry: dict[str, object] = _card(card.code)
@@ -45,8 +46,18 @@ def _hand_cards(session: TableSession, my_turn: bool) -> list[dict[str, object]]
         entry["legal"] = my_turn and refusal is None
         entry["why"] = refusal.message if refusal else None
         entry["received"] = bool(received) and card in received
+        entry["passed"] = bool(passed) and card in passed
         cards.append(entry)
     return cards
+
+
+def _passed_waiting(session: TableSession):
+    """The cards the learner passed while the others still choose theirs: still in the hand
+    until the exchange, so they are marked (else a slow table hides what was passed)."""
+    hand = session.hand
+    if hand.phase is not Phase.PASSING or session.seat in hand.seats_to_pass:
+        return None
+    return hand.passed(session.seat)
 
 
 def _status(
@@ -64,6 +75,12 @@ def _status(
     if hand.phase is Phase.PASSING:
         if thinking is not None:
             return f"Waiting for the others to pass: {names[thinking]} is thinking…"
+        passed = _passed_waiting(session)
+        if passed:
+            cards = [f"the {card}" for card in passed]
+            listed = ", ".join(cards[:-1]) + " and " + cards[-1] if len(cards) > 1 else cards[0]
+            target = names[hand.pass_target(session.seat)]
+            return f"You passed {listed} to {target}. Waiting for the others to pass."
         return "Waiting for the others to pass."
     if hand.phase is Phase.DONE:
         if session.winners:
@@ -126,7 +143,8 @@ def snapshot(
         "players": players,
         "deal": f"{session.game_key}:{session.hand_index}:{session.game.redeals}",
         "seat": session.seat,
-        "hand_number": session.hand_index + 1,
+        "hand_number": None if session.totals_carried else session.hand_index + 1,  # None: not known
+        "totals_carried": session.totals_carried,
         "phase": hand.phase.value,
         "pass_direction": None if "pass" in concealed else hand.pass_direction.value,
         "pass_count": session.rules.pass_count,

@@ -222,6 +222,7 @@ function render({ model, el }) {
       if (t.my_turn) classes.push(card.legal ? "legal" : "faded");
       if (t.selected.includes(card.code)) classes.push("selected");
       if (card.received) classes.push("received");
+      if (card.passed) classes.push("passed");
       if (hint.has(card.code)) classes.push("hinted");
       const button = h(
         "button",
@@ -245,6 +246,7 @@ function render({ model, el }) {
         },
         cardFace(card.code),
         card.received ? h("span", { class: "sr-only", text: " (received)" }) : null,
+        card.passed ? h("span", { class: "sr-only", text: " (passed)" }) : null,
       );
       row.append(button);
     });
@@ -291,12 +293,16 @@ function render({ model, el }) {
   function drawScores(t) {
     const names = t.seats.map((s) => s.name);
     const head = h("tr", {}, h("th", { text: "Hand" }), names.map((n) => h("th", { text: n })));
+    // A puzzle's or an analysed position's table: its first row is the game's totals before this
+    // hand, whose number in its game is not known; later rows count on from it.
+    const label = (i) => (t.totals_carried ? (i ? `+${i}` : "Before") : String(i + 1));
     const rows = t.score_rows.map((row, i) =>
-      h("tr", { "data-row": i + 1 }, h("td", { text: String(i + 1) }), row.map((p) => h("td", { text: String(p) }))),
+      h("tr", { "data-row": i + 1 }, h("td", { text: label(i) }), row.map((p) => h("td", { text: String(p) }))),
     );
     const total = h("tr", { class: "totals", "data-row": "total" }, h("td", { text: "Total" }),
       t.totals.map((p) => h("td", { text: String(p) })));
-    const caption = t.hand_over ? (t.shooter !== null ? `${names[t.shooter]} shot the moon!` : "Hand over") : "Scores";
+    const over = t.winners.length ? "Game over" : "Hand over"; // the game's last hand ends the game
+    const caption = t.hand_over ? (t.shooter !== null ? `${names[t.shooter]} shot the moon!` : over) : "Scores";
     return h(
       "div",
       { class: `ht-scores${t.hand_over ? " final" : ""}`, "data-role": "scores" },
@@ -397,7 +403,7 @@ function render({ model, el }) {
     root.classList.toggle("four-colour", model.get("four_colour"));
     const error = model.get("error");
     const badges = [
-      h("span", { class: "badge", "data-role": "hand-number", text: `Hand ${t.hand_number}` }),
+      t.hand_number === null ? null : h("span", { class: "badge", "data-role": "hand-number", text: `Hand ${t.hand_number}` }),
       h("span", { class: "badge", "data-role": "pass", text: `Pass: ${t.pass_direction ?? "?"}` }),
       h("span", {
         class: `badge${t.hearts_broken ? " broken" : ""}`,

@@ -126,12 +126,17 @@ class TableWidget(anywidget.AnyWidget):
         """Call ``callback(event)`` for every event: plays, tricks, passes, errors, hints..."""
         self._listeners.append(callback)
 
-    def set_position(self, hand: HandState, score_rows: Iterable[Iterable[int]] = ()) -> None:
+    def set_position(
+        self,
+        hand: HandState,
+        score_rows: Iterable[Iterable[int]] = (),
+        totals_before: Iterable[int] | None = None,
+    ) -> None:
         """Put any hand on the table (e.g. ``setup_position(...)``); bots continue from there."""
         with self._lock:
             self._generation += 1
             self._decided = False
-            self._publish(self.session.set_position(hand, score_rows))
+            self._publish(self.session.set_position(hand, score_rows, totals_before))
             self.error = {}
             self._run_bots()
 

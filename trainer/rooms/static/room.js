@@ -295,7 +295,16 @@ function showRoom(code) {
   }
 
   if (secret) connect(localStorage.getItem(NAME_KEY) || "");
-  else {
+  else offerSeat();
+
+  // A newcomer is asked their name only if a seat can be theirs (the game may have started).
+  async function offerSeat() {
+    const answer = await fetch(`/rooms/api/rooms/${code}/seat`).catch(() => null);
+    const seat = answer ? await answer.json().catch(() => null) : null;
+    if (seat && !seat.open) {
+      $("room-error").textContent = seat.text;
+      return;
+    }
     const form = document.getElementById("join-form");
     form.hidden = false;
     form.name.value = localStorage.getItem(NAME_KEY) || "";
