@@ -346,7 +346,7 @@ PRESET_TITLES: dict[str, str] = {
     "new_moon": "New moon",
     "shooters_choice": "Shooter's choice",
     "omnibus": "Omnibus (J♦ −10)",
-    "spot_hearts": "Spot hearts",
+    "spot_hearts": "Spot Hearts",
     "black_maria": "Black Maria",
     "play_off_ties": "Ties played off",
     "openspiel": "OpenSpiel's rules",

@@ -46,4 +46,4 @@ def test_the_create_page_gets_the_offered_presets_and_a_room_its_title():
             ws.send_json({"type": "hello", "secret": made["secret"], "name": "Ann"})
             while (message := ws.receive_json())["type"] != "state":
                 pass
-    assert message["view"]["room"]["rules"] == "Spot hearts, 4 players"
+    assert message["view"]["room"]["rules"] == "Spot Hearts, 4 players"

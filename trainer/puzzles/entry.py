@@ -18,6 +18,7 @@ from typing import Any
 
 from engine import PRESETS, Rules
 from engine.excerpt import excerpt
+from engine.rules import PRESET_TITLES
 
 from .format import KINDS, THEMES, Puzzle, PuzzleError, load_puzzle
 
@@ -37,16 +38,12 @@ MINED = re.compile(r"(?:pass|play)-([a-z-]+)-(\d+)-(\d{3,})-(\d{2,})")
 TOLERANCE = 0.5
 """Within this of the best, an option is graded correct (``trainer.coach.grading.TOLERANCE``)."""
 
+_MINED_FIRST = ("standard", "omnibus", "black_maria", "shooters_choice", "new_moon", "spot_hearts")
 RULES_LABELS = {
-    "standard": "Standard",
-    "omnibus": "Omnibus (J♦ −10)",
-    "black_maria": "Black Maria",
-    "shooters_choice": "Shooter's choice",
-    "new_moon": "New moon",
-    "spot_hearts": "Spot Hearts",
+    **{name: PRESET_TITLES[name] for name in (*_MINED_FIRST, *PRESETS) if PRESETS[name].players == 4},
     "custom": "Other house rules",
 }
-"""How the page names a rules label; a preset not named here is shown by its name."""
+"""How the page names a rules label: the engine's titles (the rooms and the analysis board use them too)."""
 
 
 def rules_label(rules: Rules) -> str:
