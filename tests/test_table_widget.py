@@ -289,18 +289,23 @@ def test_bots_wait_before_each_card() -> None:
 
 
 def test_take_back_in_practice_only() -> None:
+    # The table offers Take back only when it would do something (it greys the button out).
     w = table(seed=7)
+    assert w.table["can_take_back"] is False
     w.act({"type": "pass", "cards": my_cards(w)[:3]})
+    assert w.table["can_take_back"] is True
     card = next(c["code"] for c in w.table["hand"] if c["legal"])
     w.act({"type": "play", "card": card})
     assert card not in my_cards(w)
     w.act({"type": "take_back"})
-    assert card in my_cards(w) and w.table["my_turn"]
+    assert card in my_cards(w) and w.table["my_turn"] and w.table["can_take_back"] is True
     w.act({"type": "take_back"})
     assert w.table["phase"] == "passing" and w.table["passing"]
+    assert w.table["can_take_back"] is False
     with pytest.raises(TableError, match="nothing of yours"):
         w.act({"type": "take_back"})
     strict = table(seed=7, practice=False)
+    assert strict.table["can_take_back"] is False
     before = frozen(strict)
     with pytest.raises(TableError, match="only for practice"):
         strict.act({"type": "take_back"})

@@ -340,26 +340,41 @@ class TableSession:
         self.hand.apply(MoonAction(self.seat, moon))
         return self._hand_over_events()
 
+    @property
+    def can_take_back(self) -> bool:
+        """Whether Take back would do something now (the table greys the button out when not)."""
+        return self.practice and not self._kept_over() and self._last_own_action() is not None
+
+    def _kept_over(self) -> bool:
+        """A finished game that was kept (and may have been reviewed) stays as it ended."""
+        return bool(self.winners and self.game_hands and self.on_game_over is not None)
+
+    def _last_own_action(self) -> int | None:
+        """The index in the hand's history of the learner's last pass or play."""
+        history = self.hand.history
+        for index in range(len(history) - 1, -1, -1):
+            action = history[index]
+            if action.seat == self.seat and isinstance(action, PlayAction | PassAction):
+                return index
+        return None
+
     def take_back(self) -> list[Event]:
         """Practice mode: back to just before the learner's last decision."""
         if not self.practice:
             raise TableError("not_practice", "Taking back is only for practice games.")
-        if self.winners and self.game_hands and self.on_game_over is not None:
-            # A finished game that was kept (and may have been reviewed) stays as it ended.
+        if self._kept_over():
             raise TableError(
                 "game_over",
                 "The game is over and kept for review as it ended: its cards cannot be taken back. "
                 "Press New hand for a new game.",
             )
-        history = self.hand.history
-        for index in range(len(history) - 1, -1, -1):
-            action = history[index]
-            if action.seat == self.seat and isinstance(action, PlayAction | PassAction):
-                # Bot passes made before the learner's stay: they choose without seeing it.
-                self.hand.take_back_to(index)
-                self._clear_marks()
-                return [{"type": "take_back", "text": "Taken back: your move again."}]
-        raise TableError("nothing_to_take_back", "There is nothing of yours to take back in this hand.")
+        index = self._last_own_action()
+        if index is None:
+            raise TableError("nothing_to_take_back", "There is nothing of yours to take back in this hand.")
+        # Bot passes made before the learner's stay: they choose without seeing it.
+        self.hand.take_back_to(index)
+        self._clear_marks()
+        return [{"type": "take_back", "text": "Taken back: your move again."}]
 
     def ask_hint(self) -> list[Event]:
         """The hint for the learner's pass or play, from the learner's own view only."""

@@ -271,7 +271,9 @@ function render({ model, el }) {
     }
     // A room's table (play with friends) has no hints: `hints: false`.
     if (t.hints !== false) buttons.push(button("hint", "Hint", () => send({ type: "hint" }), !(t.passing || t.my_turn)));
-    if (t.practice) buttons.push(button("take-back", "Take back", () => send({ type: "take_back" })));
+    if (t.practice) {
+      buttons.push(button("take-back", "Take back", () => send({ type: "take_back" }), t.can_take_back === false));
+    }
     buttons.push(button("review", ui.reviewing ? "Back to the trick" : "Last trick", () => {
       ui.reviewing = !ui.reviewing;
       draw();
