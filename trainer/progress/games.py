@@ -30,6 +30,7 @@ __all__ = [
     "GAME_FORMAT",
     "SavedGame",
     "game_record",
+    "is_seat_action",
     "last_game",
     "load_game",
     "load_games",
@@ -136,11 +137,16 @@ def _bot_made(pairs: object, hands: Sequence[HandState], seat: int) -> frozenset
     made = set()
     for pair in pairs:
         ok = isinstance(pair, list) and len(pair) == 2 and all(type(n) is int for n in pair)
-        history = hands[pair[0]].history if ok and 0 <= pair[0] < len(hands) else ()
-        if not (ok and 0 <= pair[1] < len(history) and getattr(history[pair[1]], "seat", None) == seat):
+        if not (ok and is_seat_action(hands, seat, *pair)):
             raise RecordError(f"bot_made: {excerpt(pair)} is not an action of seat {seat}")
         made.add((pair[0], pair[1]))
     return frozenset(made)
+
+
+def is_seat_action(hands: Sequence[HandState], seat: int, hand: int, index: int) -> bool:
+    """Whether action ``index`` of hand ``hand``'s history is one of ``seat``'s (a ``bot_made`` pair)."""
+    history = hands[hand].history if 0 <= hand < len(hands) else ()
+    return 0 <= index < len(history) and getattr(history[index], "seat", None) == seat
 
 
 def load_games(store: Store) -> list[SavedGame]:

@@ -32,9 +32,9 @@ from engine import HandState, Phase
 
 from ..coach import coach_pass, coach_play
 from ..progress.decisions import now, option_symbols, with_time
-from ..progress.games import game_record, save_game
+from ..progress.games import game_record, is_seat_action, save_game
 from ..progress.transfer import export_bytes, read_progress
-from ..review.game import GameReview, HandReview, Moment, ReviewDepth, review_hands
+from ..review.game import GameReview, HandReview, Moment, ReviewDepth, review_hands, without_bot_made
 from ..review.notes import hand_note
 from ..review.page import LUCK_AND_SKILL, NO_MOMENTS
 from ..review.stored import keep_review
@@ -92,8 +92,7 @@ class RoomGame:
         if not 0 <= self.seat < players or len(self.names) != players:
             raise ValueError(f"seat {self.seat} and {len(self.names)} names for a table of {players}")
         for hand, index in self.bot_made:
-            history = self.hands[hand].history if 0 <= hand < len(self.hands) else ()
-            if not 0 <= index < len(history) or getattr(history[index], "seat", None) != self.seat:
+            if not is_seat_action(self.hands, self.seat, hand, index):
                 raise ValueError(f"hand {hand + 1}, action {index}: not an action of seat {self.seat}")
 
 
@@ -113,17 +112,13 @@ def review_seat(
 ) -> GameReview:
     """Lesson 9's review of ``game`` from its seat (in this process), without the decisions a bot
     made for the seat; each decision stamped once, so wherever it is kept it is the same row."""
-    review = review_hands(game.hands, game.seat, budget, progress, workers=1)
+    review = without_bot_made(review_hands(game.hands, game.seat, budget, progress, workers=1), game.bot_made)
     at = now()
-    hands = []
-    for hand in review.hands:
-        mine = tuple(
-            replace(m, decision=with_time(m.decision, at))
-            for m in hand.moments
-            if (hand.index, m.state.actions_made) not in game.bot_made
-        )
-        hands.append(replace(hand, moments=mine))
-    return GameReview(review.seat, tuple(hands), review.game_id)
+    hands = tuple(
+        replace(hand, moments=tuple(replace(m, decision=with_time(m.decision, at)) for m in hand.moments))
+        for hand in review.hands
+    )
+    return GameReview(review.seat, hands, review.game_id)
 
 
 def _for_game(review: GameReview, game_id: int) -> GameReview:

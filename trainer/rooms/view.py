@@ -68,6 +68,7 @@ class _RoomTable:
 
     hand_in_progress = False  # a room's hand is never thrown away: New hand asks for the next
     totals_carried = False  # a room's score sheet has every hand of its game
+    can_take_back = False  # a room's moves are final
     review_href = None
     hint: tuple[str, ...] = ()
     hint_text = ""

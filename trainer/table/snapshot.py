@@ -175,7 +175,7 @@ def snapshot(
         "hint": list(session.hint),
         "hint_text": session.hint_text,
         "practice": session.practice,
-        "can_take_back": session.practice and session.can_take_back,
+        "can_take_back": session.can_take_back,
     }
 
 
